@@ -1,0 +1,1 @@
+"""The pure rules core: errors, tiles and bags, grid coordinates, the game contract."""

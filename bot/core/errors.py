@@ -1,0 +1,54 @@
+"""Errors a player can read: every `GameError` message is safe to show in a chat."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+MAX_MESSAGE = 200
+
+
+class Reason(StrEnum):
+    """Why the rules refused a move (Netskrafl's taxonomy, as names)."""
+
+    # Turn and game state.
+    GAME_OVER = "GAME_OVER"
+    NOT_YOUR_TURN = "NOT_YOUR_TURN"
+    NOT_A_PLAYER = "NOT_A_PLAYER"
+    # Placement on a grid (the notation names a start, a direction and every letter, so a
+    # placement is always one unbroken line).
+    OUT_OF_BOUNDS = "OUT_OF_BOUNDS"
+    LETTER_MISMATCH = "LETTER_MISMATCH"
+    NO_NEW_TILES = "NO_NEW_TILES"
+    WORD_NOT_COMPLETE = "WORD_NOT_COMPLETE"
+    WORD_TOO_SHORT = "WORD_TOO_SHORT"
+    FIRST_MOVE_NOT_THROUGH_START = "FIRST_MOVE_NOT_THROUGH_START"
+    NOT_ADJACENT = "NOT_ADJACENT"
+    WORD_NOT_IN_LEXICON = "WORD_NOT_IN_LEXICON"
+    # Tiles.
+    TILE_NOT_IN_RACK = "TILE_NOT_IN_RACK"
+    BAG_TOO_SMALL = "BAG_TOO_SMALL"
+    # Options.
+    BAD_OPTION = "BAD_OPTION"
+    BAD_PLAYER_COUNT = "BAD_PLAYER_COUNT"
+
+
+class GameError(Exception):
+    """Base of every error whose `str()` may be shown to a player."""
+
+    def __init__(self, message: str) -> None:
+        if len(message) > MAX_MESSAGE:  # a Telegram alert holds 200 characters
+            message = message[: MAX_MESSAGE - 1] + "…"
+        super().__init__(message)
+        self.message = message
+
+
+class InvalidMove(GameError):
+    """The move text could not be parsed; the message shows the expected form."""
+
+
+class RuleError(GameError):
+    """The move was understood, but the rules forbid it."""
+
+    def __init__(self, reason: Reason, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason

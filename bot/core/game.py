@@ -1,0 +1,187 @@
+"""The contract every game implements (OpenSpiel's game/state split).
+
+A `GameDef` describes one game (options, player counts, notation, timeouts) and makes states;
+a state is immutable: `state.apply(seat, move)` returns a new state. The core knows seats
+(0..n-1), never chat users; mapping users to seats is the service's job.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any, Protocol, Self
+
+from bot.core.errors import Reason, RuleError
+
+JSON = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished game ended: final scores, the winning seats, and why it ended."""
+
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+    reason: str  # "out", "passes", "resign", "timeout", …
+
+    def to_json(self) -> JSON:
+        """Return a JSON-ready dict."""
+        return {"scores": list(self.scores), "winners": list(self.winners), "reason": self.reason}
+
+    @classmethod
+    def from_json(cls, data: JSON) -> Outcome:
+        """Rebuild from `to_json` output."""
+        return cls(tuple(data["scores"]), tuple(data["winners"]), data["reason"])
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRecord:
+    """One move of a game as everybody may see it (a swap hides its tiles)."""
+
+    seat: int
+    text: str
+    score: int
+    cells: tuple[int, ...] = ()  # board cells the move covered, for highlighting
+    words: tuple[str, ...] = ()
+
+    def to_json(self) -> JSON:
+        """Return a JSON-ready dict."""
+        return {
+            "seat": self.seat,
+            "text": self.text,
+            "score": self.score,
+            "cells": list(self.cells),
+            "words": list(self.words),
+        }
+
+    @classmethod
+    def from_json(cls, data: JSON) -> MoveRecord:
+        """Rebuild from `to_json` output."""
+        return cls(
+            data["seat"], data["text"], data["score"], tuple(data["cells"]), tuple(data["words"])
+        )
+
+
+class Move(Protocol):
+    """A move value; `str(move)` is its canonical notation, which `parse_move` reads back."""
+
+    def __str__(self) -> str: ...
+
+
+class GameState(Protocol):
+    """What the service, the renderers and the AI may rely on for any game."""
+
+    @property
+    def game_key(self) -> str: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def scores(self) -> tuple[int, ...]: ...
+    @property
+    def turn(self) -> int: ...
+    @property
+    def outcome(self) -> Outcome | None: ...
+    @property
+    def history(self) -> tuple[MoveRecord, ...]: ...
+
+    def waiting_for(self) -> tuple[int, ...]:
+        """Return the seats that may move now (empty once the game is over)."""
+        ...
+
+    def rack(self, seat: int) -> tuple[str, ...]:
+        """Return the private tiles of `seat` (tile codes)."""
+        ...
+
+    def apply(self, seat: int, move: Any) -> Self:
+        """Return the state after `seat` plays `move`; raise `RuleError` if illegal."""
+        ...
+
+    def view(self, seat: int | None) -> JSON:
+        """Return what `seat` may see (None: a spectator); other racks are hidden."""
+        ...
+
+    def to_json(self) -> JSON:
+        """Return the full state as JSON-ready data with a ``"v"`` schema version."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """One `name=value` option of a game, with its allowed values."""
+
+    name: str
+    choices: tuple[str, ...]
+    default: str
+    help: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class GameDef(ABC):
+    """A game in the registry: how to start, read and time it."""
+
+    key: str
+    title: str
+    min_players: int
+    max_players: int
+    options: tuple[OptionSpec, ...] = field(default=())
+
+    @abstractmethod
+    def new_game(self, players: int, *, seed: int, options: Mapping[str, str]) -> GameState:
+        """Deal a new game for `players` seats, shuffled from `seed`."""
+
+    @abstractmethod
+    def parse_move(self, text: str) -> Move:
+        """Parse a move in this game's notation; raise `InvalidMove` with the expected form."""
+
+    @abstractmethod
+    def from_json(self, data: JSON) -> GameState:
+        """Rebuild a state from `to_json` output."""
+
+    @abstractmethod
+    def notation_help(self) -> str:
+        """Return a short summary of the move notation, with examples."""
+
+    def turn_timeout(self, options: Mapping[str, str]) -> timedelta | None:
+        """Return how long a player has for a turn (None: no limit)."""
+        return None
+
+    def on_timeout(self, state: GameState, seat: int) -> GameState:
+        """Return the state after `seat` let the turn deadline pass."""
+        raise NotImplementedError(f"{self.key} has no turn timeout")
+
+    def check_players(self, players: int) -> None:
+        """Raise `RuleError` unless the game can be played by `players` seats."""
+        if not self.min_players <= players <= self.max_players:
+            span = (
+                str(self.min_players)
+                if self.min_players == self.max_players
+                else f"{self.min_players} to {self.max_players}"
+            )
+            raise RuleError(
+                Reason.BAD_PLAYER_COUNT,
+                f"{self.title} is played by {span} players, not {players}.",
+            )
+
+    def parse_options(self, given: Mapping[str, str]) -> dict[str, str]:
+        """Return every option with its value (defaults filled in); refuse unknown ones."""
+        specs = {spec.name: spec for spec in self.options}
+        out = {spec.name: spec.default for spec in self.options}
+        for name, value in given.items():
+            spec = specs.get(name.lower())
+            if spec is None:
+                known = ", ".join(f"{s.name}=" for s in self.options) or "none"
+                raise RuleError(
+                    Reason.BAD_OPTION,
+                    f"{self.title} has no option {name!r}. Options: {known}.",
+                )
+            if value.lower() not in spec.choices:
+                raise RuleError(
+                    Reason.BAD_OPTION,
+                    f"{spec.name}={value} is not allowed. Choose {spec.name}="
+                    + "|".join(spec.choices)
+                    + ".",
+                )
+            out[spec.name] = value.lower()
+        return out

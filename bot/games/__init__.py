@@ -1,0 +1,8 @@
+"""The games, pure rules only; `GAMES` is the registry keyed by game name."""
+
+from __future__ import annotations
+
+from bot.core.game import GameDef
+from bot.games.webfeud import WEBFEUD
+
+GAMES: dict[str, GameDef] = {game.key: game for game in (WEBFEUD,)}

@@ -1,0 +1,405 @@
+"""Webfeud rules: one case per refusal reason, scoring, the end of the game, notation."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bot.core.errors import InvalidMove, Reason, RuleError
+from bot.core.grid import Anchor
+from bot.games import GAMES
+from bot.games.webfeud import LAYOUT, TILES, WEBFEUD
+from bot.games.wordgame import Pass, Place, Resign, Swap, WordState, parse_word_move
+from bot.lexicon import Lexicon
+
+WORDS = [
+    "QUIZ", "QI", "ZA", "ZAX", "ZAXES", "ER", "RETAINS", "AXE", "AX", "EX", "XI", "TO",
+    "ON", "NO", "OX", "TOE", "TEN", "NET", "ONE", "AT", "TA", "RE", "ZO", "ZOA", "AI", "IT",
+]  # fmt: skip
+LEX = Lexicon.from_words(WORDS)
+
+# Seat 0 draws QUIZERS, seat 1 draws AXETONE; the bag is then empty.
+RIGGED = "QUIZERS" + "AXETONE"
+
+
+def new(bag: str = RIGGED, **options: str) -> WordState:
+    """Deal a Webfeud game with a rigged bag and the small test lexicon."""
+    return WEBFEUD.new_game(2, seed=7, options=options, lexicon=LEX, bag=bag)
+
+
+def play(state: WordState, seat: int, text: str) -> WordState:
+    """Parse and apply one move."""
+    return state.apply(seat, WEBFEUD.parse_move(text))
+
+
+def refusal(state: WordState, seat: int, text: str) -> RuleError:
+    """Return the RuleError a move raises, checking it leaves the state untouched."""
+    before = state.to_json()
+    with pytest.raises(RuleError) as info:
+        play(state, seat, text)
+    assert state.to_json() == before
+    assert 0 < len(info.value.message) <= 200
+    return info.value
+
+
+# --- the set-up -----------------------------------------------------------------------------
+
+
+def test_registry_holds_webfeud() -> None:
+    """GAMES is keyed by game name and holds Webfeud."""
+    assert GAMES["webfeud"] is WEBFEUD
+
+
+def test_tile_set_has_104_tiles_with_two_blanks() -> None:
+    """The English set: 104 tiles, 2 blanks worth 0, Q and Z worth 10."""
+    assert sum(count for count, _ in TILES.values()) == 104
+    assert TILES["?"] == (2, 0)
+    assert TILES["Q"][1] == TILES["Z"][1] == 10
+
+
+def test_standard_layout_counts_and_centre() -> None:
+    """15×15 with 20 L3, 8 W3, 24 L2, 12 W2 and the start square at H8."""
+    assert len(LAYOUT) == 225
+    assert {c: LAYOUT.count(c) for c in "tTdD*"} == {"t": 20, "T": 8, "d": 24, "D": 12, "*": 1}
+    assert LAYOUT[7 * 15 + 7] == "*"
+
+
+def test_deal_gives_seven_tiles_each_and_conserves_the_bag() -> None:
+    """Each of the two players gets seven tiles; 90 stay in the bag."""
+    state = WEBFEUD.new_game(2, seed=1, options={}, lexicon=LEX)
+    assert [len(r) for r in state.racks] == [7, 7]
+    assert len(state.bag) == 90
+    assert sorted("".join(state.racks) + state.bag) == sorted(
+        code for code, (count, _) in TILES.items() for _ in range(count)
+    )
+
+
+def test_same_seed_deals_the_same_game() -> None:
+    """The bag is shuffled from the seed: same seed, same deal; other seed, other deal."""
+    a = WEBFEUD.new_game(2, seed=5, options={}, lexicon=LEX)
+    b = WEBFEUD.new_game(2, seed=5, options={}, lexicon=LEX)
+    c = WEBFEUD.new_game(2, seed=6, options={}, lexicon=LEX)
+    assert a.to_json() == b.to_json()
+    assert a.bag != c.bag
+
+
+def test_random_board_keeps_counts_and_the_start_square() -> None:
+    """board=random shuffles the premium cells, same counts, start square fixed at H8."""
+    state = WEBFEUD.new_game(2, seed=3, options={"board": "random"}, lexicon=LEX)
+    assert state.layout != LAYOUT
+    assert sorted(state.layout) == sorted(LAYOUT)
+    assert state.layout[7 * 15 + 7] == "*"
+
+
+def test_bad_option_is_refused_with_the_choices() -> None:
+    """An unknown option value names the allowed values."""
+    with pytest.raises(RuleError) as info:
+        WEBFEUD.new_game(2, seed=1, options={"board": "huge"}, lexicon=LEX)
+    assert info.value.reason is Reason.BAD_OPTION
+    assert "standard|random" in info.value.message
+
+
+def test_webfeud_is_for_two_players() -> None:
+    """Three players are refused."""
+    with pytest.raises(RuleError) as info:
+        WEBFEUD.new_game(3, seed=1, options={}, lexicon=LEX)
+    assert info.value.reason is Reason.BAD_PLAYER_COUNT
+
+
+# --- scoring ----------------------------------------------------------------------------------
+
+
+def test_scripted_game_reaches_its_known_final_score() -> None:
+    """A whole rigged game: premiums, a W2 under a new tile, going out and the end adjustment."""
+    s = new()
+    s = play(s, 0, "8H QUIZ")  # Q on the start square (no bonus): 10+2+1+10
+    assert s.scores == (23, 0)
+    s = play(s, 1, "K8 ZAX")  # Z on the board, A on L2 (K9): 10+2+8
+    assert s.scores == (23, 20)
+    s = play(s, 0, "K8 ZAXES")  # E on W2 (K11): (10+1+8+1+1)*2
+    assert s.scores == (65, 20)
+    s = play(s, 1, "pass")
+    s = play(s, 0, "11K ER")  # the W2 under E is used already: 1+1
+    assert s.outcome is not None
+    # Seat 0 went out; seat 1 holds ETONE (5 points): seat 1 loses 5, seat 0 gains 5.
+    assert s.outcome.scores == (72, 15)
+    assert s.outcome.winners == (0,)
+    assert s.outcome.reason == "out"
+    assert s.adjustments == (5, -5)
+    assert sum(r.score for r in s.history if r.seat == 0) + 5 == 72
+
+
+def test_playing_all_seven_tiles_scores_the_30_bonus() -> None:
+    """RETAINS from B8: D8 is W2, so (7)*2 + 30."""
+    s = new(bag="RETAINS" + "AXETONE" + "QQQQQQQ")
+    s = play(s, 0, "8B RETAINS")
+    assert s.history[-1].score == 7 * 2 + 30
+
+
+def test_blank_scores_nothing() -> None:
+    """A lower-case letter is a blank played as that letter and scores 0."""
+    s = new(bag="?UIZERS" + "AXETONE")
+    s = play(s, 0, "8H qUIZ")
+    assert s.scores[0] == 0 + 2 + 1 + 10
+    assert s.board[7 * 15 + 7] == "q"
+
+
+def test_cross_words_count_too() -> None:
+    """A tile that makes a word across and a word down scores both words."""
+    s = new(bag="ZAXRRRR" + "OTEAONE" + "RRRRRRRR")
+    s = play(s, 0, "8H ZA")  # 10 + 1
+    s = play(s, 1, "H8 ZO")  # Z on the board, O on H9: 10 + 1
+    s = play(s, 0, "9H OX")  # OX across (1 + 8) and AX down (1 + 8)
+    assert s.scores == (11 + 18, 11)
+    assert set(s.history[-1].words) == {"OX", "AX"}
+
+
+# --- one case per refusal -----------------------------------------------------------------
+
+
+def test_game_over() -> None:
+    """A finished game refuses every move."""
+    s = play(new(), 0, "resign")
+    assert refusal(s, 1, "8H AXE").reason is Reason.GAME_OVER
+
+
+def test_not_your_turn() -> None:
+    """Seat 1 cannot move first."""
+    assert refusal(new(), 1, "8H AXE").reason is Reason.NOT_YOUR_TURN
+
+
+def test_not_a_player() -> None:
+    """A seat outside the game is refused."""
+    assert refusal(new(), 5, "pass").reason is Reason.NOT_A_PLAYER
+
+
+def test_out_of_bounds() -> None:
+    """A word that runs past column O, or starts off the board, is refused."""
+    s = new()
+    assert refusal(s, 0, "8M QUIZ").reason is Reason.OUT_OF_BOUNDS
+    assert refusal(s, 0, "16A QI").reason is Reason.OUT_OF_BOUNDS
+    assert refusal(s, 0, "8Z QI").reason is Reason.OUT_OF_BOUNDS
+
+
+def test_letter_mismatch_names_the_cell() -> None:
+    """Writing a different letter over a board tile is refused, naming the cell."""
+    s = play(new(), 0, "8H QUIZ")
+    err = refusal(s, 1, "K8 TAX")
+    assert err.reason is Reason.LETTER_MISMATCH
+    assert "K8" in err.message
+
+
+def test_no_new_tiles() -> None:
+    """Rewriting a word already on the board places nothing and is refused."""
+    s = play(new(), 0, "8H QUIZ")
+    assert refusal(s, 1, "8H QUIZ").reason is Reason.NO_NEW_TILES
+
+
+def test_word_not_complete_shows_the_whole_word() -> None:
+    """A word that board letters continue must be written whole; the message shows it."""
+    s = play(new(), 0, "8H QUIZ")
+    s = play(s, 1, "K8 ZAX")
+    err = refusal(s, 0, "K9 AXE")
+    assert err.reason is Reason.WORD_NOT_COMPLETE
+    assert "K8 ZAXE" in err.message
+
+
+def test_word_too_short() -> None:
+    """A one-letter word is not a word."""
+    assert refusal(new(), 0, "8H Q").reason is Reason.WORD_TOO_SHORT
+
+
+def test_first_move_must_cover_the_centre() -> None:
+    """The first word must have a tile on H8."""
+    err = refusal(new(), 0, "1A QUIZ")
+    assert err.reason is Reason.FIRST_MOVE_NOT_THROUGH_START
+    assert "H8" in err.message
+
+
+def test_later_words_must_touch_the_board() -> None:
+    """A word that neither uses nor touches a board tile is refused."""
+    s = play(new(), 0, "8H QUIZ")
+    assert refusal(s, 1, "1A AXE").reason is Reason.NOT_ADJACENT
+
+
+def test_word_not_in_lexicon_names_the_word() -> None:
+    """An unknown main word is refused with its name."""
+    err = refusal(new(), 0, "8H QUIZE")
+    assert err.reason is Reason.WORD_NOT_IN_LEXICON
+    assert err.message == "QUIZE is not in the dictionary."
+
+
+def test_bad_cross_word_is_refused() -> None:
+    """A valid main word that makes an invalid cross-word is refused, naming the cross-word."""
+    s = new(bag="QITOEAN" + "AXETONE" + "RRRRRRR")
+    s = play(s, 0, "8H QI")
+    s = play(s, 1, "I7 XI")
+    err = refusal(s, 0, "7H AX")  # A on H7 over Q makes AQ down
+    assert err.reason is Reason.WORD_NOT_IN_LEXICON
+    assert "AQ" in err.message
+
+
+def test_tile_not_in_rack() -> None:
+    """Letters the player does not hold are named; a missing blank is explained."""
+    s = new()
+    err = refusal(s, 0, "8H AXE")
+    assert err.reason is Reason.TILE_NOT_IN_RACK
+    assert "A" in err.message and "X" in err.message
+    err = refusal(s, 0, "8H qi")
+    assert err.reason is Reason.TILE_NOT_IN_RACK
+    assert "blank" in err.message
+
+
+def test_swap_needs_seven_tiles_in_the_bag() -> None:
+    """Swapping is refused while the bag holds fewer than 7 tiles."""
+    s = new(bag=RIGGED + "ABCDEF")
+    err = refusal(s, 0, "swap Q")
+    assert err.reason is Reason.BAG_TOO_SMALL
+    assert "6" in err.message
+
+
+def test_swap_of_tiles_not_held_is_refused() -> None:
+    """Swapping a tile the player does not hold is refused."""
+    s = new(bag=RIGGED + "ABCDEFGH")
+    assert refusal(s, 0, "swap X").reason is Reason.TILE_NOT_IN_RACK
+
+
+# --- swap, pass, resign, the end --------------------------------------------------------------
+
+
+def test_swap_returns_then_draws_as_many() -> None:
+    """A swap keeps rack size and tile totals, ends the turn and scores nothing."""
+    s = WEBFEUD.new_game(2, seed=11, options={}, lexicon=LEX)
+    tiles = s.racks[0][:3]
+    after = play(s, 0, f"swap {tiles}")
+    assert len(after.racks[0]) == 7
+    assert sorted(after.racks[0] + after.bag) == sorted(s.racks[0] + s.bag)
+    assert after.to_move == 1 and after.scores == (0, 0)
+    assert tiles not in after.history[-1].text  # the public record hides the tiles
+
+
+def test_three_consecutive_passes_end_the_game() -> None:
+    """Three passes in a row end the game; each player loses their own rack value."""
+    s = new()
+    s = play(play(s, 0, "pass"), 1, "pass")
+    assert s.outcome is None
+    s = play(s, 0, "pass")
+    assert s.outcome is not None and s.outcome.reason == "passes"
+    quizers, axetone = 10 + 2 + 1 + 10 + 1 + 1 + 1, 1 + 8 + 1 + 1 + 1 + 1 + 1
+    assert s.outcome.scores == (-quizers, -axetone)
+    assert s.outcome.winners == (1,)
+
+
+def test_a_move_resets_the_pass_count() -> None:
+    """Pass, play, pass, pass does not end the game."""
+    s = play(new(), 0, "pass")
+    s = play(s, 1, "8H AXE")
+    s = play(play(s, 0, "pass"), 1, "pass")
+    assert s.outcome is None
+
+
+def test_resign_gives_the_opponent_the_win() -> None:
+    """Resigning ends the game and the opponent wins, whatever the score; any turn."""
+    s = play(new(), 0, "8H QUIZ")
+    s = play(s, 0, "resign")
+    assert s.outcome is not None
+    assert s.outcome.winners == (1,) and s.outcome.reason == "resign"
+
+
+def test_a_tie_is_shared() -> None:
+    """Equal final scores make both players winners."""
+    s = play(play(play(new(bag="AXEAXEE" + "AXEAXEE"), 0, "pass"), 1, "pass"), 0, "pass")
+    assert s.outcome is not None and s.outcome.winners == (0, 1)
+
+
+def test_timeout_loses_the_game() -> None:
+    """A player who lets the 72 h deadline pass loses (the Wordfeud convention)."""
+    s = new()
+    assert WEBFEUD.turn_timeout({}) is not None
+    assert WEBFEUD.turn_timeout({}).total_seconds() == 72 * 3600  # type: ignore[union-attr]
+    out = WEBFEUD.on_timeout(s, 0)
+    assert isinstance(out, WordState)
+    assert out.outcome is not None and out.outcome.winners == (1,)
+    assert out.outcome.reason == "timeout"
+
+
+# --- view, JSON, immutability -----------------------------------------------------------------
+
+
+def test_view_hides_the_other_rack_and_the_bag_order() -> None:
+    """view(seat) shows the own rack only and the bag as a count."""
+    s = new(bag=RIGGED + "ABCDEFGH")
+    v = s.view(0)
+    assert v["rack"] == "QUIZERS"
+    assert "AXETONE" not in str(v)
+    assert v["bag"] == 8
+    assert s.view(None)["rack"] is None
+
+
+def test_json_round_trip_with_schema_version() -> None:
+    """to_json carries "v" and from_json rebuilds an equal state."""
+    s = play(play(new(), 0, "8H QUIZ"), 1, "K8 ZAX")
+    data = s.to_json()
+    assert data["v"] == 1
+    again = WEBFEUD.from_json(data, lexicon=LEX)
+    assert again == s
+    assert again.to_json() == data
+
+
+def test_apply_does_not_mutate_its_input() -> None:
+    """apply returns a new state and leaves the old one as it was."""
+    s = new()
+    before = s.to_json()
+    after = play(s, 0, "8H QUIZ")
+    assert s.to_json() == before and after is not s
+
+
+# --- notation ----------------------------------------------------------------------------------
+
+
+def test_across_and_down_notation() -> None:
+    """8H is row 8 column H across; H8 is column H row 8 down."""
+    assert parse_word_move("8H QUIZ") == Place(Anchor(7, 7, True), "QUIZ")
+    assert parse_word_move("h8 quiz") == Place(Anchor(7, 7, False), "quiz")
+    assert parse_word_move("swap aeq?") == Swap("AEQ?")
+    assert parse_word_move("PASS") == Pass()
+    assert parse_word_move(" resign ") == Resign()
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "8H", "8H QU1Z", "88 QUIZ", "HH QUIZ", "swap", "swap 12", "pass now", "8H QU IZ", "0A QI"],
+)
+def test_malformed_notation_shows_the_expected_form(text: str) -> None:
+    """Malformed text raises InvalidMove whose message shows an example."""
+    with pytest.raises(InvalidMove) as info:
+        parse_word_move(text)
+    message = info.value.message
+    assert 0 < len(message) <= 200
+    assert any(example in message for example in ("8H", "H8", "swap AEQ?"))
+
+
+letters = st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", min_size=1,
+                  max_size=15)
+
+
+@given(
+    row=st.integers(0, 14),
+    col=st.integers(0, 14),
+    across=st.booleans(),
+    word=letters,
+    tiles=st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZ?", min_size=1, max_size=7),
+)
+def test_notation_round_trips(row: int, col: int, across: bool, word: str, tiles: str) -> None:
+    """parse_move(str(move)) == move for every move kind."""
+    for move in (Place(Anchor(row, col, across), word), Swap(tiles), Pass(), Resign()):
+        assert WEBFEUD.parse_move(str(move)) == move
+
+
+def test_state_is_hashable_value() -> None:
+    """States compare by value (replace gives an equal copy)."""
+    s = new()
+    assert replace(s) == s
