@@ -52,3 +52,7 @@ class RuleError(GameError):
     def __init__(self, reason: Reason, message: str) -> None:
         super().__init__(message)
         self.reason = reason
+
+
+class InvariantError(Exception):
+    """A state broke an invariant of its game (a bug, never a player's mistake)."""

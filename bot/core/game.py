@@ -106,6 +106,10 @@ class GameState(Protocol):
         """Return the full state as JSON-ready data with a ``"v"`` schema version."""
         ...
 
+    def check_invariants(self) -> None:
+        """Raise `InvariantError` if the state breaks a rule of its game (tiles, scores)."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class OptionSpec:

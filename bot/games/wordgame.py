@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from typing import Any, Self
 
-from bot.core.errors import InvalidMove, Reason, RuleError
+from bot.core.errors import InvalidMove, InvariantError, Reason, RuleError
 from bot.core.game import JSON, GameDef, MoveRecord, OptionSpec, Outcome
 from bot.core.grid import COLUMNS, Anchor, cell_name, parse_anchor
 from bot.core.tiles import draw, missing_from, new_bag, return_to_bag
@@ -284,6 +284,18 @@ class WordState:
             "adjustments": list(self.adjustments),
             "outcome": self.outcome.to_json() if self.outcome else None,
         }
+
+    def check_invariants(self) -> None:
+        """Raise `InvariantError` unless tiles are conserved and scores add up."""
+        tiles = [BLANK if ch.islower() else ch for ch in self.board if ch != EMPTY]
+        tiles += [t for rack in self.racks for t in rack] + list(self.bag)
+        expected = {code: count for code, (count, _) in self.variant.tiles.items()}
+        if len(tiles) != sum(expected.values()) or Counter(tiles) != Counter(expected):
+            raise InvariantError(f"tiles not conserved: {len(tiles)} tiles on turn {self.turn}")
+        for seat in range(self.players):
+            moved = sum(r.score for r in self.history if r.seat == seat)
+            if moved + self.adjustments[seat] != self.scores[seat]:
+                raise InvariantError(f"score of seat {seat} does not add up on turn {self.turn}")
 
     # -- board helpers --
 

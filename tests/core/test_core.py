@@ -1,0 +1,95 @@
+"""The core contract: errors, bags, coordinates, options."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bot.core.errors import GameError, InvalidMove, Reason, RuleError
+from bot.core.grid import Anchor, cell_name, parse_anchor
+from bot.core.tiles import draw, missing_from, new_bag, remove_tiles, return_to_bag
+from bot.games import GAMES
+
+
+def test_rule_error_carries_reason_and_a_short_message() -> None:
+    """RuleError keeps its Reason; messages longer than 200 characters are cut."""
+    err = RuleError(Reason.NOT_ADJACENT, "x" * 500)
+    assert err.reason is Reason.NOT_ADJACENT
+    assert len(str(err)) == 200
+    assert isinstance(err, GameError) and isinstance(InvalidMove("m"), GameError)
+
+
+def test_reason_is_a_str_enum() -> None:
+    """Reasons are names, not integer codes."""
+    assert Reason.WORD_NOT_IN_LEXICON == "WORD_NOT_IN_LEXICON"
+
+
+def test_bag_is_shuffled_from_the_seed() -> None:
+    """The same seed gives the same order; every tile is there."""
+    counts = {"A": 3, "B": 2, "?": 1}
+    assert new_bag(counts, 4) == new_bag(counts, 4)
+    assert Counter(new_bag(counts, 4)) == Counter(counts)
+
+
+@given(bag=st.text("ABC", max_size=20), n=st.integers(-3, 30))
+def test_draw_takes_from_the_front(bag: str, n: int) -> None:
+    """draw returns at most n tiles from the front and the rest."""
+    drawn, rest = draw(tuple(bag), n)
+    assert "".join(drawn + rest) == bag
+    assert len(drawn) == max(0, min(n, len(bag)))
+
+
+@given(bag=st.text("ABC", max_size=20), tiles=st.text("XYZ", max_size=7), seed=st.integers())
+def test_return_to_bag_keeps_every_tile(bag: str, tiles: str, seed: int) -> None:
+    """Returned tiles are all in the bag afterwards, in a seeded order."""
+    out = return_to_bag(tuple(bag), tiles, seed)
+    assert Counter(out) == Counter(bag + tiles)
+    assert out == return_to_bag(tuple(bag), tiles, seed)
+
+
+def test_rack_multiset_helpers() -> None:
+    """missing_from and remove_tiles treat racks as multisets."""
+    assert missing_from("AAB?", "AAAB") == ["A"]
+    assert missing_from("AAB?", "A?") == []
+    assert remove_tiles("AAB?", "A?") == ("A", "B")
+
+
+@pytest.mark.parametrize(
+    ("text", "anchor"),
+    [
+        ("8H", Anchor(7, 7, True)),
+        ("H8", Anchor(7, 7, False)),
+        ("15a", Anchor(14, 0, True)),
+        ("o1", Anchor(0, 14, False)),
+    ],
+)
+def test_anchor_direction_follows_the_order(text: str, anchor: Anchor) -> None:
+    """Row first means across, column first means down."""
+    assert parse_anchor(text) == anchor
+    assert parse_anchor(str(anchor)) == anchor
+
+
+@pytest.mark.parametrize("text", ["", "8", "H", "8H8", "HH", "0A", "A0", "é8"])
+def test_bad_squares_are_explained(text: str) -> None:
+    """A malformed square raises InvalidMove showing both forms."""
+    with pytest.raises(InvalidMove) as info:
+        parse_anchor(text)
+    assert "8H" in str(info.value) or "H8" in str(info.value)
+
+
+def test_cell_names_are_column_first() -> None:
+    """Cell (row 7, col 7) is H8."""
+    assert cell_name(7, 7) == "H8"
+
+
+def test_options_fill_defaults_and_refuse_unknown_names() -> None:
+    """parse_options fills defaults, lower-cases values and names the known options."""
+    game = GAMES["webfeud"]
+    assert game.parse_options({}) == {"board": "standard"}
+    assert game.parse_options({"board": "RANDOM"}) == {"board": "random"}
+    with pytest.raises(RuleError) as info:
+        game.parse_options({"speed": "fast"})
+    assert info.value.reason is Reason.BAD_OPTION and "board=" in info.value.message
