@@ -1,0 +1,133 @@
+"""Finished-game results and the aggregates built on them: leaderboards and records.
+
+`ResultRepository` (`db.results`):
+
+- `game_results(game_id) -> list[ResultRow]` by seat (written by `db.games.commit_move`)
+- `leaderboard(chat_id=None, game_key=None, limit=10) -> list[LeaderboardRow]`: per user
+  games, wins, points (sum of scores) and best score; a chat's or everyone's, one game's or all
+- `user_stats(user_id, game_key=None) -> LeaderboardRow | None` (zeros when the user has not
+  finished a game; None for an unknown user)
+- `best_solo_score(user_id, game_key) -> int | None`: the personal record in one-seat games
+- `yearly_ranking(game_key, year, limit=10) -> list[LeaderboardRow]`: everyone's games of
+  one kind that finished in that UTC year
+
+Rankings order by wins, then points, both descending, then user id. Bots (seats without a
+user) have result rows but never appear in rankings.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import UTC, datetime
+
+from storage._base import Repository, fetch_all, fetch_one
+from storage._codec import from_epoch, to_epoch
+from storage.models import LeaderboardRow, ResultRow
+
+_AGGREGATE = (
+    "SELECT r.user_id AS user_id, u.display_name AS display_name, count(*) AS games,"
+    " sum(r.won) AS wins, sum(r.score) AS points, max(r.score) AS best"
+    " FROM results r JOIN users u ON u.id = r.user_id"
+)
+_RANKING = " GROUP BY r.user_id ORDER BY wins DESC, points DESC, r.user_id LIMIT ?"
+
+
+def _leaderboard_row(row: sqlite3.Row) -> LeaderboardRow:
+    return LeaderboardRow(
+        user_id=row["user_id"],
+        display_name=row["display_name"],
+        games=row["games"],
+        wins=row["wins"] or 0,
+        points=row["points"] or 0,
+        best=row["best"],
+    )
+
+
+def _result(row: sqlite3.Row) -> ResultRow:
+    return ResultRow(
+        game_id=row["game_id"],
+        seat_no=row["seat_no"],
+        user_id=row["user_id"],
+        score=row["score"],
+        rank=row["rank"],
+        won=bool(row["won"]),
+        game_key=row["game_key"],
+        chat_id=row["chat_id"],
+        players=row["players"],
+        finished_at=from_epoch(row["finished_at"]),
+    )
+
+
+class ResultRepository(Repository):
+    """Results of finished games and rankings over them."""
+
+    async def game_results(self, game_id: int) -> list[ResultRow]:
+        """Return the results of one finished game in seat order (empty if none)."""
+        async with self._db.read() as conn:
+            rows = await fetch_all(
+                conn,
+                "SELECT game_id, seat_no, user_id, score, rank, won, game_key, chat_id, players,"
+                " finished_at FROM results WHERE game_id = ? ORDER BY seat_no",
+                (game_id,),
+            )
+        return [_result(row) for row in rows]
+
+    async def leaderboard(
+        self, chat_id: int | None = None, game_key: str | None = None, limit: int = 10
+    ) -> list[LeaderboardRow]:
+        """Return the top users by wins then points, within a chat and/or one game if given."""
+        where = ["r.user_id IS NOT NULL"]
+        params: list[object] = []
+        if chat_id is not None:
+            where.append("r.chat_id = ?")
+            params.append(chat_id)
+        if game_key is not None:
+            where.append("r.game_key = ?")
+            params.append(game_key)
+        params.append(limit)
+        async with self._db.read() as conn:
+            rows = await fetch_all(
+                conn, f"{_AGGREGATE} WHERE {' AND '.join(where)}{_RANKING}", tuple(params)
+            )
+        return [_leaderboard_row(row) for row in rows]
+
+    async def user_stats(self, user_id: int, game_key: str | None = None) -> LeaderboardRow | None:
+        """Return one user's games, wins, points and best score (one game's, or all games')."""
+        sql = (
+            "SELECT u.id AS user_id, u.display_name AS display_name, count(r.game_id) AS games,"
+            " sum(r.won) AS wins, sum(r.score) AS points, max(r.score) AS best"
+            " FROM users u LEFT JOIN results r ON r.user_id = u.id"
+        )
+        params: tuple[object, ...] = (user_id,)
+        if game_key is not None:
+            sql += " AND r.game_key = ?"
+            params = (game_key, user_id)
+        sql += " WHERE u.id = ? GROUP BY u.id"
+        async with self._db.read() as conn:
+            row = await fetch_one(conn, sql, params)
+        return None if row is None else _leaderboard_row(row)
+
+    async def best_solo_score(self, user_id: int, game_key: str) -> int | None:
+        """Return the user's highest score in one-seat games of this kind, or None."""
+        async with self._db.read() as conn:
+            row = await fetch_one(
+                conn,
+                "SELECT max(score) FROM results WHERE user_id = ? AND game_key = ? AND players = 1",
+                (user_id, game_key),
+            )
+        return None if row is None or row[0] is None else int(row[0])
+
+    async def yearly_ranking(
+        self, game_key: str, year: int, limit: int = 10
+    ) -> list[LeaderboardRow]:
+        """Return everyone's ranking for one game over the games finished in a UTC year."""
+        start = to_epoch(datetime(year, 1, 1, tzinfo=UTC))
+        end = to_epoch(datetime(year + 1, 1, 1, tzinfo=UTC))
+        async with self._db.read() as conn:
+            rows = await fetch_all(
+                conn,
+                f"{_AGGREGATE} WHERE r.user_id IS NOT NULL AND r.game_key = ?"
+                f" AND r.finished_at >= ? AND r.finished_at < ?{_RANKING}",
+                (game_key, start, end, limit),
+            )
+        return [_leaderboard_row(row) for row in rows]

@@ -1,0 +1,167 @@
+"""Users and chats, keyed by platform name and the platform's own id.
+
+`UserRepository` (`db.users`):
+
+- `upsert_user(platform, platform_user_id, display_name, *, now=None) -> User`
+- `get_user(user_id) -> User | None`
+- `get_user_by_platform_id(platform, platform_user_id) -> User | None`
+- `find_user_by_name(platform, display_name) -> User | None` (ASCII case-insensitive)
+- `set_dm_allowed(user_id, allowed) -> bool`
+
+`ChatRepository` (`db.chats`):
+
+- `upsert_chat(platform, platform_chat_id, title=None, *, now=None) -> Chat`
+- `get_chat(chat_id) -> Chat | None`
+- `get_chat_by_platform_id(platform, platform_chat_id) -> Chat | None`
+
+Platform ids are stored as text (Discord snowflakes and Telegram ids both fit), so callers may
+pass ints.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import datetime
+
+from storage._base import Repository, execute, fetch_all, fetch_one
+from storage._codec import to_epoch, utcnow
+from storage.models import Chat, User
+
+_USER_COLUMNS = "id, platform, platform_user_id, display_name, dm_allowed"
+_CHAT_COLUMNS = "id, platform, platform_chat_id, title"
+
+
+def _user(row: sqlite3.Row) -> User:
+    return User(
+        id=row["id"],
+        platform=row["platform"],
+        platform_user_id=row["platform_user_id"],
+        display_name=row["display_name"],
+        dm_allowed=bool(row["dm_allowed"]),
+    )
+
+
+def _chat(row: sqlite3.Row) -> Chat:
+    return Chat(
+        id=row["id"],
+        platform=row["platform"],
+        platform_chat_id=row["platform_chat_id"],
+        title=row["title"],
+    )
+
+
+class UserRepository(Repository):
+    """People, one row per (platform, platform user id)."""
+
+    async def upsert_user(
+        self,
+        platform: str,
+        platform_user_id: str | int,
+        display_name: str,
+        *,
+        now: datetime | None = None,
+    ) -> User:
+        """Create the user, or refresh the display name of the existing one; return it."""
+        stamp = to_epoch(now or utcnow())
+        async with self._db.transaction() as conn:
+            row = await fetch_one(
+                conn,
+                "INSERT INTO users (platform, platform_user_id, display_name, created_at,"
+                " updated_at) VALUES (?, ?, ?, ?, ?)"
+                " ON CONFLICT (platform, platform_user_id) DO UPDATE SET"
+                " display_name = excluded.display_name, updated_at = excluded.updated_at"
+                f" RETURNING {_USER_COLUMNS}",
+                (platform, str(platform_user_id), display_name, stamp, stamp),
+            )
+        assert row is not None  # an upsert always returns its row
+        return _user(row)
+
+    async def get_user(self, user_id: int) -> User | None:
+        """Return the user with this id, or None."""
+        async with self._db.read() as conn:
+            row = await fetch_one(
+                conn, f"SELECT {_USER_COLUMNS} FROM users WHERE id = ?", (user_id,)
+            )
+        return None if row is None else _user(row)
+
+    async def get_user_by_platform_id(
+        self, platform: str, platform_user_id: str | int
+    ) -> User | None:
+        """Return the user with this platform id, or None."""
+        async with self._db.read() as conn:
+            row = await fetch_one(
+                conn,
+                f"SELECT {_USER_COLUMNS} FROM users WHERE platform = ? AND platform_user_id = ?",
+                (platform, str(platform_user_id)),
+            )
+        return None if row is None else _user(row)
+
+    async def find_user_by_name(self, platform: str, display_name: str) -> User | None:
+        """Return the platform's user with this display name, ignoring ASCII case.
+
+        Names are not unique: an exact-case match wins, then the most recently seen user.
+        """
+        async with self._db.read() as conn:
+            rows = await fetch_all(
+                conn,
+                f"SELECT {_USER_COLUMNS} FROM users"
+                " WHERE platform = ? AND display_name = ? COLLATE NOCASE"
+                " ORDER BY display_name = ? DESC, updated_at DESC, id DESC LIMIT 1",
+                (platform, display_name, display_name),
+            )
+        return _user(rows[0]) if rows else None
+
+    async def set_dm_allowed(self, user_id: int, allowed: bool) -> bool:
+        """Record whether the bot may send this user direct messages; False if no such user."""
+        async with self._db.transaction() as conn:
+            changed = await execute(
+                conn, "UPDATE users SET dm_allowed = ? WHERE id = ?", (int(allowed), user_id)
+            )
+        return changed == 1
+
+
+class ChatRepository(Repository):
+    """Chats, one row per (platform, platform chat id)."""
+
+    async def upsert_chat(
+        self,
+        platform: str,
+        platform_chat_id: str | int,
+        title: str | None = None,
+        *,
+        now: datetime | None = None,
+    ) -> Chat:
+        """Create the chat, or refresh its title (a None title keeps the stored one)."""
+        stamp = to_epoch(now or utcnow())
+        async with self._db.transaction() as conn:
+            row = await fetch_one(
+                conn,
+                "INSERT INTO chats (platform, platform_chat_id, title, created_at, updated_at)"
+                " VALUES (?, ?, ?, ?, ?)"
+                " ON CONFLICT (platform, platform_chat_id) DO UPDATE SET"
+                " title = coalesce(excluded.title, chats.title), updated_at = excluded.updated_at"
+                f" RETURNING {_CHAT_COLUMNS}",
+                (platform, str(platform_chat_id), title, stamp, stamp),
+            )
+        assert row is not None  # an upsert always returns its row
+        return _chat(row)
+
+    async def get_chat(self, chat_id: int) -> Chat | None:
+        """Return the chat with this id, or None."""
+        async with self._db.read() as conn:
+            row = await fetch_one(
+                conn, f"SELECT {_CHAT_COLUMNS} FROM chats WHERE id = ?", (chat_id,)
+            )
+        return None if row is None else _chat(row)
+
+    async def get_chat_by_platform_id(
+        self, platform: str, platform_chat_id: str | int
+    ) -> Chat | None:
+        """Return the chat with this platform id, or None."""
+        async with self._db.read() as conn:
+            row = await fetch_one(
+                conn,
+                f"SELECT {_CHAT_COLUMNS} FROM chats WHERE platform = ? AND platform_chat_id = ?",
+                (platform, str(platform_chat_id)),
+            )
+        return None if row is None else _chat(row)

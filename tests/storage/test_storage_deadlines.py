@@ -1,0 +1,154 @@
+import asyncio
+from datetime import timedelta
+
+from storage import Deadline, NewDeadline
+
+
+async def game_with(make, deadlines):
+    chat = await make.chat()
+    alice = await make.user("Alice")
+    return await make.active(chat, [alice], deadlines=deadlines)
+
+
+async def test_add_deadline_round_trips(db, make, t0):
+    """A deadline comes back pending with its kind, due time, turn and payload."""
+    game = await game_with(make, [])
+    added = await db.deadlines.add_deadline(
+        game.id, NewDeadline("reminder", t0, 3, {"seat": 1, "text": "your turn"})
+    )
+    assert added == Deadline(
+        added.id, game.id, "reminder", t0, 3, "pending", {"seat": 1, "text": "your turn"}
+    )
+    assert await db.deadlines.get_deadline(added.id) == added
+    assert await db.deadlines.get_deadline(999) is None
+
+
+async def test_due_deadlines_earliest_first(db, make, t0):
+    """Only pending deadlines due by `now` come back, earliest first, ties by insertion."""
+    game = await game_with(make, [])
+    add = db.deadlines.add_deadline
+    late = await add(game.id, NewDeadline("timeout", t0 - timedelta(minutes=1), 0))
+    early = await add(game.id, NewDeadline("reminder", t0 - timedelta(hours=1), 0))
+    tie = await add(game.id, NewDeadline("timeout", t0 - timedelta(hours=1), 0))
+    exactly_now = await add(game.id, NewDeadline("reminder", t0, 0))
+    await add(game.id, NewDeadline("timeout", t0 + timedelta(seconds=1), 0))
+    claimed = await add(game.id, NewDeadline("timeout", t0 - timedelta(days=1), 0))
+    cancelled = await add(game.id, NewDeadline("timeout", t0 - timedelta(days=1), 0))
+    assert await db.deadlines.claim_deadline(claimed.id)
+    assert await db.deadlines.cancel_deadline(cancelled.id)
+    due = await db.deadlines.due_deadlines(t0, 100)
+    assert [d.id for d in due] == [early.id, tie.id, late.id, exactly_now.id]
+    assert [d.id for d in await db.deadlines.due_deadlines(t0, 2)] == [early.id, tie.id]
+
+
+async def test_due_at_is_rounded_up_never_early(db, make, t0):
+    """A deadline with a fraction of a second is stored rounded up, so it never fires early."""
+    game = await game_with(make, [])
+    added = await db.deadlines.add_deadline(
+        game.id, NewDeadline("timeout", t0 + timedelta(milliseconds=200), 0)
+    )
+    assert added.due_at == t0 + timedelta(seconds=1)
+    assert await db.deadlines.due_deadlines(t0 + timedelta(milliseconds=900)) == []
+    assert [d.id for d in await db.deadlines.due_deadlines(t0 + timedelta(seconds=1))] == [added.id]
+
+
+async def test_next_due_at(db, make, t0):
+    """The earliest pending due time is reported, and None once nothing is pending."""
+    assert await db.deadlines.next_due_at() is None
+    game = await game_with(
+        make,
+        [NewDeadline("timeout", t0 + timedelta(hours=2), 0), NewDeadline("reminder", t0, 0)],
+    )
+    assert await db.deadlines.next_due_at() == t0
+    [first, second] = await db.deadlines.pending_deadlines(game.id)
+    assert await db.deadlines.claim_deadline(first.id)
+    assert await db.deadlines.next_due_at() == t0 + timedelta(hours=2)
+    assert await db.deadlines.claim_deadline(second.id)
+    assert await db.deadlines.next_due_at() is None
+
+
+async def test_claim_deadline_twice_only_first_wins(db, make, t0):
+    """Claiming flips pending to done once; a second claim (or a cancel) gets False."""
+    game = await game_with(make, [NewDeadline("timeout", t0, 0)])
+    [deadline] = await db.deadlines.pending_deadlines(game.id)
+    assert await db.deadlines.claim_deadline(deadline.id) is True
+    assert await db.deadlines.claim_deadline(deadline.id) is False
+    assert await db.deadlines.cancel_deadline(deadline.id) is False
+    assert (await db.deadlines.get_deadline(deadline.id)).state == "done"
+    assert await db.deadlines.due_deadlines(t0) == []
+
+
+async def test_concurrent_claims_fire_exactly_once(db, make, t0):
+    """Many dispatchers claiming the same deadline at once: exactly one gets True."""
+    game = await game_with(make, [NewDeadline("timeout", t0, 0)])
+    [deadline] = await db.deadlines.pending_deadlines(game.id)
+    outcomes = await asyncio.gather(*(db.deadlines.claim_deadline(deadline.id) for _ in range(8)))
+    assert outcomes.count(True) == 1
+
+
+async def test_claim_unknown_deadline_is_false(db):
+    """Claiming an id that does not exist reports False."""
+    assert await db.deadlines.claim_deadline(12345) is False
+
+
+async def test_pending_deadlines_per_game(db, make, t0):
+    """A game's pending deadlines come back earliest first, other games' excluded."""
+    chat = await make.chat()
+    alice = await make.user("Alice")
+    mine = await make.active(
+        chat,
+        [alice],
+        deadlines=[NewDeadline("timeout", t0 + timedelta(1), 0), NewDeadline("reminder", t0, 0)],
+    )
+    await make.active(chat, [alice], deadlines=[NewDeadline("timeout", t0, 0)])
+    assert [d.kind for d in await db.deadlines.pending_deadlines(mine.id)] == [
+        "reminder",
+        "timeout",
+    ]
+
+
+async def test_due_query_uses_the_state_due_index(db):
+    """The dispatcher's query is an index range scan with no sort step."""
+    async with db.read() as conn:
+        plan = " | ".join(
+            row["detail"]
+            for row in await conn.execute_fetchall(
+                "EXPLAIN QUERY PLAN SELECT id FROM deadlines"
+                " WHERE state = 'pending' AND due_at <= ? ORDER BY due_at, id LIMIT ?",
+                (0, 100),
+            )
+        )
+    assert "deadlines_state_due" in plan
+    assert "TEMP B-TREE" not in plan
+
+
+async def test_listener_hears_of_new_deadlines_after_commit(db, make, t0):
+    """Listeners get the earliest new due time after a commit, never for a stale move."""
+    heard = []
+    db.add_deadline_listener(heard.append)
+    game = await game_with(
+        make,
+        [NewDeadline("timeout", t0 + timedelta(hours=1), 0), NewDeadline("reminder", t0, 0)],
+    )
+    assert heard == [t0]
+    stale = await db.games.commit_move(
+        game.id, game.version + 5, 0, "x", {}, "{}", 1, "active", [NewDeadline("t", t0, 1)]
+    )
+    assert not stale
+    assert heard == [t0]
+    await db.deadlines.add_deadline(game.id, NewDeadline("reminder", t0 - timedelta(1), 0))
+    assert heard == [t0, t0 - timedelta(1)]
+    db.remove_deadline_listener(heard.append)
+    await db.deadlines.add_deadline(game.id, NewDeadline("reminder", t0, 0))
+    assert len(heard) == 2
+
+
+async def test_failing_listener_does_not_undo_the_commit(db, make, t0):
+    """A listener that raises is logged; the deadline stays written."""
+
+    def broken(_due):
+        raise RuntimeError("boom")
+
+    db.add_deadline_listener(broken)
+    game = await game_with(make, [NewDeadline("timeout", t0, 0)])
+    assert len(await db.deadlines.pending_deadlines(game.id)) == 1

@@ -1,0 +1,129 @@
+import asyncio
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from storage import Database, MigrationError
+from storage.migrate import Migration, latest_version, load_migrations
+
+EXPECTED_TABLES = {"users", "chats", "games", "seats", "moves", "deadlines", "results"}
+
+
+def tables(path: Path) -> set[str]:
+    with sqlite3.connect(path) as conn:
+        rows = conn.execute("SELECT name FROM sqlite_schema WHERE type = 'table'").fetchall()
+    return {name for (name,) in rows}
+
+
+def version_of(path: Path) -> int:
+    with sqlite3.connect(path) as conn:
+        return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+
+async def test_empty_file_is_migrated_to_latest_version(db_path):
+    """Opening a new file creates every table and sets user_version to the newest migration."""
+    db = await Database.open(db_path)
+    await db.close()
+    assert version_of(db_path) == latest_version() >= 1
+    assert tables(db_path) >= EXPECTED_TABLES
+
+
+async def test_reopening_applies_nothing_again(db_path):
+    """Migrations are idempotent: reopening keeps the version, the schema and the data."""
+    async with await Database.open(db_path) as db:
+        await db.users.upsert_user("console", "1", "Alice")
+    with sqlite3.connect(db_path) as conn:
+        schema = conn.execute("SELECT sql FROM sqlite_schema ORDER BY name").fetchall()
+    async with await Database.open(db_path) as db:
+        assert (await db.users.get_user_by_platform_id("console", "1")) is not None
+    with sqlite3.connect(db_path) as conn:
+        assert conn.execute("SELECT sql FROM sqlite_schema ORDER BY name").fetchall() == schema
+    assert version_of(db_path) == latest_version()
+
+
+async def test_wal_and_foreign_keys_are_on(db):
+    """The connection runs in WAL mode with foreign keys enforced and autocommit between writes."""
+    async with db.read() as conn:
+        [(journal,)] = await conn.execute_fetchall("PRAGMA journal_mode")
+        [(foreign_keys,)] = await conn.execute_fetchall("PRAGMA foreign_keys")
+        assert not conn.in_transaction
+    assert journal == "wal"
+    assert foreign_keys == 1
+
+
+async def test_foreign_keys_are_enforced(db):
+    """A game for a chat that does not exist is refused by the foreign key."""
+    with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
+        await db.games.create_game(999, "webfeud", {}, None)
+
+
+def test_packaged_migrations_are_numbered_from_one():
+    """The packaged files load in order with contiguous numbers, the first being 0001_initial."""
+    migrations = load_migrations()
+    assert [m.version for m in migrations] == list(range(1, len(migrations) + 1))
+    assert migrations[0].name == "initial"
+
+
+async def test_failing_migration_leaves_database_untouched(db_path):
+    """A migration that fails halfway is rolled back whole, user_version included."""
+    good = Migration(1, "first", "CREATE TABLE a (x INTEGER);")
+    bad = Migration(2, "broken", "CREATE TABLE b (x INTEGER);\nINSERT INTO missing VALUES (1);")
+    with pytest.raises(sqlite3.OperationalError, match="missing"):
+        await Database.open(db_path, migrations=[good, bad])
+    assert version_of(db_path) == 1
+    assert "a" in tables(db_path)
+    assert "b" not in tables(db_path)
+
+
+async def test_later_migrations_apply_on_top(db_path):
+    """A new file is applied to a database already at an older version, and only it."""
+    first = Migration(1, "first", "CREATE TABLE a (x INTEGER);")
+    second = Migration(2, "second", "ALTER TABLE a ADD COLUMN y TEXT;")
+    await (await Database.open(db_path, migrations=[first])).close()
+    await (await Database.open(db_path, migrations=[first, second])).close()
+    assert version_of(db_path) == 2
+    with sqlite3.connect(db_path) as conn:
+        columns = [row[1] for row in conn.execute("PRAGMA table_info(a)")]
+    assert columns == ["x", "y"]
+
+
+async def test_database_newer_than_code_is_refused(db_path):
+    """Opening a database whose user_version is beyond the newest migration raises."""
+    with sqlite3.connect(db_path) as conn:
+        conn.execute(f"PRAGMA user_version = {latest_version() + 1}")
+    with pytest.raises(MigrationError, match="newer than this code"):
+        await Database.open(db_path)
+
+
+async def test_gap_in_numbering_is_refused(db_path):
+    """Migration numbers must run 1, 2, 3 without gaps."""
+    with pytest.raises(MigrationError, match="without gaps"):
+        await Database.open(db_path, migrations=[Migration(2, "two", "SELECT 1;")])
+
+
+async def test_migration_may_not_control_the_transaction(db_path):
+    """A file containing COMMIT is refused before anything runs."""
+    sneaky = Migration(1, "sneaky", "CREATE TABLE a (x INTEGER);\nCOMMIT;")
+    with pytest.raises(MigrationError, match="runner does that"):
+        await Database.open(db_path, migrations=[sneaky])
+    assert version_of(db_path) == 0
+
+
+async def test_concurrent_openers_migrate_once(db_path):
+    """Two processes opening a fresh file at once both succeed; the schema is applied once."""
+    first, second = await asyncio.gather(Database.open(db_path), Database.open(db_path))
+    await first.close()
+    await second.close()
+    assert version_of(db_path) == latest_version()
+
+
+async def test_moves_trigger_exists_after_migration(db_path):
+    """The append-only triggers on moves are part of the initial schema."""
+    await (await Database.open(db_path)).close()
+    with sqlite3.connect(db_path) as conn:
+        triggers = {
+            name
+            for (name,) in conn.execute("SELECT name FROM sqlite_schema WHERE type = 'trigger'")
+        }
+    assert {"moves_no_update", "moves_no_delete"} <= triggers

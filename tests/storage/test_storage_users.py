@@ -1,0 +1,90 @@
+from datetime import datetime, timedelta
+
+import pytest
+
+from storage import Chat, User
+
+
+async def test_upsert_user_round_trips(db):
+    """A new user comes back from every lookup as the same frozen value."""
+    user = await db.users.upsert_user("discord", 123456789012345678, "Alice")
+    assert user == User(user.id, "discord", "123456789012345678", "Alice", dm_allowed=False)
+    assert await db.users.get_user(user.id) == user
+    assert await db.users.get_user_by_platform_id("discord", "123456789012345678") == user
+
+
+async def test_upsert_user_refreshes_name_and_keeps_id(db):
+    """Upserting a known platform id renames the user instead of creating another."""
+    first = await db.users.upsert_user("telegram", 42, "Bob")
+    second = await db.users.upsert_user("telegram", 42, "Bobby")
+    assert second.id == first.id
+    assert second.display_name == "Bobby"
+    assert (await db.users.get_user(first.id)) == second
+
+
+async def test_same_platform_id_on_two_platforms_is_two_users(db):
+    """Users are unique per (platform, platform_user_id), not per id alone."""
+    on_discord = await db.users.upsert_user("discord", 7, "Cat")
+    on_telegram = await db.users.upsert_user("telegram", 7, "Cat")
+    assert on_discord.id != on_telegram.id
+
+
+async def test_unknown_user_is_none(db):
+    """Lookups of ids and names that do not exist return None."""
+    assert await db.users.get_user(404) is None
+    assert await db.users.get_user_by_platform_id("console", "nobody") is None
+    assert await db.users.find_user_by_name("console", "nobody") is None
+
+
+async def test_find_user_by_name_ignores_case_within_platform(db, t0):
+    """Names match without regard to case, on the given platform only."""
+    alice = await db.users.upsert_user("console", "a", "Alice", now=t0)
+    await db.users.upsert_user("discord", "a", "alice", now=t0)
+    assert await db.users.find_user_by_name("console", "ALICE") == alice
+
+
+async def test_find_user_by_name_prefers_exact_case_then_recent(db, t0):
+    """Among equal names an exact-case match wins, then the most recently seen user."""
+    older = await db.users.upsert_user("console", "1", "dora", now=t0)
+    newer = await db.users.upsert_user("console", "2", "dora", now=t0 + timedelta(hours=1))
+    exact = await db.users.upsert_user("console", "3", "Dora", now=t0)
+    assert await db.users.find_user_by_name("console", "dora") == newer
+    assert await db.users.find_user_by_name("console", "Dora") == exact
+    assert older.id not in {newer.id, exact.id}
+
+
+async def test_set_dm_allowed_round_trips(db):
+    """The direct-message flag is stored and reported; unknown users report False."""
+    user = await db.users.upsert_user("discord", 1, "Eve")
+    assert await db.users.set_dm_allowed(user.id, True)
+    assert (await db.users.get_user(user.id)).dm_allowed is True
+    assert await db.users.set_dm_allowed(user.id, False)
+    assert (await db.users.get_user(user.id)).dm_allowed is False
+    assert not await db.users.set_dm_allowed(999, True)
+
+
+async def test_upsert_keeps_dm_allowed(db):
+    """Refreshing a user's name does not reset the direct-message flag."""
+    user = await db.users.upsert_user("discord", 1, "Eve")
+    await db.users.set_dm_allowed(user.id, True)
+    assert (await db.users.upsert_user("discord", 1, "Eve2")).dm_allowed is True
+
+
+async def test_upsert_chat_round_trips_and_keeps_title(db):
+    """Chats round-trip; a later upsert without a title keeps the stored one."""
+    chat = await db.chats.upsert_chat("telegram", -100123, "Family")
+    assert chat == Chat(chat.id, "telegram", "-100123", "Family")
+    assert await db.chats.get_chat(chat.id) == chat
+    assert await db.chats.upsert_chat("telegram", -100123) == chat
+    renamed = await db.chats.upsert_chat("telegram", -100123, "Family games")
+    assert renamed.id == chat.id
+    assert renamed.title == "Family games"
+    assert await db.chats.get_chat_by_platform_id("telegram", "-100123") == renamed
+    assert await db.chats.get_chat(999) is None
+
+
+async def test_naive_datetime_is_refused(db):
+    """Storage accepts only timezone-aware times (everything is UTC)."""
+    naive = datetime(2025, 1, 1, 12, 0)  # noqa: DTZ001 - the point of the test
+    with pytest.raises(ValueError, match="naive"):
+        await db.users.upsert_user("console", "x", "X", now=naive)
