@@ -1,0 +1,82 @@
+"""Pillow images of the games: pure functions from a state to PNG bytes.
+
+The service calls `board_png(state, ...)` and `rack_png(state, seat, ...)`, which pick the
+renderer by `state.game_key` from a registry; a new game adds its own with `register`.
+Imports only PIL, the standard library and the pure core (bot.core, bot.games).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from bot.core.game import GameState
+from renderers.cards import LeaderRow, best_move, render_game_over, render_leaderboard
+from renderers.toolkit import DEFAULT, Theme
+from renderers.wordgame import render_board, render_rack
+
+__all__ = [
+    "DEFAULT",
+    "BoardRenderer",
+    "LeaderRow",
+    "NoRenderer",
+    "RackRenderer",
+    "Theme",
+    "best_move",
+    "board_png",
+    "game_over_png",
+    "rack_png",
+    "register",
+    "render_board",
+    "render_game_over",
+    "render_leaderboard",
+    "render_rack",
+]
+
+BoardRenderer = Callable[..., bytes]  # (state, *, names, viewer, last_move, theme) -> PNG
+RackRenderer = Callable[..., bytes]  # (state, seat, *, name, theme) -> PNG
+
+BOARDS: dict[str, BoardRenderer] = {}
+RACKS: dict[str, RackRenderer] = {}
+
+
+class NoRenderer(LookupError):
+    """No image renderer is registered for this game."""
+
+
+def register(game_key: str, *, board: BoardRenderer, rack: RackRenderer | None = None) -> None:
+    """Register the board (and rack) renderers of a game."""
+    BOARDS[game_key] = board
+    if rack is not None:
+        RACKS[game_key] = rack
+
+
+register("webfeud", board=render_board, rack=render_rack)
+
+
+def board_png(state: GameState, **kw: object) -> bytes:
+    """Return the public board image of `state`, drawn by its game's renderer.
+
+    Raises:
+        NoRenderer: if the game has no board renderer.
+    """
+    renderer = BOARDS.get(state.game_key)
+    if renderer is None:
+        raise NoRenderer(f"no board image for {state.game_key!r}")
+    return renderer(state, **kw)
+
+
+def rack_png(state: GameState, seat: int, **kw: object) -> bytes:
+    """Return the private rack image of `seat`, drawn by its game's renderer.
+
+    Raises:
+        NoRenderer: if the game has no rack renderer.
+    """
+    renderer = RACKS.get(state.game_key)
+    if renderer is None:
+        raise NoRenderer(f"no rack image for {state.game_key!r}")
+    return renderer(state, seat, **kw)
+
+
+def game_over_png(state: GameState, *, names: Sequence[str], theme: Theme = DEFAULT) -> bytes:
+    """Return the game-over card of a finished game (the same card for every game)."""
+    return render_game_over(state, names=names, theme=theme)

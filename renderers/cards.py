@@ -1,0 +1,316 @@
+"""Cards for any game: the game-over summary and a chat's leaderboard."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from bot.core.game import GameState, MoveRecord
+from bot.games import GAMES
+from bot.games.wordgame import WordState
+from renderers.toolkit import (
+    DEFAULT,
+    Theme,
+    draw_star,
+    fit_text,
+    new_canvas,
+    rounded_box,
+    text,
+    text_width,
+    to_png,
+)
+
+__all__ = ["TOP", "LeaderRow", "best_move", "render_game_over", "render_leaderboard"]
+
+TOP = 10  # rows a leaderboard shows before the asking player's own row
+
+
+def _title(game_key: str) -> str:
+    game = GAMES.get(game_key)
+    return game.title if game is not None else game_key.title()
+
+
+def best_move(history: Sequence[MoveRecord]) -> MoveRecord | None:
+    """Return the highest-scoring move (the earliest of equals), or None if nothing scored."""
+    scoring = [record for record in history if record.score > 0]
+    return max(scoring, key=lambda record: record.score) if scoring else None
+
+
+def _ending(reason: str, seat: int | None, names: Sequence[str]) -> str:
+    """Say why the game ended, naming the player who ended it."""
+    who = names[seat] if seat is not None else "A player"
+    endings = {
+        "out": f"{who} played their last tile.",
+        "passes": "The game ended after a run of passes.",
+        "resign": f"{who} resigned.",
+        "timeout": f"{who} ran out of time.",
+    }
+    return endings.get(reason, f"The game ended ({reason}).")
+
+
+def _adjustment(state: GameState, seat: int) -> str:
+    """Say how the tiles left on the racks changed a word-game score at the end."""
+    if not isinstance(state, WordState) or seat >= len(state.adjustments):
+        return ""
+    delta = state.adjustments[seat]
+    if delta > 0:
+        return f"includes +{delta} for the tiles left on the other racks"
+    if delta < 0:
+        return f"includes −{-delta} for the tiles left on the rack"
+    return ""
+
+
+def _join(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+# --- game over ---------------------------------------------------------------------------------
+
+ROW = 64
+ROW_GAP = 10
+
+
+def render_game_over(state: GameState, *, names: Sequence[str], theme: Theme = DEFAULT) -> bytes:
+    """Return the PNG of a finished game: winner(s), final scores, best move, why it ended.
+
+    Raises:
+        ValueError: if the game is not over or `names` does not have one name per seat.
+    """
+    outcome = state.outcome
+    if outcome is None:
+        raise ValueError("the game is not over yet")
+    if len(names) != state.players:
+        raise ValueError(f"need {state.players} names, got {len(names)}")
+    pad, width = theme.padding, theme.width
+    scores = outcome.scores
+    order = sorted(
+        range(len(scores)), key=lambda seat: (seat not in outcome.winners, -scores[seat], seat)
+    )
+    best = best_move(state.history)
+    height = 200 + len(order) * (ROW + ROW_GAP) + 20 + 116 + pad + 4
+    image = new_canvas(width, height, theme)
+    draw = ImageDraw.Draw(image)
+
+    # Title, headline, reason.
+    text(
+        draw,
+        (width / 2, pad + 18),
+        f"{_title(state.game_key)} · game over".upper(),
+        size=19,
+        fill=theme.text_muted,
+        bold=True,
+    )
+    winners = [names[seat] for seat in outcome.winners]
+    if len(winners) == 1:
+        headline = f"{winners[0]} wins!"
+    elif winners:
+        headline = "A tie: " + _join(winners)
+    else:
+        headline = "Nobody wins"
+    headline = fit_text(headline, size=44, max_width=width - 2 * pad - 120, bold=True)
+    y = pad + 86
+    text(draw, (width / 2, y), headline, size=44, fill=theme.text, bold=True)
+    half = text_width(headline, size=44, bold=True) / 2
+    for side in (-1, 1):
+        draw_star(image, (width / 2 + side * (half + 36), y - 2), 20, fill=theme.gold)
+    last_seat = state.history[-1].seat if state.history else None
+    text(
+        draw,
+        (width / 2, y + 56),
+        _ending(outcome.reason, last_seat, names),
+        size=22,
+        fill=theme.text_muted,
+    )
+
+    # Final scores, winners first.
+    y = 200
+    for place, seat in enumerate(order):
+        won = seat in outcome.winners
+        box = (pad, y, width - pad, y + ROW)
+        rounded_box(
+            image, box, radius=theme.panel_radius, fill=theme.panel_active if won else theme.panel
+        )
+        if won:
+            rounded_box(image, (pad, y, pad + 8, y + ROW), radius=4, fill=theme.gold)
+            draw_star(image, (pad + 44, y + ROW / 2), 15, fill=theme.gold)
+        else:
+            text(
+                draw,
+                (pad + 44, y + ROW / 2),
+                str(place + 1),
+                size=24,
+                fill=theme.text_muted,
+                bold=True,
+            )
+        text(
+            draw,
+            (width - pad - 22, y + ROW / 2),
+            str(scores[seat]),
+            size=34,
+            fill=theme.text,
+            bold=True,
+            anchor="rm",
+        )
+        name = fit_text(names[seat], size=28, max_width=width - 2 * pad - 300, bold=True)
+        note = _adjustment(state, seat)
+        name_y = y + ROW / 2 - (10 if note else 0)
+        text(draw, (pad + 80, name_y), name, size=28, fill=theme.text, bold=True, anchor="lm")
+        if note:
+            text(draw, (pad + 80, name_y + 26), note, size=16, fill=theme.text_muted, anchor="lm")
+        y += ROW + ROW_GAP
+
+    # Best move of the game.
+    y += 20
+    box = (pad, y, width - pad, y + 116)
+    rounded_box(image, box, radius=theme.panel_radius, fill=theme.panel)
+    text(draw, (pad + 24, y + 26), "BEST MOVE", size=17, fill=theme.accent, bold=True, anchor="lm")
+    if best is None:
+        text(
+            draw,
+            (pad + 24, y + 66),
+            "No move scored in this game.",
+            size=24,
+            fill=theme.text,
+            anchor="lm",
+        )
+    else:
+        text(
+            draw,
+            (width - pad - 24, y + 62),
+            f"{best.score}",
+            size=44,
+            fill=theme.gold,
+            bold=True,
+            anchor="rm",
+        )
+        room = width - 2 * pad - 48 - text_width(f"{best.score}", size=44, bold=True) - 24
+        line = fit_text(f"{names[best.seat]} · {best.text}", size=28, max_width=room, bold=True)
+        text(draw, (pad + 24, y + 60), line, size=28, fill=theme.text, bold=True, anchor="lm")
+        if best.words:
+            words = fit_text("Words: " + ", ".join(best.words), size=19, max_width=room)
+            text(draw, (pad + 24, y + 94), words, size=19, fill=theme.text_muted, anchor="lm")
+        text(
+            draw, (width - pad - 24, y + 96), "points", size=17, fill=theme.text_muted, anchor="rm"
+        )
+    return to_png(image)
+
+
+# --- leaderboard -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderRow:
+    """One line of a leaderboard (the service maps storage rows to it)."""
+
+    rank: int
+    name: str
+    games: int
+    wins: int
+    points: int
+
+
+LINE = 54
+_MEDALS = {1: "gold", 2: "silver", 3: "bronze"}
+_MEDAL_COLOURS = {"gold": "#f5c542", "silver": "#c4ccd8", "bronze": "#cd8a4e"}
+# Right edges of the number columns, from the right margin.
+_COLUMNS = (("Games", 270), ("Wins", 150), ("Points", 24))
+
+
+def _leader_line(
+    image: Image.Image, row: LeaderRow, y: int, *, shade: bool, mine: bool, theme: Theme
+) -> None:
+    draw = ImageDraw.Draw(image)
+    pad, width = theme.padding, theme.width
+    if shade or mine:
+        rounded_box(
+            image,
+            (pad, y, width - pad, y + LINE),
+            radius=10,
+            fill=theme.panel_active if mine else theme.panel,
+        )
+    if mine:
+        rounded_box(image, (pad, y, pad + 7, y + LINE), radius=3, fill=theme.accent)
+    centre = y + LINE / 2
+    medal = _MEDALS.get(row.rank)
+    if medal:
+        colour = _MEDAL_COLOURS[medal]
+        rounded_box(
+            image,
+            (pad + 24, round(centre) - 17, pad + 58, round(centre) + 17),
+            radius=17,
+            fill=colour,
+        )
+        text(draw, (pad + 41, centre), str(row.rank), size=19, fill=theme.background, bold=True)
+    else:
+        text(draw, (pad + 41, centre), str(row.rank), size=21, fill=theme.text_muted, bold=True)
+    name = fit_text(row.name, size=24, max_width=width - 2 * pad - 80 - 330, bold=True)
+    text(draw, (pad + 80, centre), name, size=24, fill=theme.text, bold=True, anchor="lm")
+    for (_, right), value in zip(_COLUMNS, (row.games, row.wins, row.points), strict=True):
+        bold = right == _COLUMNS[-1][1]
+        text(
+            draw,
+            (width - pad - right, centre),
+            str(value),
+            size=24,
+            fill=theme.text if bold else theme.text_muted,
+            bold=bold,
+            anchor="rm",
+        )
+
+
+def render_leaderboard(
+    rows: Sequence[LeaderRow],
+    *,
+    title: str,
+    viewer_row: LeaderRow | None = None,
+    theme: Theme = DEFAULT,
+) -> bytes:
+    """Return the PNG of a leaderboard: the top 10 rows, then the asker's row if not among them.
+
+    `rows` come best first; `viewer_row` is the asking player's own row (None: not ranked).
+    """
+    top = list(rows[:TOP])
+    extra = viewer_row is not None and viewer_row not in top
+    pad, width = theme.padding, theme.width
+    body = max(1, len(top)) * LINE + (LINE + 24 if extra else 0)
+    height = pad + 60 + 40 + body + pad + 8
+    image = new_canvas(width, height, theme)
+    draw = ImageDraw.Draw(image)
+
+    heading = fit_text(title, size=30, max_width=width - 2 * pad - 20, bold=True)
+    text(draw, (pad + 4, pad + 28), heading, size=30, fill=theme.text, bold=True, anchor="lm")
+    y = pad + 60
+    head_y = y + 20
+    text(draw, (pad + 41, head_y), "#", size=16, fill=theme.text_muted, bold=True)
+    text(draw, (pad + 80, head_y), "PLAYER", size=16, fill=theme.text_muted, bold=True, anchor="lm")
+    for label, right in _COLUMNS:
+        text(
+            draw,
+            (width - pad - right, head_y),
+            label.upper(),
+            size=16,
+            fill=theme.text_muted,
+            bold=True,
+            anchor="rm",
+        )
+    y += 40
+    if not top:
+        text(
+            draw,
+            (width / 2, y + LINE / 2),
+            "No finished games yet.",
+            size=22,
+            fill=theme.text_muted,
+        )
+    for k, row in enumerate(top):
+        _leader_line(image, row, y, shade=k % 2 == 0, mine=row == viewer_row, theme=theme)
+        y += LINE
+    if extra and viewer_row is not None:
+        y += 12
+        for x in range(pad + 20, width - pad - 20, 16):
+            draw.ellipse((x, y - 2, x + 4, y + 2), fill=theme.separator)
+        y += 12
+        _leader_line(image, viewer_row, y, shade=False, mine=True, theme=theme)
+    return to_png(image)

@@ -1,0 +1,383 @@
+"""Images of the crossword word games (Webfeud now, SmartFeud later): the board and a rack.
+
+The board image goes to group chats, so it is drawn from a `PublicBoard`: a snapshot of what
+everybody may see, which holds no rack and no bag contents (only the bag's size). Nothing here
+assumes a board size or a single start square.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from bot.core.game import MoveRecord, Outcome
+from bot.games.wordgame import BLANK, EMPTY, L2, L3, PREMIUM_NAMES, START, W2, W3, WordState
+from renderers.toolkit import (
+    DEFAULT,
+    Grid,
+    PlayerBadge,
+    Theme,
+    draw_coordinates,
+    draw_header,
+    draw_star,
+    fit_text,
+    header_height,
+    new_canvas,
+    rounded_box,
+    text,
+    tile_sprite,
+    to_png,
+)
+
+__all__ = ["PublicBoard", "public_board", "render_board", "render_rack"]
+
+
+@dataclass(frozen=True, slots=True)
+class PublicBoard:
+    """What every player and onlooker may see of a word game: never a rack or the bag's order."""
+
+    title: str
+    size: int
+    layout: str
+    board: str
+    values: Mapping[str, int]
+    scores: tuple[int, ...]
+    to_move: int | None  # None once the game is over
+    bag: int  # tiles left in the bag
+    history: tuple[MoveRecord, ...]
+    outcome: Outcome | None
+
+    @property
+    def players(self) -> int:
+        """Return the number of seats."""
+        return len(self.scores)
+
+
+def public_board(state: WordState) -> PublicBoard:
+    """Return the public part of `state`: the board renderer sees nothing else."""
+    return PublicBoard(
+        title=state.variant.title,
+        size=state.size,
+        layout=state.layout,
+        board=state.board,
+        values=state.variant.values,
+        scores=state.scores,
+        to_move=None if state.outcome else state.to_move,
+        bag=len(state.bag),
+        history=state.history,
+        outcome=state.outcome,
+    )
+
+
+# --- geometry ----------------------------------------------------------------------------------
+
+
+def _grid(size: int, theme: Theme, top: int) -> Grid:
+    """Fit a `size` × `size` grid, with its coordinate gutter, into the theme's width."""
+    cell = (theme.width - 2 * theme.padding - theme.gutter) // size
+    used = theme.gutter + cell * size
+    left = (theme.width - used) // 2 + theme.gutter
+    return Grid(left=left, top=top + theme.gutter, cell=cell, rows=size, cols=size)
+
+
+def _cell_colour(code: str, theme: Theme) -> str:
+    """Return the colour of an empty cell with premium `code`."""
+    colours = {L2: theme.l2, L3: theme.l3, W2: theme.w2, W3: theme.w3, START: theme.start}
+    return colours.get(code, theme.cell)
+
+
+@functools.lru_cache(maxsize=16)
+def _board_layer(layout: str, size: int, theme: Theme) -> Image.Image:
+    """Return the empty board (frame, coloured cells, labels, stars, coordinates), cached."""
+    grid = _grid(size, theme, top=0)
+    frame = 4
+    height = grid.bottom + frame
+    layer = new_canvas(theme.width, height, theme)
+    draw = ImageDraw.Draw(layer)
+    rounded_box(
+        layer,
+        (grid.left - frame, grid.top - frame, grid.right + frame, grid.bottom + frame),
+        radius=theme.radius + 2,
+        fill=theme.board_frame,
+    )
+    inset = theme.cell_gap
+    label_size = max(10, round(grid.cell * 0.34))
+    for i, code in enumerate(layout):
+        row, col = divmod(i, size)
+        rounded_box(
+            layer,
+            grid.box(row, col, inset=inset),
+            radius=theme.radius,
+            fill=_cell_colour(code, theme),
+        )
+        if code in PREMIUM_NAMES:
+            text(
+                draw,
+                grid.centre(row, col),
+                PREMIUM_NAMES[code],
+                size=label_size,
+                fill=theme.premium_text,
+                bold=True,
+            )
+        elif code == START:
+            draw_star(layer, grid.centre(row, col), round(grid.cell * 0.3), fill=theme.star)
+    draw_coordinates(draw, grid, theme)
+    return layer
+
+
+def _tile(
+    letter: str, value: int | None, size: int, theme: Theme, *, blank: bool, last: bool
+) -> Image.Image:
+    """Return the sprite of a tile on the board or a rack."""
+    if blank:
+        face, edge = (
+            (theme.last_blank_tile, theme.last_blank_edge)
+            if last
+            else (theme.blank_tile, theme.blank_edge)
+        )
+        ink = theme.blank_text
+    else:
+        face, edge = (theme.last_tile, theme.last_edge) if last else (theme.tile, theme.tile_edge)
+        ink = theme.tile_text
+    return tile_sprite(letter, value, size, face=face, edge=edge, ink=ink, radius=theme.radius)
+
+
+# --- the header --------------------------------------------------------------------------------
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def _describe(record: MoveRecord, names: Sequence[str]) -> str:
+    """Say what a move did, for the status line: "Ann played 8H QUIZ for 52"."""
+    name = names[record.seat]
+    if record.cells:
+        return f"{name} played {record.text} for {record.score}"
+    if record.text == "pass":
+        return f"{name} passed"
+    return f"{name} {record.text}"
+
+
+_ENDED = {
+    "out": "went out",
+    "resign": "resigned",
+    "timeout": "timed out",
+}
+
+
+def _badges(pub: PublicBoard, names: Sequence[str], viewer: int | None) -> list[PlayerBadge]:
+    last_seat = pub.history[-1].seat if pub.history else None
+    badges = []
+    for seat, (name, score) in enumerate(zip(names, pub.scores, strict=True)):
+        captions = []
+        winner = False
+        if pub.outcome is None:
+            if seat == pub.to_move:
+                captions.append("to move")
+        else:
+            winner = seat in pub.outcome.winners
+            if winner:
+                captions.append("winner" if len(pub.outcome.winners) == 1 else "shared win")
+            if seat == last_seat and pub.outcome.reason in _ENDED:
+                captions.append(_ENDED[pub.outcome.reason])
+        if seat == viewer:
+            captions.insert(0, "you")
+        badges.append(
+            PlayerBadge(
+                name=name,
+                score=score,
+                caption=" · ".join(captions),
+                active=seat == pub.to_move,
+                winner=winner,
+            )
+        )
+    return badges
+
+
+def _result(outcome: Outcome, names: Sequence[str]) -> str:
+    """Say who won: "game over: Ann won by 30", "game over: Ann and Bob tie"."""
+    winners = outcome.winners
+    if len(winners) != 1:
+        shared = " and ".join(names[seat] for seat in winners)
+        return f"game over: {shared} tie" if winners else "game over"
+    best = outcome.scores[winners[0]]
+    others = [score for seat, score in enumerate(outcome.scores) if seat != winners[0]]
+    margin = best - max(others) if others else best
+    won = f"{names[winners[0]]} won"
+    return f"game over: {won} by {margin}" if margin > 0 else f"game over: {won}"
+
+
+def _status(pub: PublicBoard, names: Sequence[str]) -> str:
+    parts = [pub.title]
+    if pub.outcome is not None:
+        # The result replaces the bag; a resignation or timeout is in that player's panel.
+        parts.append(_result(pub.outcome, names))
+        if pub.history and pub.history[-1].cells:
+            parts.append("last: " + _describe(pub.history[-1], names))
+        return " · ".join(parts)
+    parts.append(f"{_plural(pub.bag, 'tile')} in the bag" if pub.bag else "the bag is empty")
+    if pub.history:
+        parts.append("last: " + _describe(pub.history[-1], names))
+    elif pub.to_move is not None:
+        star = "the star" if pub.layout.count(START) == 1 else "a star"
+        parts.append(f"{names[pub.to_move]} starts on {star}")
+    return " · ".join(parts)
+
+
+# --- the board ---------------------------------------------------------------------------------
+
+
+def _draw_board(
+    pub: PublicBoard,
+    names: Sequence[str],
+    viewer: int | None,
+    last_move: bool,
+    theme: Theme,
+) -> Image.Image:
+    """Compose the board image from public facts only."""
+    top = header_height(theme, pub.players)
+    layer = _board_layer(pub.layout, pub.size, theme)
+    image = new_canvas(theme.width, top + layer.height + theme.padding, theme)
+    draw_header(image, _badges(pub, names, viewer), _status(pub, names), theme)
+    image.paste(layer, (0, top))
+
+    grid = _grid(pub.size, theme, top=top)
+    inset = theme.cell_gap
+    tile_size = grid.cell - 2 * inset
+    highlight = set(pub.history[-1].cells) if last_move and pub.history else set()
+    for i, ch in enumerate(pub.board):
+        if ch == EMPTY:
+            continue
+        row, col = divmod(i, pub.size)
+        blank = ch.islower()
+        value = 0 if blank else pub.values.get(ch, 0)
+        sprite = _tile(ch.upper(), value, tile_size, theme, blank=blank, last=i in highlight)
+        left, upper, _, _ = grid.box(row, col, inset=inset)
+        image.paste(sprite, (left, upper), sprite)
+    return image
+
+
+def render_board(
+    state: WordState,
+    *,
+    names: Sequence[str],
+    viewer: int | None = None,
+    last_move: bool = True,
+    theme: Theme = DEFAULT,
+) -> bytes:
+    """Return the PNG of the board for a group chat: scores, turn, bag size, never a rack.
+
+    Args:
+        state: the position to draw.
+        names: one display name per seat.
+        viewer: a seat to label "you" (None: nobody).
+        last_move: highlight the tiles of the last move.
+        theme: colours and sizes.
+
+    Raises:
+        ValueError: if `names` does not have one name per seat.
+    """
+    if len(names) != state.players:
+        raise ValueError(f"need {state.players} names, got {len(names)}")
+    image = _draw_board(public_board(state), names, viewer, last_move, theme)
+    return to_png(image)
+
+
+# --- the rack ----------------------------------------------------------------------------------
+
+RACK_TILE = 96
+RACK_GAP = 14
+
+
+def render_rack(state: WordState, seat: int, *, name: str, theme: Theme = DEFAULT) -> bytes:
+    """Return the PNG of `seat`'s private rack: its tiles with their values (for that player only).
+
+    Raises:
+        ValueError: if `seat` is not a seat of the game.
+    """
+    if not 0 <= seat < state.players:
+        raise ValueError(f"no seat {seat} in a game of {state.players}")
+    values = state.variant.values
+    tiles = state.racks[seat]
+    slots = max(state.variant.rack_size, len(tiles))
+    pad = theme.padding
+    row_width = slots * RACK_TILE + (slots - 1) * RACK_GAP
+    tile_size = (
+        RACK_TILE
+        if row_width <= theme.width - 2 * pad
+        else ((theme.width - 2 * pad - (slots - 1) * RACK_GAP) // slots)
+    )
+    row_width = slots * tile_size + (slots - 1) * RACK_GAP
+    title_h = 64
+    tray_pad = 18
+    height = pad + title_h + tile_size + 2 * tray_pad + pad + 30
+    image = new_canvas(theme.width, height, theme)
+    draw = ImageDraw.Draw(image)
+
+    title = fit_text(f"{name} · your tiles", size=28, max_width=theme.width * 0.62, bold=True)
+    text(
+        draw,
+        (pad + 4, pad + title_h / 2 - 6),
+        title,
+        size=28,
+        fill=theme.text,
+        bold=True,
+        anchor="lm",
+    )
+    score = state.scores[seat]
+    over = state.outcome is not None
+    turn = "game over" if over else ("your turn" if state.to_move == seat else "not your turn")
+    info = f"{score} points · {turn}"
+    text(
+        draw,
+        (theme.width - pad - 4, pad + title_h / 2 - 6),
+        info,
+        size=22,
+        fill=theme.accent if turn == "your turn" else theme.text_muted,
+        bold=True,
+        anchor="rm",
+    )
+
+    tray_top = pad + title_h
+    left = (theme.width - row_width) // 2
+    rounded_box(
+        image,
+        (
+            left - tray_pad,
+            tray_top,
+            left + row_width + tray_pad,
+            tray_top + tile_size + 2 * tray_pad,
+        ),
+        radius=theme.panel_radius,
+        fill=theme.panel,
+    )
+    y = tray_top + tray_pad
+    for k in range(slots):
+        x = left + k * (tile_size + RACK_GAP)
+        if k >= len(tiles):
+            rounded_box(
+                image, (x, y, x + tile_size, y + tile_size), radius=theme.radius, fill=theme.cell
+            )
+            continue
+        code = tiles[k]
+        blank = code == BLANK
+        sprite = _tile(
+            "" if blank else code,
+            0 if blank else values.get(code, 0),
+            tile_size,
+            theme,
+            blank=blank,
+            last=False,
+        )
+        image.paste(sprite, (x, y), sprite)
+
+    bag = len(state.bag)
+    footer = (f"{_plural(bag, 'tile')} in the bag" if bag else "the bag is empty") + (
+        " · a blank tile (0 points) plays as any letter" if BLANK in tiles else ""
+    )
+    text(draw, (theme.width / 2, height - pad - 12), footer, size=19, fill=theme.text_muted)
+    return to_png(image)

@@ -1,0 +1,115 @@
+"""The game-over card and the leaderboard card."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import replace
+
+import pytest
+from PIL import Image
+
+from bot.core.game import MoveRecord, Outcome
+from bot.games.webfeud import WEBFEUD
+from renderers import LeaderRow, best_move, game_over_png, render_game_over, render_leaderboard
+
+
+def size(png: bytes) -> tuple[int, int]:
+    return Image.open(io.BytesIO(png)).size
+
+
+def rows(count: int) -> list[LeaderRow]:
+    return [LeaderRow(k, f"Player {k}", 30 - k, 20 - k, 1000 - 10 * k) for k in range(1, count + 1)]
+
+
+# --- best move ---------------------------------------------------------------------------------
+
+
+def test_best_move_is_the_top_score_earliest_first() -> None:
+    """best_move picks the highest score; of equal scores, the earliest move."""
+    history = [
+        MoveRecord(0, "8H QUIZ", 23, (1, 2), ("QUIZ",)),
+        MoveRecord(1, "swapped 3 tiles", 0),
+        MoveRecord(0, "I6 HOUSE", 40, (3,), ("HOUSE",)),
+        MoveRecord(1, "J2 ZAX", 40, (4,), ("ZAX",)),
+    ]
+    best = best_move(history)
+    assert best is not None
+    assert best.text == "I6 HOUSE"
+
+
+def test_no_best_move_when_nothing_scored() -> None:
+    """A game of passes and a resignation has no best move."""
+    assert best_move([MoveRecord(0, "pass", 0), MoveRecord(1, "resigned", 0)]) is None
+    assert best_move([]) is None
+
+
+# --- game over ---------------------------------------------------------------------------------
+
+
+def test_the_game_over_card_renders_every_ending(finished, middle, names) -> None:
+    """Going out, passes, resigning and timing out each give a full-width card."""
+    resigned = middle.apply(1, WEBFEUD.parse_move("resign"))
+    timed_out = WEBFEUD.on_timeout(middle, 1)
+    passed = middle
+    for _ in range(3):
+        passed = passed.apply(passed.to_move, WEBFEUD.parse_move("pass"))
+    assert passed.outcome is not None
+    assert passed.outcome.reason == "passes"
+    for state in (finished, resigned, timed_out, passed):
+        assert size(render_game_over(state, names=names))[0] == 900
+
+
+def test_a_tie_renders_and_differs_from_a_win(finished, names) -> None:
+    """A shared win draws a different card from a single winner's."""
+    tie = replace(finished, outcome=Outcome((30, 30), (0, 1), "passes"))
+    assert render_game_over(tie, names=names) != render_game_over(finished, names=names)
+
+
+def test_a_game_without_a_scoring_move_renders(fresh, names) -> None:
+    """A game resigned before any word was played still has a card."""
+    resigned = fresh.apply(0, WEBFEUD.parse_move("resign"))
+    assert size(render_game_over(resigned, names=names))[0] == 900
+
+
+def test_a_running_game_has_no_game_over_card(middle, names) -> None:
+    """render_game_over refuses a game that is not over."""
+    with pytest.raises(ValueError, match="not over"):
+        render_game_over(middle, names=names)
+
+
+def test_game_over_png_is_the_card(finished, names) -> None:
+    """The dispatch helper returns the same bytes as render_game_over, twice."""
+    png = game_over_png(finished, names=names)
+    assert png == render_game_over(finished, names=names) == game_over_png(finished, names=names)
+
+
+# --- leaderboard -------------------------------------------------------------------------------
+
+
+def test_the_leaderboard_shows_at_most_ten_rows() -> None:
+    """Fifteen rows draw the same card as their first ten."""
+    title = "Leaderboard"
+    assert render_leaderboard(rows(15), title=title) == render_leaderboard(rows(10), title=title)
+
+
+def test_the_asker_outside_the_top_ten_gets_a_row_below() -> None:
+    """A viewer ranked 17th adds a separated row; one in the top ten adds nothing."""
+    base = size(render_leaderboard(rows(12), title="T"))
+    outside = size(render_leaderboard(rows(12), title="T", viewer_row=LeaderRow(17, "Me", 2, 1, 9)))
+    inside_png = render_leaderboard(rows(12), title="T", viewer_row=rows(12)[3])
+    assert outside[1] > base[1]
+    assert size(inside_png) == base
+    assert inside_png != render_leaderboard(rows(12), title="T")  # the asker's row is marked
+
+
+def test_an_empty_leaderboard_renders() -> None:
+    """No rows yet gives a small card saying so."""
+    assert size(render_leaderboard([], title="Nobody yet"))[0] == 900
+
+
+def test_leaderboard_bytes_are_stable() -> None:
+    """The same rows give the same bytes."""
+    me = LeaderRow(40, "Zoë 🙂", 1, 0, 12)
+    assert render_leaderboard(rows(12), title="T", viewer_row=me) == render_leaderboard(
+        rows(12), title="T", viewer_row=me
+    )
