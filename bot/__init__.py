@@ -1,0 +1,1 @@
+"""feudbot: turn-based tile games for group chats (Discord, Telegram and the console)."""

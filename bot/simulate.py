@@ -41,9 +41,7 @@ def play_game(game: str, seed: int, levels: Sequence[str]) -> dict[str, Any]:
     }
 
 
-def run_simulation(
-    *, game: str, games: int, seed: int, players: Sequence[str], out: TextIO
-) -> int:
+def run_simulation(*, game: str, games: int, seed: int, players: Sequence[str], out: TextIO) -> int:
     """Play `games` games from consecutive seeds, printing one JSON object per game."""
     if game not in GAMES:
         out.write(f"unknown game {game!r}; choose from {', '.join(GAMES)}\n")

@@ -54,9 +54,7 @@ def test_storage_knows_games_only_as_json(path: Path) -> None:
     assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}"
 
 
-@pytest.mark.parametrize(
-    "path", files_under("renderers"), ids=lambda p: str(p.relative_to(ROOT))
-)
+@pytest.mark.parametrize("path", files_under("renderers"), ids=lambda p: str(p.relative_to(ROOT)))
 def test_renderers_import_only_pil_and_the_pure_core(path: Path) -> None:
     """renderers/ import no chat library, no storage, no service."""
     bad = {
@@ -71,7 +69,10 @@ def test_renderers_import_only_pil_and_the_pure_core(path: Path) -> None:
 
 def test_adapters_do_not_import_each_other() -> None:
     """The Discord adapter never imports Telegram's and vice versa."""
-    pairs = {"discord_bot.py": "bot.adapters.telegram_bot", "telegram_bot.py": "bot.adapters.discord_bot"}
+    pairs = {
+        "discord_bot.py": "bot.adapters.telegram_bot",
+        "telegram_bot.py": "bot.adapters.discord_bot",
+    }
     for name, other in pairs.items():
         path = ROOT / "bot" / "adapters" / name
         if path.exists():

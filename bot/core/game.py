@@ -74,17 +74,34 @@ class GameState(Protocol):
     """What the service, the renderers and the AI may rely on for any game."""
 
     @property
-    def game_key(self) -> str: ...
+    def game_key(self) -> str:
+        """The key of this game in `GAMES`."""
+        ...
+
     @property
-    def players(self) -> int: ...
+    def players(self) -> int:
+        """The number of seats."""
+        ...
+
     @property
-    def scores(self) -> tuple[int, ...]: ...
+    def scores(self) -> tuple[int, ...]:
+        """The current score of each seat."""
+        ...
+
     @property
-    def turn(self) -> int: ...
+    def turn(self) -> int:
+        """The number of turns played so far."""
+        ...
+
     @property
-    def outcome(self) -> Outcome | None: ...
+    def outcome(self) -> Outcome | None:
+        """The final result, or None while the game goes on."""
+        ...
+
     @property
-    def history(self) -> tuple[MoveRecord, ...]: ...
+    def history(self) -> tuple[MoveRecord, ...]:
+        """The public record of every move."""
+        ...
 
     def waiting_for(self) -> tuple[int, ...]:
         """Return the seats that may move now (empty once the game is over)."""
@@ -94,7 +111,7 @@ class GameState(Protocol):
         """Return the private tiles of `seat` (tile codes)."""
         ...
 
-    def apply(self, seat: int, move: Any) -> Self:
+    def apply(self, seat: int, move: Any) -> Self:  # noqa: ANN401 - each game has its own move type
         """Return the state after `seat` plays `move`; raise `RuleError` if illegal."""
         ...
 

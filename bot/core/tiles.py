@@ -25,9 +25,7 @@ def draw(bag: tuple[str, ...], n: int) -> tuple[tuple[str, ...], tuple[str, ...]
     return bag[:n], bag[n:]
 
 
-def return_to_bag(
-    bag: tuple[str, ...], tiles: Iterable[str], seed: int | str
-) -> tuple[str, ...]:
+def return_to_bag(bag: tuple[str, ...], tiles: Iterable[str], seed: int | str) -> tuple[str, ...]:
     """Put `tiles` back into the bag at positions chosen by `random.Random(seed)`."""
     rng = random.Random(seed)
     out = list(bag)

@@ -231,7 +231,7 @@ class WordState:
         values = self.variant.values
         return sum(values[t] for t in self.racks[seat])
 
-    def apply(self, seat: int, move: Any) -> Self:
+    def apply(self, seat: int, move: Any) -> Self:  # noqa: ANN401 - text or a parsed move
         """Return the state after `seat` plays `move`."""
         if self.outcome is not None:
             raise RuleError(Reason.GAME_OVER, "This game is over; start a new one with /new.")
@@ -317,8 +317,7 @@ class WordState:
         if not (0 <= anchor.row < size and 0 <= anchor.col < size):
             raise RuleError(
                 Reason.OUT_OF_BOUNDS,
-                f"{anchor} is not on the board: columns run A–{COLUMNS[size - 1]}, "
-                f"rows 1–{size}.",
+                f"{anchor} is not on the board: columns run A–{COLUMNS[size - 1]}, rows 1–{size}.",
             )
         if end_row >= size or end_col >= size:
             raise RuleError(
@@ -352,9 +351,7 @@ class WordState:
         # The written word must be the whole word: no board letters may continue it.
         before, after = start - step, cells[-1] + step
         before_taken = (anchor.col if anchor.across else anchor.row) > 0 and board[before] != EMPTY
-        after_taken = (
-            (end_col if anchor.across else end_row) < size - 1 and board[after] != EMPTY
-        )
+        after_taken = (end_col if anchor.across else end_row) < size - 1 and board[after] != EMPTY
         if before_taken or after_taken:
             full_start, full = self._line(start, anchor.across, dict(placed))
             first = Anchor(*divmod(full_start, size), anchor.across)
@@ -364,8 +361,9 @@ class WordState:
             )
 
         if seat is not None:
-            missing = missing_from(self.racks[seat], (ch if ch.isupper() else BLANK
-                                                       for _, ch in placed))
+            missing = missing_from(
+                self.racks[seat], (ch if ch.isupper() else BLANK for _, ch in placed)
+            )
             if missing:
                 raise RuleError(Reason.TILE_NOT_IN_RACK, _missing_message(missing))
 
@@ -379,9 +377,7 @@ class WordState:
                     Reason.FIRST_MOVE_NOT_THROUGH_START,
                     f"Your first word must cover the centre square {starts}.",
                 )
-        elif len(placed) == len(word) and not any(
-            self._has_neighbour(i) for i, _ in placed
-        ):
+        elif len(placed) == len(word) and not any(self._has_neighbour(i) for i, _ in placed):
             raise RuleError(
                 Reason.NOT_ADJACENT,
                 "Your word must touch the tiles on the board or use one of their letters.",
@@ -396,8 +392,7 @@ class WordState:
             if len(cross) > 1:
                 words.append(cross.upper())
                 cross_step = size if anchor.across else 1
-                cross_cells = range(cross_start, cross_start + cross_step * len(cross),
-                                    cross_step)
+                cross_cells = range(cross_start, cross_start + cross_step * len(cross), cross_step)
                 total += self._score_line(cross_cells, new)
 
         bad = [w for w in words if w not in self.lexicon]
@@ -557,9 +552,7 @@ class WordState:
         return replace(
             self,
             scores=scores,
-            adjustments=tuple(
-                a + b for a, b in zip(self.adjustments, adjustments, strict=True)
-            ),
+            adjustments=tuple(a + b for a, b in zip(self.adjustments, adjustments, strict=True)),
             outcome=Outcome(scores, winners, reason),
         )
 
@@ -621,8 +614,10 @@ class WordGameDef(GameDef):
             if opts.get("board") == "random"
             else variant.layout
         )
-        tiles = bag if bag is not None else "".join(
-            new_bag({code: count for code, (count, _) in variant.tiles.items()}, seed)
+        tiles = (
+            bag
+            if bag is not None
+            else "".join(new_bag({code: count for code, (count, _) in variant.tiles.items()}, seed))
         )
         racks = []
         for _ in range(players):
@@ -675,7 +670,7 @@ class WordGameDef(GameDef):
         """Return the turn deadline."""
         return self.timeout
 
-    def on_timeout(self, state: Any, seat: int) -> Any:
+    def on_timeout(self, state: Any, seat: int) -> Any:  # noqa: ANN401 - GameDef protocol
         """A player who lets the deadline pass loses the game (the Wordfeud convention)."""
         assert isinstance(state, WordState)
         return state.forfeit(seat, "timeout")

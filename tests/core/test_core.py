@@ -19,7 +19,8 @@ def test_rule_error_carries_reason_and_a_short_message() -> None:
     err = RuleError(Reason.NOT_ADJACENT, "x" * 500)
     assert err.reason is Reason.NOT_ADJACENT
     assert len(str(err)) == 200
-    assert isinstance(err, GameError) and isinstance(InvalidMove("m"), GameError)
+    assert isinstance(err, GameError)
+    assert isinstance(InvalidMove("m"), GameError)
 
 
 def test_reason_is_a_str_enum() -> None:
@@ -36,7 +37,7 @@ def test_bag_is_shuffled_from_the_seed() -> None:
 
 @given(bag=st.text("ABC", max_size=20), n=st.integers(-3, 30))
 def test_draw_takes_from_the_front(bag: str, n: int) -> None:
-    """draw returns at most n tiles from the front and the rest."""
+    """Draw returns at most n tiles from the front and the rest."""
     drawn, rest = draw(tuple(bag), n)
     assert "".join(drawn + rest) == bag
     assert len(drawn) == max(0, min(n, len(bag)))
@@ -92,4 +93,5 @@ def test_options_fill_defaults_and_refuse_unknown_names() -> None:
     assert game.parse_options({"board": "RANDOM"}) == {"board": "random"}
     with pytest.raises(RuleError) as info:
         game.parse_options({"speed": "fast"})
-    assert info.value.reason is Reason.BAD_OPTION and "board=" in info.value.message
+    assert info.value.reason is Reason.BAD_OPTION
+    assert "board=" in info.value.message

@@ -247,7 +247,8 @@ def test_tile_not_in_rack() -> None:
     s = new()
     err = refusal(s, 0, "8H AXE")
     assert err.reason is Reason.TILE_NOT_IN_RACK
-    assert "A" in err.message and "X" in err.message
+    assert "A" in err.message
+    assert "X" in err.message
     err = refusal(s, 0, "8H qi")
     assert err.reason is Reason.TILE_NOT_IN_RACK
     assert "blank" in err.message
@@ -277,7 +278,8 @@ def test_swap_returns_then_draws_as_many() -> None:
     after = play(s, 0, f"swap {tiles}")
     assert len(after.racks[0]) == 7
     assert sorted(after.racks[0] + after.bag) == sorted(s.racks[0] + s.bag)
-    assert after.to_move == 1 and after.scores == (0, 0)
+    assert after.to_move == 1
+    assert after.scores == (0, 0)
     assert tiles not in after.history[-1].text  # the public record hides the tiles
 
 
@@ -287,7 +289,8 @@ def test_three_consecutive_passes_end_the_game() -> None:
     s = play(play(s, 0, "pass"), 1, "pass")
     assert s.outcome is None
     s = play(s, 0, "pass")
-    assert s.outcome is not None and s.outcome.reason == "passes"
+    assert s.outcome is not None
+    assert s.outcome.reason == "passes"
     quizers, axetone = 10 + 2 + 1 + 10 + 1 + 1 + 1, 1 + 8 + 1 + 1 + 1 + 1 + 1
     assert s.outcome.scores == (-quizers, -axetone)
     assert s.outcome.winners == (1,)
@@ -306,13 +309,15 @@ def test_resign_gives_the_opponent_the_win() -> None:
     s = play(new(), 0, "8H QUIZ")
     s = play(s, 0, "resign")
     assert s.outcome is not None
-    assert s.outcome.winners == (1,) and s.outcome.reason == "resign"
+    assert s.outcome.winners == (1,)
+    assert s.outcome.reason == "resign"
 
 
 def test_a_tie_is_shared() -> None:
     """Equal final scores make both players winners."""
     s = play(play(play(new(bag="AXEAXEE" + "AXEAXEE"), 0, "pass"), 1, "pass"), 0, "pass")
-    assert s.outcome is not None and s.outcome.winners == (0, 1)
+    assert s.outcome is not None
+    assert s.outcome.winners == (0, 1)
 
 
 def test_timeout_loses_the_game() -> None:
@@ -322,7 +327,8 @@ def test_timeout_loses_the_game() -> None:
     assert WEBFEUD.turn_timeout({}).total_seconds() == 72 * 3600  # type: ignore[union-attr]
     out = WEBFEUD.on_timeout(s, 0)
     assert isinstance(out, WordState)
-    assert out.outcome is not None and out.outcome.winners == (1,)
+    assert out.outcome is not None
+    assert out.outcome.winners == (1,)
     assert out.outcome.reason == "timeout"
 
 
@@ -350,11 +356,12 @@ def test_json_round_trip_with_schema_version() -> None:
 
 
 def test_apply_does_not_mutate_its_input() -> None:
-    """apply returns a new state and leaves the old one as it was."""
+    """Apply returns a new state and leaves the old one as it was."""
     s = new()
     before = s.to_json()
     after = play(s, 0, "8H QUIZ")
-    assert s.to_json() == before and after is not s
+    assert s.to_json() == before
+    assert after is not s
 
 
 # --- notation ----------------------------------------------------------------------------------
@@ -382,8 +389,9 @@ def test_malformed_notation_shows_the_expected_form(text: str) -> None:
     assert any(example in message for example in ("8H", "H8", "swap AEQ?"))
 
 
-letters = st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", min_size=1,
-                  max_size=15)
+letters = st.text(
+    alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", min_size=1, max_size=15
+)
 
 
 @given(
