@@ -1,0 +1,104 @@
+"""Computer players for the crossword word games, at three levels (docs/ai.md).
+
+Every level looks at the same list of legal placements (`generate_moves`) and differs only in
+which one it picks:
+
+* ``hard`` plays the highest score (ties broken by `candidate_order`).
+* ``medium`` plays a good move, rarely the best: it keeps its blanks for bingos and aims at a
+  seeded fraction of the best score it can see, drawn between 50% and 90% (most often 70%).
+* ``easy`` plays short, plain words: no blank and at most five letters while it has such a
+  move, aiming at 20% to 50% of the best such word's score (the lower half of its range).
+
+The aimed-at score picks the candidates whose score is closest to it; a seeded draw picks one of
+them. With no legal placement every level swaps its whole rack when the bag allows it, else
+passes. Choices are deterministic: the random draws come from the seed, the turn and the seat.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+
+from bot.ai.wordgen import Candidate, best_candidate, generate_moves
+from bot.games.wordgame import Pass, Swap, WordMove, WordState
+
+__all__ = [
+    "EASY_AIM",
+    "EASY_MAX_LETTERS",
+    "MEDIUM_AIM",
+    "choose_word_move",
+    "fallback_move",
+    "pick",
+]
+
+#: The longest word the easy level plays while it has a shorter choice.
+EASY_MAX_LETTERS = 5
+# The medium level aims at this fraction of its best score: a triangular draw (low, high, mode).
+MEDIUM_AIM = (0.5, 0.9, 0.7)
+# The easy level aims at this fraction of its best score: a uniform draw.
+EASY_AIM = (0.2, 0.5)
+
+
+def fallback_move(state: WordState, seat: int) -> Swap | Pass:
+    """Return what to do without a placement: swap the whole rack if the bag allows, else pass."""
+    rack = state.racks[seat]
+    if rack and len(state.bag) >= state.variant.swap_min_bag:
+        return Swap(rack)
+    return Pass()
+
+
+def _closest(pool: Sequence[Candidate], target: float, rng: random.Random) -> Candidate:
+    """Return one of the candidates whose score is closest to `target` (a seeded choice)."""
+    gap = min(abs(c.score - target) for c in pool)
+    return rng.choice([c for c in pool if abs(c.score - target) == gap])
+
+
+def _medium(candidates: list[Candidate], rng: random.Random, rack_size: int) -> Candidate:
+    # A club player keeps a blank for a bingo rather than spending it on a few points.
+    pool = [c for c in candidates if not c.blanks or c.tile_count == rack_size] or candidates
+    best = max(c.score for c in pool)
+    return _closest(pool, best * rng.triangular(*MEDIUM_AIM), rng)
+
+
+def _easy(candidates: list[Candidate], rng: random.Random, rack_size: int) -> Candidate:
+    # A beginner sees short everyday-length words and does not know what a blank is for.
+    plain = [c for c in candidates if not c.blanks] or candidates
+    pool = [c for c in plain if len(c.word) <= EASY_MAX_LETTERS] or plain
+    best = max(c.score for c in pool)
+    return _closest(pool, best * rng.uniform(*EASY_AIM), rng)
+
+
+def _hard(candidates: list[Candidate], rng: random.Random, rack_size: int) -> Candidate:
+    best = best_candidate(candidates)
+    assert best is not None  # callers never pass an empty list
+    return best
+
+
+_PICKERS: dict[str, Callable[[list[Candidate], random.Random, int], Candidate]] = {
+    "easy": _easy,
+    "medium": _medium,
+    "hard": _hard,
+}
+
+
+def pick(
+    candidates: list[Candidate], level: str, rng: random.Random, rack_size: int
+) -> Candidate | None:
+    """Return the placement a player of `level` chooses among `candidates` (None if empty).
+
+    `rack_size` is the variant's: a placement of that many tiles is a bingo.
+    """
+    if not candidates:
+        return None
+    return _PICKERS[level](candidates, rng, rack_size)
+
+
+def choose_word_move(state: WordState, seat: int, level: str, seed: int) -> WordMove:
+    """Return the move a player of `level` makes for `seat` in a word game."""
+    if level not in _PICKERS:
+        raise ValueError(f"unknown level {level!r}; choose one of {', '.join(_PICKERS)}")
+    rng = random.Random(f"{seed}:{state.turn}:{seat}")
+    choice = pick(generate_moves(state, seat), level, rng, state.variant.rack_size)
+    if choice is None:
+        return fallback_move(state, seat)
+    return choice.move
