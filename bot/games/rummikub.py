@@ -1,0 +1,792 @@
+"""Rummikub: melds of number tiles, full table manipulation (../shared/rules/rummikub.txt).
+
+A turn is built in steps on a **draft** kept inside the state (so it survives a restart): each
+step moves tiles from the rack or from melds into a meld or a new meld; invalid melds are allowed
+while drafting and are marked in `view()`. ``done`` checks the end-of-turn rules and commits the
+draft; ``undo`` drops the last step, ``reset`` the whole draft. ``draw`` ends the turn with a tile
+from the pool. Melds are numbered from 1 in table order; within a turn the numbers never change
+(an emptied meld keeps its number, a new meld takes the next one); ``done`` removes the empty ones.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import timedelta
+from typing import Any, Self, TypeVar
+
+from bot.core.errors import InvalidMove, InvariantError, Reason, RuleError
+from bot.core.game import JSON, GameDef, MoveRecord, OptionSpec, Outcome
+from bot.core.tiles import draw, new_bag
+from bot.games.numtiles import (
+    arrange,
+    check_meld,
+    full_set,
+    meld_text,
+    parse_tile,
+    rack_value,
+    sort_tiles,
+)
+
+SCHEMA_VERSION = 1
+GAME_KEY = "rummikub"
+RACK_SIZE = 14
+INITIAL_MELD = 30  # the initial meld must be worth at least this much
+TIMEOUT_PENALTY = 3  # tiles drawn by a player who runs out of time
+TILE_COUNTS = full_set(copies=2, jokers=2)  # 106 tiles
+TIME_LIMITS = {"none": None, "15s": 15, "30s": 30, "60s": 60}
+
+Meld = tuple[str, ...]
+Table = tuple[Meld, ...]
+Source = tuple[int, str]  # (meld number, tile); meld 0 is the player's rack
+_T = TypeVar("_T")
+
+
+# --- moves -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Put:
+    """Move tiles from the rack (meld 0) or from melds into meld `target` (0: a new meld)."""
+
+    target: int
+    sources: tuple[Source, ...]
+
+    def __str__(self) -> str:
+        tokens = " ".join(f"{meld}:{tile}" if meld else tile for meld, tile in self.sources)
+        if self.target:
+            return f"{self.target}+{tokens}"
+        if all(meld == 0 for meld, _ in self.sources):
+            return tokens
+        return f"{tokens}>new"
+
+
+@dataclass(frozen=True, slots=True)
+class Split:
+    """Split meld `meld` after the tile `after`: the tiles after it become a new meld."""
+
+    meld: int
+    after: str
+
+    def __str__(self) -> str:
+        return f"split {self.meld} after {self.after}"
+
+
+Step = Put | Split
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One or more steps typed on one line; with `done` the turn ends after them."""
+
+    steps: tuple[Step, ...]
+    done: bool = False
+
+    def __str__(self) -> str:
+        parts = [str(step) for step in self.steps]
+        if self.done:
+            parts.append("done")
+        return "; ".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class Done:
+    """End the turn: the drafted table must be valid."""
+
+    def __str__(self) -> str:
+        return "done"
+
+
+@dataclass(frozen=True, slots=True)
+class Undo:
+    """Take back the last step of the draft."""
+
+    def __str__(self) -> str:
+        return "undo"
+
+
+@dataclass(frozen=True, slots=True)
+class Reset:
+    """Take back every step of the draft: the tiles go back where they were."""
+
+    def __str__(self) -> str:
+        return "reset"
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """Play nothing (any draft is taken back) and draw one tile from the pool."""
+
+    def __str__(self) -> str:
+        return "draw"
+
+
+@dataclass(frozen=True, slots=True)
+class Resign:
+    """Give up the game."""
+
+    def __str__(self) -> str:
+        return "resign"
+
+
+RummikubMove = Line | Done | Undo | Reset | Draw | Resign
+
+NOTATION_HELP = (
+    "Tiles: K B Y R + 1-13 (R5, B13), J = joker. Melds are numbered. R5 R6 R7 new meld; "
+    "3+R8 add R8 to meld 3; 3:R8>5 move R8 from meld 3 to 5; 3:R8>new; K6 K7 2:K5 new meld "
+    "from rack and table; split 4 after R7; done, undo, reset, draw, resign. One line: "
+    "split 1 after R5; 1+R6; done"
+)
+
+_CONTROLS: dict[str, RummikubMove] = {
+    "done": Done(),
+    "undo": Undo(),
+    "reset": Reset(),
+    "draw": Draw(),
+    "pass": Draw(),  # the generic "pass" of other games: a player who will not play draws
+    "resign": Resign(),
+}
+_SPLIT = re.compile(r"^split\s+(\d+)\s+after\s+(\S+)$", re.IGNORECASE)
+_EXTEND = re.compile(r"^(\d+)\s*\+\s*(.+)$")
+_MOVE_TO = re.compile(r"^(.+?)\s*>\s*(\d+|new)$", re.IGNORECASE)
+_SOURCE = re.compile(r"^(?:(\d+):)?(\S+)$")
+
+
+def _parse_sources(text: str) -> tuple[Source, ...]:
+    sources: list[Source] = []
+    for token in text.replace(",", " ").split():
+        match = _SOURCE.match(token)
+        if match is None:  # pragma: no cover - \S+ always matches a token
+            raise InvalidMove(f"{token!r} is not a tile. {NOTATION_HELP}")
+        meld = int(match.group(1)) if match.group(1) else 0
+        if match.group(1) and meld == 0:
+            raise InvalidMove(f"Melds are numbered from 1, so {token!r} names no meld.")
+        sources.append((meld, parse_tile(match.group(2))))
+    if not sources:
+        raise InvalidMove(f"Name the tiles to play, e.g. R5 R6 R7 or 3+R8. {NOTATION_HELP}")
+    return tuple(sources)
+
+
+def parse_step(text: str) -> Step:
+    """Parse one step: ``R5 R6 R7``, ``3+R8``, ``3:R8>5``, ``3:R8>new``, ``split 4 after R7``."""
+    text = text.strip()
+    if match := _SPLIT.match(text):
+        meld = int(match.group(1))
+        if meld == 0:
+            raise InvalidMove("Melds are numbered from 1: say e.g. split 4 after R7.")
+        return Split(meld, parse_tile(match.group(2)))
+    if text.lower().startswith("split"):
+        raise InvalidMove("Say which meld to split and after which tile, e.g. split 4 after R7.")
+    if match := _EXTEND.match(text):
+        target = int(match.group(1))
+        if target == 0:
+            raise InvalidMove("Melds are numbered from 1: say e.g. 3+R8 to add R8 to meld 3.")
+        return Put(target, _parse_sources(match.group(2)))
+    if match := _MOVE_TO.match(text):
+        where = match.group(2).lower()
+        target = 0 if where == "new" else int(where)
+        if where != "new" and target == 0:
+            raise InvalidMove("Melds are numbered from 1: say e.g. 3:R8>5 or 3:R8>new.")
+        return Put(target, _parse_sources(match.group(1)))
+    return Put(0, _parse_sources(text))
+
+
+def parse_rummikub_move(text: str) -> RummikubMove:
+    """Parse a move: a step, several steps joined by ``;`` (ending in ``done``), or a command."""
+    text = text.strip()
+    if not text:
+        raise InvalidMove(f"Say what to play. {NOTATION_HELP}")
+    control = _CONTROLS.get(text.lower())
+    if control is not None:
+        return control
+    parts = [part.strip() for part in text.split(";")]
+    if parts and not parts[-1]:
+        parts.pop()  # a trailing ";" is harmless
+    done = bool(parts) and parts[-1].lower() == "done"
+    if done:
+        parts.pop()
+    if not parts:
+        return Done()
+    for part in parts:
+        if not part or part.lower() in _CONTROLS:
+            raise InvalidMove(
+                f"{part or 'an empty step'!r} cannot stand inside a line of steps; only done may "
+                "end one, e.g. split 1 after R5; 1+R6; done"
+            )
+    return Line(tuple(parse_step(part) for part in parts), done)
+
+
+# --- applying steps to a draft -----------------------------------------------------------------
+
+
+def _missing(have: Iterable[str], want: Iterable[str]) -> list[str]:
+    counts = Counter(have)
+    out = []
+    for tile in want:
+        if counts[tile] > 0:
+            counts[tile] -= 1
+        else:
+            out.append(tile)
+    return out
+
+
+def _no_meld(number: int, table: Sequence[Meld]) -> RuleError:
+    span = f"1–{len(table)}" if table else "none yet"
+    return RuleError(
+        Reason.NO_SUCH_MELD, f"There is no meld {number}: the melds are numbered {span}."
+    )
+
+
+def _initial_only(number: int) -> RuleError:
+    return RuleError(
+        Reason.INITIAL_MELD_FROM_RACK_ONLY,
+        f"Your initial meld must come from your own rack: you may change meld {number} only "
+        "in a later turn. Lay new melds, e.g. R10 R11 R12.",
+    )
+
+
+def apply_step(
+    table: Table, rack: tuple[str, ...], step: Step, *, committed: int, opened: bool
+) -> tuple[Table, tuple[str, ...]]:
+    """Return (table, rack) after one step; melds 1..`committed` were on the table at turn start.
+
+    Before the initial meld (`opened` false) only melds laid this turn may be touched.
+    """
+    melds = list(table)
+    if isinstance(step, Split):
+        if not 1 <= step.meld <= len(melds):
+            raise _no_meld(step.meld, melds)
+        if not opened and step.meld <= committed:
+            raise _initial_only(step.meld)
+        meld = melds[step.meld - 1]
+        if step.after not in meld:
+            raise RuleError(
+                Reason.TILE_NOT_IN_MELD,
+                f"Meld {step.meld} ({meld_text(meld) or 'empty'}) has no {step.after}.",
+            )
+        cut = meld.index(step.after) + 1
+        if cut == len(meld):
+            raise RuleError(
+                Reason.TILE_NOT_IN_MELD,
+                f"{step.after} is the last tile of meld {step.meld} ({meld_text(meld)}): "
+                "split after an earlier tile.",
+            )
+        melds[step.meld - 1] = meld[:cut]
+        melds.append(meld[cut:])
+        return tuple(melds), rack
+
+    if step.target and not 1 <= step.target <= len(melds):
+        raise _no_meld(step.target, melds)
+    if not opened and 1 <= step.target <= committed:
+        raise _initial_only(step.target)
+    from_rack = [tile for meld, tile in step.sources if meld == 0]
+    missing = _missing(rack, from_rack)
+    if missing:
+        raise RuleError(
+            Reason.TILE_NOT_IN_RACK,
+            f"You have no {', '.join(dict.fromkeys(missing))} on your rack; see your tiles "
+            "with /rack.",
+        )
+    new_rack = list(rack)
+    for tile in from_rack:
+        new_rack.remove(tile)
+    moved: list[str] = []
+    touched: set[int] = set()
+    for meld_no, tile in step.sources:
+        if meld_no == 0:
+            moved.append(tile)
+            continue
+        if not 1 <= meld_no <= len(melds):
+            raise _no_meld(meld_no, melds)
+        if not opened and meld_no <= committed:
+            raise _initial_only(meld_no)
+        left = list(melds[meld_no - 1])
+        if tile not in left:
+            raise RuleError(
+                Reason.TILE_NOT_IN_MELD,
+                f"Meld {meld_no} ({meld_text(melds[meld_no - 1]) or 'empty'}) has no {tile}.",
+            )
+        left.remove(tile)
+        melds[meld_no - 1] = tuple(left)
+        touched.add(meld_no)
+        moved.append(tile)
+    for meld_no in touched:
+        melds[meld_no - 1] = arrange(melds[meld_no - 1]) if melds[meld_no - 1] else ()
+    if step.target:
+        melds[step.target - 1] = arrange((*melds[step.target - 1], *moved))
+    else:
+        melds.append(arrange(moved))
+    return tuple(melds), tuple(new_rack)
+
+
+# --- the state ---------------------------------------------------------------------------------
+
+
+def final_scores(racks: Sequence[Sequence[str]], winners: Sequence[int]) -> tuple[int, ...]:
+    """Score the end: each winner gains the sum of the losers' racks, each loser loses its own."""
+    values = [rack_value(rack) for rack in racks]
+    gain = sum(v for seat, v in enumerate(values) if seat not in winners)
+    return tuple(gain if seat in winners else -v for seat, v in enumerate(values))
+
+
+@dataclass(frozen=True, slots=True)
+class RummikubState:
+    """One Rummikub position, with the mover's draft of the current turn."""
+
+    racks: tuple[tuple[str, ...], ...]
+    pool: tuple[str, ...]
+    table: Table  # the melds committed at the end of the last turn, numbered from 1
+    opened: tuple[bool, ...]  # whether each seat has made its initial meld
+    to_move: int
+    turn: int  # completed turns
+    seed: int
+    options: tuple[tuple[str, str], ...] = ()
+    draft: tuple[Step, ...] = ()  # steps of the current turn, replayable
+    draft_table: Table = ()  # the table as drafted (empty melds keep their numbers)
+    draft_rack: tuple[str, ...] = ()  # the mover's rack as drafted
+    final_turn: int | None = None  # set when the pool runs out: the game ends at this turn
+    scores: tuple[int, ...] = ()
+    history: tuple[MoveRecord, ...] = ()
+    outcome: Outcome | None = None
+
+    def __post_init__(self) -> None:
+        if not self.scores:
+            object.__setattr__(self, "scores", (0,) * len(self.racks))
+
+    # -- the contract --
+
+    @property
+    def game_key(self) -> str:
+        """Return the registry key of the game."""
+        return GAME_KEY
+
+    @property
+    def players(self) -> int:
+        """Return the number of seats."""
+        return len(self.racks)
+
+    @property
+    def working_table(self) -> Table:
+        """Return the table as the mover sees it now: the draft if there is one."""
+        return self.draft_table if self.draft else self.table
+
+    def option(self, name: str) -> str:
+        """Return the value of a game option (``time``, ``assist``)."""
+        return dict(self.options).get(name, _DEFAULTS[name])
+
+    def waiting_for(self) -> tuple[int, ...]:
+        """Return the seat to move, or nothing once the game is over."""
+        return () if self.outcome else (self.to_move,)
+
+    def rack(self, seat: int) -> tuple[str, ...]:
+        """Return `seat`'s tiles, sorted; for the mover, what its draft leaves on the rack."""
+        if self.draft and seat == self.to_move:
+            return sort_tiles(self.draft_rack)
+        return sort_tiles(self.racks[seat])
+
+    def rack_value(self, seat: int) -> int:
+        """Return the end-of-game value of `seat`'s committed rack (a joker counts 30)."""
+        return rack_value(self.racks[seat])
+
+    def apply(self, seat: int, move: Any) -> Self:  # noqa: ANN401
+        """Return the state after `seat` plays `move`; the input is never changed."""
+        if self.outcome is not None:
+            raise RuleError(Reason.GAME_OVER, "This game is over; start a new one with /new.")
+        if not 0 <= seat < self.players:
+            raise RuleError(Reason.NOT_A_PLAYER, "You are not playing in this game.")
+        if isinstance(move, Resign):
+            return self._resign(seat)
+        if seat != self.to_move:
+            raise RuleError(Reason.NOT_YOUR_TURN, "It is not your turn; wait for the others.")
+        if isinstance(move, Put | Split):
+            move = Line((move,))
+        if isinstance(move, Line):
+            state = self
+            for step in move.steps:
+                state = state._step(step)
+            return state._done() if move.done else state
+        if isinstance(move, Done):
+            return self._done()
+        if isinstance(move, Undo):
+            if not self.draft:
+                raise RuleError(Reason.NOTHING_TO_UNDO, "There is no step to undo this turn.")
+            return self._replay(self.draft[:-1])
+        if isinstance(move, Reset):
+            if not self.draft:
+                raise RuleError(Reason.NOTHING_TO_UNDO, "There is nothing to reset this turn.")
+            return self._replay(())
+        if isinstance(move, Draw):
+            return self._draw(seat)
+        raise InvalidMove(f"{move!s} is not a Rummikub move. {NOTATION_HELP}")
+
+    def meld_verdicts(self) -> list[JSON]:
+        """Return each meld of the working table: number, tiles, kind, and what is wrong."""
+        out = []
+        committed = len(self.table)
+        for number, meld in enumerate(self.working_table, start=1):
+            verdict = check_meld(meld)
+            out.append(
+                {
+                    "number": number,
+                    "tiles": list(meld),
+                    "kind": verdict.kind,
+                    "valid": verdict.valid or not meld,
+                    "problem": "" if verdict.valid or not meld else verdict.problem,
+                    "new": number > committed,
+                    "changed": number > committed or meld != self.table[number - 1],
+                }
+            )
+        return out
+
+    def view(self, seat: int | None) -> JSON:
+        """Return what `seat` may see: the (drafted) table, its own rack, others' rack sizes."""
+        sizes = [len(rack) for rack in self.racks]
+        if self.draft:
+            sizes[self.to_move] = len(self.draft_rack)
+        return {
+            "game": self.game_key,
+            "melds": self.meld_verdicts(),
+            "draft": [str(step) for step in self.draft],
+            "scores": list(self.scores),
+            "to_move": None if self.outcome else self.to_move,
+            "turn": self.turn,
+            "pool": len(self.pool),
+            "rack_sizes": sizes,
+            "opened": list(self.opened),
+            "rack": list(self.rack(seat)) if seat is not None else None,
+            "last_round": self.final_turn is not None,
+            "turns_left": None if self.final_turn is None else self.final_turn - self.turn,
+            "options": dict(self.options),
+            "history": [record.to_json() for record in self.history],
+            "outcome": self.outcome.to_json() if self.outcome else None,
+        }
+
+    def to_json(self) -> JSON:
+        """Return the whole state (pool order, every rack, the draft) as JSON data."""
+        return {
+            "v": SCHEMA_VERSION,
+            "game": self.game_key,
+            "racks": [list(rack) for rack in self.racks],
+            "pool": list(self.pool),
+            "table": [list(meld) for meld in self.table],
+            "opened": list(self.opened),
+            "to_move": self.to_move,
+            "turn": self.turn,
+            "seed": self.seed,
+            "options": dict(self.options),
+            "draft": [str(step) for step in self.draft],
+            "final_turn": self.final_turn,
+            "scores": list(self.scores),
+            "history": [record.to_json() for record in self.history],
+            "outcome": self.outcome.to_json() if self.outcome else None,
+        }
+
+    def check_invariants(self) -> None:
+        """Raise `InvariantError` unless the 106 tiles are conserved and the scores add up."""
+        committed = Counter(t for meld in self.table for t in meld)
+        tiles = committed + Counter(self.pool) + Counter(t for r in self.racks for t in r)
+        if tiles != Counter(TILE_COUNTS) or tiles.total() != 106:
+            raise InvariantError(f"tiles not conserved: {tiles.total()} on turn {self.turn}")
+        for number, meld in enumerate(self.table, start=1):
+            if not check_meld(meld).valid:
+                raise InvariantError(f"committed meld {number} ({meld_text(meld)}) is invalid")
+        if self.draft:
+            drafted = Counter(t for meld in self.draft_table for t in meld)
+            drafted += Counter(self.draft_rack)
+            if drafted != committed + Counter(self.racks[self.to_move]):
+                raise InvariantError(f"the draft loses or adds tiles on turn {self.turn}")
+        if self.outcome is None and not self.pool and self.final_turn is None:
+            raise InvariantError("the pool is empty but the last round has not started")
+        if len(self.opened) != self.players or len(self.scores) != self.players:
+            raise InvariantError("per-seat fields do not match the number of seats")
+        if self.outcome is None:
+            if any(self.scores):
+                raise InvariantError("scores change only at the end of the game")
+        else:
+            expected = final_scores(self.racks, self.outcome.winners)
+            if self.scores != expected or self.outcome.scores != expected:
+                raise InvariantError(f"final scores {self.scores} should be {expected}")
+
+    # -- steps and the draft --
+
+    def _step(self, step: Step) -> Self:
+        table, rack = apply_step(
+            self.working_table,
+            self.draft_rack if self.draft else self.racks[self.to_move],
+            step,
+            committed=len(self.table),
+            opened=self.opened[self.to_move],
+        )
+        return replace(self, draft=(*self.draft, step), draft_table=table, draft_rack=rack)
+
+    def _replay(self, steps: tuple[Step, ...]) -> Self:
+        state = replace(self, draft=(), draft_table=(), draft_rack=())
+        for step in steps:
+            state = state._step(step)
+        return state
+
+    def _done(self) -> Self:
+        seat = self.to_move
+        rack = self.racks[seat]
+        played = _missing(self.draft_rack, rack) if self.draft else []
+        if not played:
+            raise RuleError(
+                Reason.NO_TILE_PLAYED,
+                "You have not played a tile from your rack this turn: lay one (e.g. R5 R6 R7 or "
+                "3+R8), or draw.",
+            )
+        # "…providing all sets created are valid at the end of the turn and no unused tiles
+        # remain."
+        for number, meld in enumerate(self.draft_table, start=1):
+            if not meld:
+                continue
+            verdict = check_meld(meld)
+            if not verdict.valid:
+                raise RuleError(
+                    Reason.INVALID_MELD,
+                    f"Meld {number} ({meld_text(meld)}) {verdict.problem}. Fix it, /undo or "
+                    "/reset.",
+                )
+        if not self.opened[seat]:
+            # "…sets with a total sum value of at least 30 points … If a joker is used, it
+            # receives the value of the tile that it is substituting."
+            value = sum(check_meld(meld).value for meld in self.draft_table[len(self.table) :])
+            if value < INITIAL_MELD:
+                raise RuleError(
+                    Reason.INITIAL_MELD_TOO_LOW,
+                    f"Your initial meld is worth {value}; it must be worth at least "
+                    f"{INITIAL_MELD} from your own rack. Add melds, /reset, or draw.",
+                )
+        table = tuple(meld for meld in self.draft_table if meld)
+        record = MoveRecord(seat, str(Line(self.draft, done=True)), 0, words=tuple(played))
+        state = replace(
+            self,
+            table=table,
+            racks=_set(self.racks, seat, self.draft_rack),
+            opened=_set(self.opened, seat, True),
+            draft=(),
+            draft_table=(),
+            draft_rack=(),
+            history=(*self.history, record),
+        )
+        return state._next_turn(seat)
+
+    def _draw(self, seat: int) -> Self:
+        # "If a player cannot or does not wish to place tiles … take a random tile from the
+        # tile pool." An empty pool gives nothing: the turn just passes.
+        drawn, pool = draw(self.pool, 1)
+        racks = _set(self.racks, seat, (*self.racks[seat], *drawn))
+        text = "drew a tile" if drawn else "passed (the pool is empty)"
+        state = replace(
+            self,
+            racks=racks,
+            pool=pool,
+            draft=(),
+            draft_table=(),
+            draft_rack=(),
+            history=(*self.history, MoveRecord(seat, text, 0)),
+        )
+        return state._next_turn(seat)
+
+    def timeout(self, seat: int) -> Self:
+        """The time limit ran out: the tiles go back and `seat` draws three as a penalty."""
+        if self.outcome is not None:
+            raise RuleError(Reason.GAME_OVER, "This game is over; start a new one with /new.")
+        if seat != self.to_move:
+            raise RuleError(Reason.NOT_YOUR_TURN, "It is not that player's turn.")
+        drawn, pool = draw(self.pool, TIMEOUT_PENALTY)
+        n = len(drawn)
+        text = f"ran out of time and drew {n} tile{'s' if n != 1 else ''}"
+        state = replace(
+            self,
+            racks=_set(self.racks, seat, (*self.racks[seat], *drawn)),
+            pool=pool,
+            draft=(),
+            draft_table=(),
+            draft_rack=(),
+            history=(*self.history, MoveRecord(seat, text, 0)),
+        )
+        return state._next_turn(seat)
+
+    def _next_turn(self, seat: int) -> Self:
+        turn = self.turn + 1
+        final_turn = self.final_turn
+        # "If … all tiles in the pool have been used, each player has just one more turn."
+        if final_turn is None and not self.pool:
+            final_turn = turn + self.players
+        state = replace(self, turn=turn, to_move=(seat + 1) % self.players, final_turn=final_turn)
+        if not state.racks[seat]:
+            return state._finish((seat,), "out")
+        if final_turn is not None and turn >= final_turn:
+            return state._finish(state._lowest(range(self.players)), "pool")
+        return state
+
+    def _lowest(self, seats: Iterable[int]) -> tuple[int, ...]:
+        seats = list(seats)
+        best = min(self.rack_value(s) for s in seats)
+        return tuple(s for s in seats if self.rack_value(s) == best)
+
+    def _resign(self, seat: int) -> Self:
+        """`seat` gives up: the game ends, the lowest rack among the others wins."""
+        state = replace(
+            self,
+            draft=(),
+            draft_table=(),
+            draft_rack=(),
+            turn=self.turn + 1,
+            history=(*self.history, MoveRecord(seat, "resigned", 0)),
+        )
+        others = [s for s in range(self.players) if s != seat]
+        return state._finish(state._lowest(others), "resign")
+
+    def _finish(self, winners: tuple[int, ...], reason: str) -> Self:
+        scores = final_scores(self.racks, winners)
+        return replace(self, scores=scores, outcome=Outcome(scores, winners, reason))
+
+
+def _set(values: tuple[_T, ...], seat: int, value: _T) -> tuple[_T, ...]:
+    return (*values[:seat], value, *values[seat + 1 :])
+
+
+# --- the game definition -----------------------------------------------------------------------
+
+TIME_OPTION = OptionSpec(
+    "time", tuple(TIME_LIMITS), "none", "turn time limit; on expiry the tiles go back, draw 3"
+)
+ASSIST_OPTION = OptionSpec(
+    "assist", ("off", "on"), "off", "let the bot rearrange the table so your tiles fit"
+)
+_DEFAULTS = {"time": "none", "assist": "off"}
+
+
+@dataclass(frozen=True, slots=True)
+class RummikubDef(GameDef):
+    """The registry entry for Rummikub."""
+
+    def new_game(
+        self,
+        players: int,
+        *,
+        seed: int,
+        options: Mapping[str, str],
+        pool: Sequence[str] | None = None,
+    ) -> RummikubState:
+        """Deal 14 tiles each; `pool` rigs the tile order (tests), else it is shuffled by seed."""
+        self.check_players(players)
+        opts = self.parse_options(options)
+        tiles = tuple(pool) if pool is not None else new_bag(TILE_COUNTS, seed)
+        racks = []
+        for _ in range(players):
+            dealt, tiles = draw(tiles, RACK_SIZE)
+            racks.append(dealt)
+        return RummikubState(
+            racks=tuple(racks),
+            pool=tiles,
+            table=(),
+            opened=(False,) * players,
+            to_move=0,
+            turn=0,
+            seed=seed,
+            options=tuple(sorted(opts.items())),
+            final_turn=None if tiles else players,
+        )
+
+    def rigged(
+        self,
+        racks: Sequence[Sequence[str]],
+        table: Sequence[Sequence[str]] = (),
+        *,
+        opened: Sequence[bool] | None = None,
+        pool: Sequence[str] | None = None,
+        to_move: int = 0,
+        options: Mapping[str, str] | None = None,
+    ) -> RummikubState:
+        """Set up a position (tests, benchmarks): the unused tiles form the pool, sorted.
+
+        With `pool` given, that is the pool (its front is drawn first) and the tiles must add up.
+        """
+        used = Counter(t for rack in racks for t in rack) + Counter(t for m in table for t in m)
+        if pool is None:
+            rest = Counter(TILE_COUNTS) - used
+            pool = sort_tiles(rest.elements())
+        opts = self.parse_options(options or {})
+        return RummikubState(
+            racks=tuple(tuple(rack) for rack in racks),
+            pool=tuple(pool),
+            table=tuple(arrange(meld) for meld in table),
+            opened=tuple(opened) if opened is not None else (bool(table),) * len(racks),
+            to_move=to_move,
+            turn=0,
+            seed=0,
+            options=tuple(sorted(opts.items())),
+            final_turn=None if pool else len(racks),
+        )
+
+    def parse_move(self, text: str) -> RummikubMove:
+        """Parse a Rummikub move."""
+        return parse_rummikub_move(text)
+
+    def from_json(self, data: JSON) -> RummikubState:
+        """Rebuild a state saved by `RummikubState.to_json` (the draft is replayed)."""
+        if data.get("v") != SCHEMA_VERSION or data.get("game") != self.key:
+            raise ValueError(f"not a {self.key} state of schema {SCHEMA_VERSION}")
+        state = RummikubState(
+            racks=tuple(tuple(rack) for rack in data["racks"]),
+            pool=tuple(data["pool"]),
+            table=tuple(tuple(meld) for meld in data["table"]),
+            opened=tuple(data["opened"]),
+            to_move=data["to_move"],
+            turn=data["turn"],
+            seed=data["seed"],
+            options=tuple(sorted(data["options"].items())),
+            final_turn=data["final_turn"],
+            scores=tuple(data["scores"]),
+            history=tuple(MoveRecord.from_json(r) for r in data["history"]),
+            outcome=Outcome.from_json(data["outcome"]) if data["outcome"] else None,
+        )
+        return state._replay(tuple(parse_step(text) for text in data["draft"]))
+
+    def notation_help(self) -> str:
+        """Return the move notation with examples."""
+        return NOTATION_HELP
+
+    def turn_timeout(self, options: Mapping[str, str]) -> timedelta | None:
+        """Return the turn time limit of the ``time`` option (None: no limit, the default)."""
+        seconds = TIME_LIMITS.get(options.get("time", "none"))
+        return None if seconds is None else timedelta(seconds=seconds)
+
+    def on_timeout(self, state: Any, seat: int) -> Any:  # noqa: ANN401
+        """The player's tiles go back where they were and they draw three tiles."""
+        assert isinstance(state, RummikubState)
+        return state.timeout(seat)
+
+
+RUMMIKUB = RummikubDef(
+    key=GAME_KEY,
+    title="Rummikub",
+    min_players=2,
+    max_players=4,
+    options=(TIME_OPTION, ASSIST_OPTION),
+)
+
+__all__ = [
+    "NOTATION_HELP",
+    "RUMMIKUB",
+    "Done",
+    "Draw",
+    "Line",
+    "Put",
+    "Reset",
+    "Resign",
+    "RummikubDef",
+    "RummikubMove",
+    "RummikubState",
+    "Split",
+    "Undo",
+    "apply_step",
+    "final_scores",
+    "parse_rummikub_move",
+    "parse_step",
+]

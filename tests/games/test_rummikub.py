@@ -1,0 +1,602 @@
+"""Rummikub rules: the deal, melds, the initial meld, manipulation, jokers, drafts, the end."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import replace
+from datetime import timedelta
+
+import pytest
+
+from bot.core.errors import InvalidMove, Reason, RuleError
+from bot.games.numtiles import COLOURS
+from bot.games.rummikub import (
+    RUMMIKUB,
+    Done,
+    Draw,
+    Line,
+    Put,
+    Reset,
+    Resign,
+    RummikubState,
+    Split,
+    Undo,
+    final_scores,
+)
+
+FULL_RUNS = [tuple(f"{c}{n}" for n in range(1, 14)) for c in COLOURS for _ in range(2)]
+
+
+def rig(
+    racks: list[list[str]],
+    table: list[list[str]] | None = None,
+    *,
+    opened: list[bool] | None = None,
+    to_move: int = 0,
+) -> RummikubState:
+    """Set up a position; the unused tiles form the pool (sorted: K1 K1 K2 … first)."""
+    table = table or []
+    state = RUMMIKUB.rigged(
+        racks, table, opened=opened or [bool(table)] * len(racks), to_move=to_move
+    )
+    state.check_invariants()
+    return state
+
+
+def play(state: RummikubState, seat: int, text: str) -> RummikubState:
+    """Parse and apply one move, then check the invariants."""
+    after = state.apply(seat, RUMMIKUB.parse_move(text))
+    after.check_invariants()
+    return after
+
+
+def refusal(state: RummikubState, seat: int, text: str) -> RuleError:
+    """Return the RuleError a move raises, checking it leaves the state untouched."""
+    before = state.to_json()
+    with pytest.raises(RuleError) as info:
+        play(state, seat, text)
+    assert state.to_json() == before
+    assert 0 < len(info.value.message) <= 200
+    return info.value
+
+
+def sorted_table(state: RummikubState) -> list[list[str]]:
+    """Return the committed melds as sorted lists, in a canonical order."""
+    return sorted(sorted(meld) for meld in state.table)
+
+
+# --- the set-up -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_deal_gives_fourteen_each_and_conserves_106(players: int) -> None:
+    """106 tiles; 14 on each rack; the rest is the pool."""
+    state = RUMMIKUB.new_game(players, seed=5, options={})
+    assert all(len(rack) == 14 for rack in state.racks)
+    assert len(state.pool) == 106 - 14 * players
+    assert state.table == ()
+    assert state.opened == (False,) * players
+    state.check_invariants()
+
+
+@pytest.mark.parametrize("players", [1, 5])
+def test_two_to_four_players(players: int) -> None:
+    """One or five players are refused."""
+    with pytest.raises(RuleError) as info:
+        RUMMIKUB.new_game(players, seed=1, options={})
+    assert info.value.reason is Reason.BAD_PLAYER_COUNT
+
+
+def test_the_seed_fixes_the_deal() -> None:
+    """The same seed deals the same racks and pool; another seed does not."""
+    a = RUMMIKUB.new_game(3, seed=11, options={})
+    assert a == RUMMIKUB.new_game(3, seed=11, options={})
+    assert a.racks != RUMMIKUB.new_game(3, seed=12, options={}).racks
+
+
+def test_options_time_and_assist() -> None:
+    """time=none|15s|30s|60s (none by default) sets the turn deadline; assist=off|on."""
+    assert RUMMIKUB.turn_timeout({}) is None
+    assert RUMMIKUB.turn_timeout({"time": "30s"}) == timedelta(seconds=30)
+    state = RUMMIKUB.new_game(2, seed=1, options={"time": "15s", "assist": "on"})
+    assert state.option("time") == "15s"
+    assert state.option("assist") == "on"
+    with pytest.raises(RuleError) as info:
+        RUMMIKUB.new_game(2, seed=1, options={"time": "90s"})
+    assert info.value.reason is Reason.BAD_OPTION
+
+
+# --- the initial meld -----------------------------------------------------------------------
+
+
+def test_initial_meld_of_thirty_from_the_rack() -> None:
+    """R10 R11 R12 (33) opens; the player is then marked as having melded."""
+    state = rig([["R10", "R11", "R12", "B1"], ["K1", "K2"]])
+    state = play(state, 0, "R10 R11 R12; done")
+    assert state.table == (("R10", "R11", "R12"),)
+    assert state.opened == (True, False)
+    assert state.rack(0) == ("B1",)
+    assert state.to_move == 1
+
+
+def test_initial_meld_below_thirty_is_refused() -> None:
+    """R5 B5 Y5 (15) is not enough for the initial meld."""
+    state = rig([["R5", "B5", "Y5", "B1"], ["K1", "K2"]])
+    state = play(state, 0, "R5 B5 Y5")
+    error = refusal(state, 0, "done")
+    assert error.reason is Reason.INITIAL_MELD_TOO_LOW
+    assert "15" in error.message
+
+
+def test_initial_meld_may_be_several_melds() -> None:
+    """R5 B5 Y5 (15) plus K4 K5 K6 (15) make 30."""
+    state = rig([["R5", "B5", "Y5", "K4", "K5", "K6", "B1"], ["K1", "K2"]])
+    state = play(state, 0, "R5 B5 Y5; K4 K5 K6; done")
+    assert len(state.table) == 2
+
+
+def test_initial_meld_joker_counts_as_its_tile() -> None:
+    """R9 J R11 is worth 30 (the joker counts as R10) and opens."""
+    state = rig([["R9", "J", "R11", "B1"], ["K1", "K2"]])
+    state = play(state, 0, "R9 J R11; done")
+    assert state.opened[0]
+
+
+def test_initial_meld_may_grow_its_own_new_meld() -> None:
+    """Within the initial meld the player may add to a meld laid this turn."""
+    state = rig([["R8", "R9", "R10", "R11", "B1"], ["K1", "K2"]])
+    state = play(state, 0, "R8 R9 R10; 1+R11; done")
+    assert state.table == (("R8", "R9", "R10", "R11"),)
+
+
+def test_initial_meld_allows_no_manipulation() -> None:
+    """Before the initial meld a player may not add to, take from or split table melds."""
+    state = rig(
+        [["R10", "R11", "R12", "K8"], ["K1", "K2"]],
+        [["K5", "K6", "K7"]],
+        opened=[False, True],
+    )
+    for text in ("1+K8", "R10 R11 R12 1:K7", "split 1 after K5"):
+        assert refusal(state, 0, text).reason is Reason.INITIAL_MELD_FROM_RACK_ONLY
+
+
+def test_initial_meld_allows_no_joker_retrieval() -> None:
+    """Before the initial meld a joker on the table may not be swapped out."""
+    state = rig(
+        [["R6", "B10", "B11", "B12"], ["K1", "K2"]],
+        [["R5", "J", "R7"]],
+        opened=[False, True],
+    )
+    assert refusal(state, 0, "1+R6").reason is Reason.INITIAL_MELD_FROM_RACK_ONLY
+    assert refusal(state, 0, "B10 B11 B12 1:J").reason is Reason.INITIAL_MELD_FROM_RACK_ONLY
+
+
+# --- the six manipulation examples of the rule document -------------------------------------
+
+
+def test_manipulation_1_adding_tiles_to_a_set() -> None:
+    """Example 1: add R8 from the rack to the run R5 R6 R7 (3+R8 style)."""
+    state = rig([["R8", "B1"], ["K1", "K2"]], [["R5", "R6", "R7"]])
+    state = play(state, 0, "1+R8; done")
+    assert state.table == (("R5", "R6", "R7", "R8"),)
+
+
+def test_manipulation_2_fourth_tile_out_for_a_new_set() -> None:
+    """Example 2: take K5 out of a four-colour group and build K5 K6 K7 with the rack."""
+    state = rig([["K6", "K7", "B1"], ["K1", "K2"]], [["R5", "B5", "Y5", "K5"]])
+    state = play(state, 0, "K6 K7 1:K5; done")
+    assert sorted_table(state) == [["B5", "R5", "Y5"], ["K5", "K6", "K7"]]
+
+
+def test_manipulation_3_add_a_fourth_and_take_another_out() -> None:
+    """Example 3: add K5 to R5 B5 Y5, take R5 out for R5 R6 R7."""
+    state = rig([["K5", "R6", "R7", "B1"], ["K1", "K2"]], [["R5", "B5", "Y5"]])
+    state = play(state, 0, "1+K5; R6 R7 1:R5; done")
+    assert sorted_table(state) == [["B5", "K5", "Y5"], ["R5", "R6", "R7"]]
+
+
+def test_manipulation_4_split_a_run_and_add_a_tile() -> None:
+    """Example 4: split R4…R8 after R5 and add R6: R4 R5 R6 and R6 R7 R8."""
+    state = rig([["R6", "B1"], ["K1", "K2"]], [["R4", "R5", "R6", "R7", "R8"]])
+    state = play(state, 0, "split 1 after R5; 1+R6; done")
+    assert state.table == (("R4", "R5", "R6"), ("R6", "R7", "R8"))
+
+
+def test_manipulation_5_combined_split() -> None:
+    """Example 5: split B3…B9, take B6 from the split-off part into a group with R6 Y6."""
+    run = [f"B{n}" for n in range(3, 10)]
+    state = rig([["R6", "Y6", "B1"], ["K1", "K2"]], [run])
+    state = play(state, 0, "split 1 after B5; R6 Y6 2:B6; done")
+    assert state.table == (("B3", "B4", "B5"), ("B7", "B8", "B9"), ("B6", "Y6", "R6"))
+
+
+def test_manipulation_6_multiple_splits() -> None:
+    """Example 6: split two runs and join their middle tiles with K5 into a group."""
+    reds = [f"R{n}" for n in range(2, 9)]
+    blues = [f"B{n}" for n in range(2, 9)]
+    state = rig([["K5", "B1"], ["K1", "K2"]], [reds, blues])
+    state = play(state, 0, "split 1 after R4; split 2 after B4; K5 3:R5 4:B5; done")
+    assert state.table == (
+        ("R2", "R3", "R4"),
+        ("B2", "B3", "B4"),
+        ("R6", "R7", "R8"),
+        ("B6", "B7", "B8"),
+        ("K5", "B5", "R5"),
+    )
+
+
+def test_move_a_tile_from_one_meld_to_another() -> None:
+    """3:R8>5 moves a table tile between melds (here R4 from the group to the run's low end)."""
+    state = rig([["K4", "B1"], ["K1", "K2"]], [["R4", "B4", "Y4"], ["R5", "R6", "R7"]])
+    state = play(state, 0, "1:R4>2; 1+K4; done")
+    assert state.table == (("K4", "B4", "Y4"), ("R4", "R5", "R6", "R7"))
+
+
+# --- end-of-turn checks ---------------------------------------------------------------------
+
+
+def test_done_names_the_invalid_meld_and_why() -> None:
+    """Done with R5 R6 on the table names meld 2 and says a meld needs three tiles."""
+    state = rig([["R5", "R6", "B1"], ["K1", "K2"]], [["K5", "K6", "K7"]])
+    state = play(state, 0, "R5 R6")
+    error = refusal(state, 0, "done")
+    assert error.reason is Reason.INVALID_MELD
+    assert "Meld 2 (R5 R6)" in error.message
+    assert "at least 3" in error.message
+
+
+def test_draft_marks_invalid_melds_in_the_view() -> None:
+    """While drafting, an invalid meld is allowed and marked with its problem."""
+    state = rig([["R5", "R6", "B1"], ["K1", "K2"]], [["K5", "K6", "K7"]])
+    state = play(state, 0, "R5 R6")
+    melds = state.view(0)["melds"]
+    assert [m["number"] for m in melds] == [1, 2]
+    assert melds[0]["valid"]
+    assert not melds[1]["valid"]
+    assert "at least 3" in melds[1]["problem"]
+    assert melds[1]["new"]
+
+
+def test_a_turn_must_play_a_rack_tile() -> None:
+    """Only rearranging the table is not a turn: at least one rack tile must be played."""
+    state = rig([["B1"], ["K1", "K2"]], [["R4", "R5", "R6", "R7", "R8", "R9"]])
+    state = play(state, 0, "split 1 after R6")
+    assert refusal(state, 0, "done").reason is Reason.NO_TILE_PLAYED
+    assert refusal(rig([["B1"], ["K1"]]), 0, "done").reason is Reason.NO_TILE_PLAYED
+
+
+def test_every_table_tile_stays_on_the_table() -> None:
+    """The notation cannot move a table tile to the rack, and tiles are conserved by done."""
+    state = rig([["R8", "B1"], ["K1", "K2"]], [["R5", "R6", "R7"]])
+    with pytest.raises(InvalidMove):
+        RUMMIKUB.parse_move("1:R7>0")
+    state = play(state, 0, "1+R8; done")
+    on_table = Counter(t for meld in state.table for t in meld)
+    assert on_table == Counter({"R5": 1, "R6": 1, "R7": 1, "R8": 1})
+
+
+def test_meld_numbers_stay_put_within_a_turn_and_compact_at_done() -> None:
+    """An emptied meld keeps its number while drafting; done removes it."""
+    state = rig([["R8", "B1"], ["K1", "K2"]], [["R4", "B4", "Y4"], ["R5", "R6", "R7"]])
+    state = play(state, 0, "1:R4 1:B4 1:Y4>new")
+    assert [m["tiles"] for m in state.view(0)["melds"]] == [
+        [],
+        ["R5", "R6", "R7"],
+        ["B4", "Y4", "R4"],
+    ]
+    state = play(state, 0, "2+R8; done")
+    assert state.table == (("R5", "R6", "R7", "R8"), ("B4", "Y4", "R4"))
+
+
+def test_undo_and_reset() -> None:
+    """Undo takes back the last step, reset all of them; with no step there is nothing to undo."""
+    state = rig([["R8", "R9", "B1"], ["K1", "K2"]], [["R5", "R6", "R7"]])
+    start = state
+    state = play(state, 0, "1+R8")
+    state = play(state, 0, "1+R9")
+    assert play(state, 0, "undo").working_table == (("R5", "R6", "R7", "R8"),)
+    assert play(state, 0, "reset") == start
+    assert refusal(start, 0, "undo").reason is Reason.NOTHING_TO_UNDO
+    assert refusal(start, 0, "reset").reason is Reason.NOTHING_TO_UNDO
+
+
+def test_the_draft_survives_a_restart() -> None:
+    """A draft is saved in to_json and replayed by from_json."""
+    state = rig([["R8", "R9", "B1"], ["K1", "K2"]], [["R5", "R6", "R7"]])
+    state = play(state, 0, "1+R8; split 1 after R6")
+    again = RUMMIKUB.from_json(state.to_json())
+    assert again == state
+    assert again.rack(0) == ("B1", "R9")
+    assert play(again, 0, "undo").draft == (Put(1, ((0, "R8"),)),)
+
+
+def test_step_errors_name_the_problem() -> None:
+    """A missing meld, a tile not in a meld, a tile not on the rack are refused at once."""
+    state = rig([["R8", "B1"], ["K1", "K2"]], [["R5", "R6", "R7"]])
+    assert refusal(state, 0, "4+R8").reason is Reason.NO_SUCH_MELD
+    assert refusal(state, 0, "1:B5>new").reason is Reason.TILE_NOT_IN_MELD
+    assert refusal(state, 0, "1+Y8").reason is Reason.TILE_NOT_IN_RACK
+    assert refusal(state, 0, "split 1 after R7").reason is Reason.TILE_NOT_IN_MELD
+    assert refusal(state, 0, "split 2 after R7").reason is Reason.NO_SUCH_MELD
+
+
+def test_failed_line_applies_nothing() -> None:
+    """A line of steps is all or nothing: one bad step leaves the state as it was."""
+    state = rig([["R8", "B1"], ["K1", "K2"]], [["R5", "R6", "R7"]])
+    refusal(state, 0, "1+R8; 1+Y9")
+
+
+def test_not_your_turn_and_not_a_player() -> None:
+    """Only the seat to move may play; unknown seats are refused."""
+    state = rig([["R8", "B1"], ["K1", "K2"]], [["R5", "R6", "R7"]])
+    assert refusal(state, 1, "draw").reason is Reason.NOT_YOUR_TURN
+    assert refusal(state, 5, "draw").reason is Reason.NOT_A_PLAYER
+
+
+# --- jokers ---------------------------------------------------------------------------------
+
+
+def test_two_jokers_in_one_meld() -> None:
+    """R11 J J opens the game (a meld may hold both jokers)."""
+    state = rig([["R11", "J", "J", "B1"], ["K1", "K2"]])
+    state = play(state, 0, "R11 J J; done")
+    assert sorted(state.table[0]) == ["J", "J", "R11"]
+
+
+def test_joker_may_stand_for_a_third_copy() -> None:
+    """With both R6 on the table, R5 J R7 is still a run (the joker is a third R6)."""
+    state = rig(
+        [["R5", "J", "R7", "B1"], ["K1", "K2"]],
+        [["R4", "R5", "R6"], ["R6", "R7", "R8"]],
+    )
+    state = play(state, 0, "R5 J R7; done")
+    assert ("R5", "J", "R7") in state.table
+
+
+def test_joker_replaced_from_the_rack_and_played_again() -> None:
+    """R6 from the rack replaces the joker in R5 J R7; the joker goes into B9 B10 J."""
+    state = rig([["R6", "B9", "B10", "Y1"], ["K1", "K2"]], [["R5", "J", "R7"]])
+    state = play(state, 0, "1+R6; B9 B10 1:J; done")
+    assert state.table == (("R5", "R6", "R7"), ("B9", "B10", "J"))
+
+
+def test_joker_replaced_with_a_tile_from_the_table() -> None:
+    """R6 from a four-colour group replaces the joker; the joker joins K9 K10."""
+    state = rig(
+        [["K9", "K10", "Y1"], ["K1", "K2"]],
+        [["R5", "J", "R7"], ["R6", "B6", "Y6", "K6"]],
+    )
+    state = play(state, 0, "1+2:R6; K9 K10 1:J; done")
+    assert sorted_table(state) == [["B6", "K6", "Y6"], ["J", "K10", "K9"], ["R5", "R6", "R7"]]
+
+
+def test_retrieved_joker_must_be_played_this_turn() -> None:
+    """A joker taken out and left alone makes done fail; it cannot go to the rack."""
+    state = rig([["R6", "Y1"], ["K1", "K2"]], [["R5", "J", "R7"]])
+    state = play(state, 0, "1+R6; 1:J>new")
+    error = refusal(state, 0, "done")
+    assert error.reason is Reason.INVALID_MELD
+    assert "Meld 2 (J)" in error.message
+
+
+def test_replacing_a_joker_needs_the_matching_tile() -> None:
+    """B6 cannot replace the joker of R5 J R7: the run would break."""
+    state = rig([["B6", "B9", "B10"], ["K1", "K2"]], [["R5", "J", "R7"]])
+    state = play(state, 0, "1+B6; B9 B10 1:J")
+    assert refusal(state, 0, "done").reason is Reason.INVALID_MELD
+
+
+@pytest.mark.parametrize("tile", ["Y5", "K5"])
+def test_group_joker_stands_for_either_missing_colour(tile: str) -> None:
+    """In R5 B5 J the joker may be replaced by Y5 or by K5."""
+    state = rig([[tile, "B9", "B10"], ["K1", "K2"]], [["R5", "B5", "J"]])
+    state = play(state, 0, f"1+{tile}; B9 B10 1:J; done")
+    assert sorted(state.table[0]) == sorted(["R5", "B5", tile])
+
+
+def test_melds_with_jokers_may_be_split() -> None:
+    """R3 R4 J R6 R7 R8 splits after J into R3 R4 J and R6 R7 R8, then R9 is added."""
+    state = rig([["R9", "B1"], ["K1", "K2"]], [["R3", "R4", "J", "R6", "R7", "R8"]])
+    state = play(state, 0, "split 1 after J; 2+R9; done")
+    assert state.table == (("R3", "R4", "J"), ("R6", "R7", "R8", "R9"))
+
+
+def test_joker_left_on_the_rack_costs_thirty() -> None:
+    """When a player goes out, a joker on another rack costs its holder 30."""
+    state = rig([["R8"], ["J", "K2"]], [["R5", "R6", "R7"]])
+    state = play(state, 0, "1+R8; done")
+    assert state.outcome is not None
+    assert state.scores == (32, -32)
+
+
+# --- drawing, the time limit, the end ---------------------------------------------------------
+
+
+def test_draw_takes_one_tile_and_ends_the_turn() -> None:
+    """Draw takes the front tile of the pool and passes the turn."""
+    state = rig([["R8", "B1"], ["K2", "K3"]])
+    front = state.pool[0]
+    state = play(state, 0, "draw")
+    assert Counter(state.rack(0)) == Counter(["R8", "B1", front])
+    assert state.to_move == 1
+    assert state.history[-1].text == "drew a tile"
+
+
+def test_draw_discards_the_draft() -> None:
+    """Drawing after some steps puts the drafted tiles back first."""
+    state = rig([["R8", "B1"], ["K2", "K3"]], [["R5", "R6", "R7"]])
+    state = play(play(state, 0, "1+R8"), 0, "draw")
+    assert state.table == (("R5", "R6", "R7"),)
+    assert "R8" in state.rack(0)
+    assert state.draft == ()
+
+
+def test_time_limit_penalty_returns_tiles_and_draws_three() -> None:
+    """On timeout the drafted tiles go back and the player draws three tiles."""
+    state = RUMMIKUB.rigged(
+        [["R8", "B1"], ["K2", "K3"]], [["R5", "R6", "R7"]], options={"time": "30s"}
+    )
+    state = play(state, 0, "1+R8; split 1 after R6")
+    front = state.pool[:3]
+    after = RUMMIKUB.on_timeout(state, 0)
+    after.check_invariants()
+    assert after.table == (("R5", "R6", "R7"),)
+    assert Counter(after.rack(0)) == Counter(["R8", "B1", *front])
+    assert after.to_move == 1
+    assert "ran out of time" in after.history[-1].text
+    with pytest.raises(RuleError) as info:
+        RUMMIKUB.on_timeout(after, 0)
+    assert info.value.reason is Reason.NOT_YOUR_TURN
+
+
+def last_round_state() -> RummikubState:
+    """Two opened players, one tile (R5) left in the pool, every other tile on the table."""
+    table = [list(run) for run in FULL_RUNS[:-1]] + [
+        ["R6", "R7", "R8", "R9", "R10", "R11", "R12", "R13"]
+    ]
+    state = RUMMIKUB.rigged(
+        [["R1", "R2", "J"], ["R3", "R4", "J"]], table, opened=[True, True], pool=["R5"]
+    )
+    state.check_invariants()
+    return state
+
+
+def test_pool_runs_out_then_everyone_has_one_more_turn() -> None:
+    """After the last tile is drawn each player moves once more, then the game ends."""
+    state = play(last_round_state(), 0, "draw")  # takes R5, the pool is empty
+    assert state.outcome is None
+    assert state.view(0)["last_round"]
+    state = play(state, 1, "draw")  # nothing left: the turn passes
+    assert state.history[-1].text == "passed (the pool is empty)"
+    assert state.outcome is None
+    state = play(state, 0, "draw")
+    assert state.outcome is not None
+    assert state.outcome.reason == "pool"
+
+
+def test_lowest_rack_wins_when_the_pool_is_out() -> None:
+    """Seat 1 (R3 R4 J = 37) beats seat 0 (R1 R2 J R5 = 38); scores ±38."""
+    state = last_round_state()
+    for seat in (0, 1, 0):
+        state = play(state, seat, "draw")
+    assert state.outcome is not None
+    assert state.outcome.winners == (1,)
+    assert state.scores == (-38, 38)
+
+
+def test_a_player_may_still_go_out_in_the_last_round() -> None:
+    """In the last round seat 1 lays R3 R4 J and goes out."""
+    state = play(last_round_state(), 0, "draw")
+    state = play(state, 1, "R3 R4 J; done")
+    assert state.outcome is not None
+    assert state.outcome.reason == "out"
+    assert state.scores == (-38, 38)
+
+
+def test_scoring_winner_gains_the_others_racks() -> None:
+    """Going out: the winner gains the sum of the other racks; each loser loses its own."""
+    state = rig([["R8"], ["K2", "K3"], ["B13", "J"]], [["R5", "R6", "R7"]])
+    state = play(state, 0, "1+R8; done")
+    assert state.outcome is not None
+    assert state.outcome.winners == (0,)
+    assert state.outcome.reason == "out"
+    assert state.scores == (5 + 43, -5, -43)
+
+
+def test_final_scores_with_a_tie() -> None:
+    """Tied lowest racks both win, each gaining the losers' racks."""
+    assert final_scores([["R2"], ["K2"], ["B9"]], (0, 1)) == (9, 9, -9)
+
+
+def test_game_over_refuses_moves() -> None:
+    """After the end every move is refused with GAME_OVER."""
+    state = rig([["R8"], ["K2", "K3"]], [["R5", "R6", "R7"]])
+    state = play(state, 0, "1+R8; done")
+    assert refusal(state, 1, "draw").reason is Reason.GAME_OVER
+
+
+def test_resign_ends_the_game_lowest_other_rack_wins() -> None:
+    """A resignation ends the game; the lowest rack among the others wins."""
+    state = rig([["R8"], ["K2", "K3"], ["B13", "J"]], [["R5", "R6", "R7"]])
+    state = play(state, 1, "resign")
+    assert state.outcome is not None
+    assert state.outcome.reason == "resign"
+    assert state.outcome.winners == (0,)
+
+
+# --- notation, view, JSON ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "move"),
+    [
+        ("R5 R6 R7", Line((Put(0, ((0, "R5"), (0, "R6"), (0, "R7"))),))),
+        ("3+R8", Line((Put(3, ((0, "R8"),)),))),
+        ("3:R8>5", Line((Put(5, ((3, "R8"),)),))),
+        ("3:R8>new", Line((Put(0, ((3, "R8"),)),))),
+        ("split 4 after R7", Line((Split(4, "R7"),))),
+        ("r5 r6 j; done", Line((Put(0, ((0, "R5"), (0, "R6"), (0, "J"))),), done=True)),
+        ("done", Done()),
+        ("undo", Undo()),
+        ("reset", Reset()),
+        ("draw", Draw()),
+        ("pass", Draw()),
+        ("resign", Resign()),
+    ],
+)
+def test_notation(text: str, move: object) -> None:
+    """Each form of the notation parses to its move, and str() reads back the same."""
+    parsed = RUMMIKUB.parse_move(text)
+    assert parsed == move
+    assert RUMMIKUB.parse_move(str(parsed)) == parsed
+
+
+@pytest.mark.parametrize("text", ["", "R5 X9", "split 4", "0+R8", "draw; done", "1+", "3:R8>0"])
+def test_malformed_notation_shows_the_expected_form(text: str) -> None:
+    """Unreadable moves raise InvalidMove with an example of the notation."""
+    with pytest.raises(InvalidMove) as info:
+        RUMMIKUB.parse_move(text)
+    assert any(example in info.value.message for example in ("R5", "R7", "R8", "done"))
+
+
+def test_view_hides_other_racks() -> None:
+    """A seat sees its own rack and only the sizes of the others."""
+    state = RUMMIKUB.new_game(3, seed=4, options={})
+    view = state.view(1)
+    assert view["rack"] == list(state.rack(1))
+    assert view["rack_sizes"] == [14, 14, 14]
+    assert "racks" not in view
+    assert "pool" in view
+    assert isinstance(view["pool"], int)
+    assert state.view(None)["rack"] is None
+    json.dumps(state.view(0))  # plain JSON data for the renderers and adapters
+
+
+def test_json_round_trip_and_version() -> None:
+    """to_json carries "v" and from_json rebuilds the same state; other versions are refused."""
+    state = play(RUMMIKUB.new_game(2, seed=9, options={"time": "60s"}), 0, "draw")
+    data = state.to_json()
+    assert data["v"] == 1
+    assert RUMMIKUB.from_json(data) == state
+    with pytest.raises(ValueError, match="schema"):
+        RUMMIKUB.from_json({**data, "v": 99})
+
+
+def test_check_invariants_catches_a_lost_tile() -> None:
+    """A state with a tile missing fails its invariant check."""
+    from bot.core.errors import InvariantError
+
+    state = RUMMIKUB.new_game(2, seed=1, options={})
+    broken = replace(state, pool=state.pool[1:])
+    with pytest.raises(InvariantError):
+        broken.check_invariants()
+
+
+def test_history_is_public_text_only() -> None:
+    """A turn is recorded as its replayable line; a draw does not show the tile drawn."""
+    state = rig([["R8", "B1"], ["K2", "K3"]], [["R5", "R6", "R7"]])
+    state = play(state, 0, "1+R8; done")
+    state = play(state, 1, "draw")
+    assert [r.text for r in state.history] == ["1+R8; done", "drew a tile"]
+    assert state.history[0].words == ("R8",)
