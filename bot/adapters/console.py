@@ -1,0 +1,192 @@
+"""The terminal adapter: a local hot-seat game, interactive or from a script.
+
+Interactive: ``feudbot console [--as NAME]`` reads commands at a prompt; ``@bob: /play 8H QUIZ``
+acts as another local player. Replies to the chat are printed as they are (boards as ASCII, image
+files by path); private replies are printed under a ``(private to NAME)`` header.
+
+Script: ``feudbot console --script FILE [--json]`` reads lines ``name: /command args`` (blank
+lines and ``#`` comments are skipped); with ``--json`` it prints one JSON object per reply:
+``{"to": "chat" or a player's name, "text": …, "images": [paths], "event": {…}}``.
+
+The four adapter steps: parse the line → call the service → get `Reply` values → print them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import getpass
+import logging
+import re
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import timedelta
+from pathlib import Path
+from typing import TextIO
+
+from bot.adapters.common import APOLOGY, ascii_board, reply_json, save_images
+from bot.config import DEFAULT_REMINDERS
+from bot.reminders import Dispatcher
+from bot.replies import ChatTarget, Reply
+from bot.service import CONSOLE, ChatRef, Service, UserRef
+from storage import Database
+
+log = logging.getLogger(__name__)
+
+CHAT = ChatRef(CONSOLE, "local", "terminal")
+PROMPT_SUFFIX = "> "
+_LINE = re.compile(r"^@?([A-Za-z0-9_.\-]+)\s*:\s*(.*)$")
+QUIT = {"/quit", "/exit"}
+
+
+def default_name() -> str:
+    """Return the OS user's name (the default local player)."""
+    try:
+        return getpass.getuser()
+    except Exception:  # no user database entry (containers): any name will do
+        return "player"
+
+
+def split_line(line: str, default: str) -> tuple[str, str] | None:
+    """Split ``name: /command …`` into (name, command); None for blank lines and comments."""
+    text = line.strip()
+    if not text or text.startswith("#"):
+        return None
+    if not text.startswith("/"):
+        match = _LINE.match(text)
+        if match is not None:
+            return match.group(1), match.group(2).strip()
+    return default, text
+
+
+@dataclass
+class Console:
+    """Prints replies for one local chat and feeds it lines as different local players."""
+
+    service: Service
+    name: str
+    out: TextIO = field(default_factory=lambda: sys.stdout)
+    json_mode: bool = False
+    image_dir: Path = Path("feudbot-images")
+    _count: int = 0
+
+    def user(self, name: str) -> UserRef:
+        """Return the local player called `name` (the main player is the chat's admin)."""
+        return UserRef(CONSOLE, name.lower(), name, is_admin=name.lower() == self.name.lower())
+
+    async def feed(self, line: str) -> list[Reply]:
+        """Run one input line and print its replies; return them."""
+        parts = split_line(line, self.name)
+        if parts is None:
+            return []
+        name, text = parts
+        try:
+            replies = await self.service.handle(CHAT, self.user(name), text)
+        except Exception:
+            # Infrastructure failures are logged and apologised for, never shown as tracebacks.
+            log.exception("command %r of %s failed", text, name)
+            self.out.write(APOLOGY + "\n")
+            self.out.flush()
+            return []
+        await self.send(replies)
+        return replies
+
+    async def send(self, replies: Sequence[Reply]) -> None:
+        """Print replies (the dispatcher calls this too)."""
+        for reply in replies:
+            self._count += 1
+            paths = save_images(reply, self.image_dir, self._count)
+            if self.json_mode:
+                self.out.write(reply_json(reply, paths) + "\n")
+                continue
+            if isinstance(reply.to, ChatTarget):
+                self.out.write(reply.text + "\n")
+                board = ascii_board(reply.event.get("view") or {})
+                if board is not None:
+                    self.out.write(board + "\n")
+            else:
+                self.out.write(f"(private to {reply.to.name})\n")
+                self.out.write("".join(f"  {line}\n" for line in reply.text.splitlines()))
+            for path in paths:
+                self.out.write(f"[image] {path}\n")
+        self.out.flush()
+
+
+async def run_console(
+    db_path: str,
+    *,
+    name: str | None = None,
+    script: Sequence[str] | None = None,
+    json_mode: bool = False,
+    image_dir: Path | None = None,
+    out: TextIO | None = None,
+    inp: TextIO | None = None,
+    welcome: str | None = None,
+    reminders: Sequence[timedelta] = DEFAULT_REMINDERS,
+    render: bool = True,
+) -> int:
+    """Open the database, start the deadline dispatcher and run the console; return 0.
+
+    Args:
+        db_path: The SQLite file (created and migrated if needed).
+        name: The local player (default: the OS user).
+        script: Lines to run instead of reading a prompt (``name: /command``).
+        json_mode: Print one JSON object per reply.
+        image_dir: Where image attachments are written.
+        out: Where to print (default: stdout).
+        inp: Where to read commands interactively (default: stdin).
+        welcome: A line printed before the prompt.
+        reminders: How long before a turn deadline to remind the player.
+        render: Attach images when the renderers are installed.
+
+    Returns:
+        The exit status.
+    """
+    stream = out or sys.stdout
+    player = name or default_name()
+    db = await Database.open(db_path)
+    try:
+        service = Service(db, allow_seed=True, reminders=reminders, render=render)
+        console = Console(
+            service,
+            player,
+            out=stream,
+            json_mode=json_mode,
+            image_dir=image_dir or Path("feudbot-images"),
+        )
+        dispatcher = Dispatcher(service, console.send)
+        # Overdue deadlines fire before anything else, then the dispatcher runs in the background.
+        await dispatcher.run_due()
+        await console.send(await service.resume_bots())
+        dispatcher.start()
+        try:
+            if script is not None:
+                for line in script:
+                    await console.feed(line)
+            else:
+                await _interactive(console, inp or sys.stdin, welcome)
+        finally:
+            await dispatcher.stop()
+    finally:
+        await db.close()
+    return 0
+
+
+async def _interactive(console: Console, inp: TextIO, welcome: str | None) -> None:
+    out = console.out
+    if welcome:
+        out.write(welcome + "\n")
+    out.write(
+        f"feudbot console — you play as {console.name}. Type /help; "
+        "'@bob: /command' acts as bob; /quit leaves.\n"
+    )
+    while True:
+        out.write(console.name + PROMPT_SUFFIX)
+        out.flush()
+        line = await asyncio.to_thread(inp.readline)
+        if not line:  # end of input
+            out.write("\n")
+            return
+        if line.strip().lower() in QUIT:
+            return
+        await console.feed(line)

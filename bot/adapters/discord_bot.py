@@ -1,0 +1,1136 @@
+"""The Discord adapter: slash commands and persistent buttons over the platform-neutral service.
+
+Each handler takes the four steps of STYLE.md §8: acknowledge (`defer`, within Discord's three
+seconds, before touching the database or rendering) → build a `Command` from the slash options
+→ `Service.execute` → send the `Reply` values. Where a reply goes:
+
+- a reply to the chat → the interaction's response (the "thinking" message is edited), or a
+  follow-up, or — outside an interaction (reminders, timeouts) — a channel message;
+- a reply to one user → an **ephemeral** follow-up when that user is the interaction's user,
+  otherwise a DM when the user allowed DMs (``/notify dm:True``), otherwise nothing: racks and
+  errors are never posted in a channel. A reminder also mentions the player in the game's channel.
+
+Buttons (Join, Start, My rack, Board, Pass) are `GameButton` dynamic items whose custom id
+(``fb:<action>:<game id>:<turn>``) carries ids only; they are registered in `setup_hook`, so a
+button on any old message works after a restart, and a Pass clicked on an earlier turn gets a
+polite ephemeral answer. Everything else that fails lands in one handler (`FeudBot.report_error`):
+it is logged and the user gets a short ephemeral apology, never a traceback.
+
+```python
+bot = FeudBot(service, dev_guild_id=settings.discord_dev_guild_id)
+async with bot:
+    await bot.start(settings.discord_token)
+```
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import inspect
+import io
+import logging
+import re
+import signal
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+from discord.utils import MISSING
+
+from bot.adapters.common import APOLOGY, image_bytes, image_name
+from bot.commands import BOT_LEVEL_NAMES, COMMANDS, Command, CommandError, CommandSpec
+from bot.config import Settings
+from bot.core.errors import GameError
+from bot.games import GAMES
+from bot.reminders import Dispatcher, Send
+from bot.replies import ChatTarget, Reply, UserTarget
+from bot.service import ChatRef, Service, UserRef, load_state
+
+log = logging.getLogger(__name__)
+
+PLATFORM = "discord"
+MAX_CONTENT = 2000
+MAX_DESCRIPTION = 4096
+MAX_CHOICES = 25
+MAX_INVITES = 3
+COLOUR = discord.Colour(0x2E7D32)
+STALE = (
+    "That button belongs to an earlier turn of game #{game}; nothing was changed. "
+    "Use the buttons on the latest message, or /board."
+)
+GUILD_ONLY = "Feudbot's games are played in server channels; try this command in one."
+# The dispatched event tests (and tools) can wait for: an interaction is fully answered.
+HANDLED_EVENT = "feud_handled"
+SHUTDOWN_GRACE = 5.0  # seconds running handlers get to finish when the bot stops
+
+# --- buttons -----------------------------------------------------------------------------------
+
+BUTTON_LABELS = {
+    "join": "Join",
+    "start": "Start",
+    "rack": "My rack",
+    "board": "Board",
+    "pass": "Pass",
+}
+BUTTON_STYLES = {
+    "join": discord.ButtonStyle.primary,
+    "start": discord.ButtonStyle.success,
+    "rack": discord.ButtonStyle.primary,
+    "board": discord.ButtonStyle.secondary,
+    "pass": discord.ButtonStyle.secondary,
+}
+# Buttons that act on the game: refused when clicked on a message of an earlier turn.
+TURN_BOUND = frozenset({"pass"})
+# Events that show a game someone can act on, and the buttons under them.
+LOBBY_EVENTS = frozenset({"game_created", "game_joined", "game_left"})
+PLAY_EVENTS = frozenset({"game_started", "move_played", "timeout", "board"})
+
+
+def custom_id(action: str, game_id: int, turn: int) -> str:
+    """Return a button's custom id: ids and the turn only (Discord allows 100 characters)."""
+    return f"fb:{action}:{game_id}:{turn}"
+
+
+class GameButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"fb:(?P<action>join|start|rack|board|pass):(?P<game>[0-9]{1,18}):(?P<turn>[0-9]{1,9})",
+):
+    """A button under a game message; it is rebuilt from its custom id, so it survives restarts."""
+
+    def __init__(self, action: str, game_id: int, turn: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=BUTTON_LABELS[action],
+                style=BUTTON_STYLES[action],
+                custom_id=custom_id(action, game_id, turn),
+            )
+        )
+        self.action = action
+        self.game_id = game_id
+        self.turn = turn
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> GameButton:
+        """Rebuild the button from a click on any message, old or new."""
+        return cls(match["action"], int(match["game"]), int(match["turn"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Hand the click to the bot (errors go to the bot's one error handler)."""
+        bot = interaction.client
+        assert isinstance(bot, FeudBot)
+        try:
+            await bot.on_button(interaction, self.action, self.game_id, self.turn)
+        except Exception as error:
+            await bot.report_error(interaction, error)
+
+
+def can_pass(game_key: str | None) -> bool:
+    """Return True when the game's notation has a plain ``pass`` (the Pass button's move)."""
+    gdef = GAMES.get(game_key or "")
+    if gdef is None:
+        return False
+    try:
+        gdef.parse_move("pass")
+    except GameError:
+        return False
+    return True
+
+
+def buttons_for(reply: Reply, game_key: str | None = None) -> list[GameButton]:
+    """Return the buttons to put under a chat reply (none for private replies)."""
+    if reply.private:
+        return []
+    event = reply.event
+    kind = reply.kind
+    game_id = event.get("game_id")
+    if not isinstance(game_id, int):
+        return []
+    if kind in LOBBY_EVENTS:
+        return [GameButton("join", game_id, 0), GameButton("start", game_id, 0)]
+    if kind in PLAY_EVENTS and event.get("to_move"):
+        turn = event.get("turn")
+        if not isinstance(turn, int):
+            turn = (event.get("view") or {}).get("turn")
+        if not isinstance(turn, int):
+            return []
+        buttons = [GameButton("rack", game_id, turn), GameButton("board", game_id, turn)]
+        if can_pass(game_key or event.get("game")):
+            buttons.append(GameButton("pass", game_id, turn))
+        return buttons
+    return []
+
+
+def attach_buttons(
+    replies: Sequence[Reply], game_keys: Mapping[int, str] | None = None
+) -> list[tuple[Reply, list[GameButton]]]:
+    """Pair each reply with its buttons; only the last message of a batch per game gets them.
+
+    Earlier messages of the same batch (the player's move before a bot's answer) would show
+    buttons of a turn that is already over. `game_keys` maps game ids to game keys.
+    """
+    keys = game_keys or {}
+    paired = []
+    for reply in replies:
+        game_id = reply.event.get("game_id")
+        key = keys.get(game_id) if isinstance(game_id, int) else None
+        paired.append((reply, buttons_for(reply, key)))
+    seen: set[int] = set()
+    out: list[tuple[Reply, list[GameButton]]] = []
+    for reply, buttons in reversed(paired):
+        game_id = reply.event.get("game_id")
+        if buttons and isinstance(game_id, int):
+            if game_id in seen:
+                buttons = []
+            seen.add(game_id)
+        elif isinstance(game_id, int) and not reply.private and reply.kind == "game_over":
+            seen.add(game_id)
+        out.append((reply, buttons))
+    out.reverse()
+    return out
+
+
+# --- turning replies into messages ------------------------------------------------------------
+
+
+def _view(buttons: Sequence[GameButton]) -> discord.ui.View | None:
+    if not buttons:
+        return None
+    view = discord.ui.View(timeout=None)
+    for button in buttons:
+        view.add_item(button)
+    return view
+
+
+def _safe_name(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", name) or "image.png"
+
+
+@dataclass(frozen=True, slots=True)
+class Parts:
+    """A message's text, embeds and files (fresh `discord.File` objects: each is sent once)."""
+
+    content: str | None
+    embeds: list[discord.Embed]
+    files: list[discord.File]
+
+
+def message_parts(reply: Reply, *, mention: str | None = None) -> Parts:
+    """Return the keyword arguments of a message for one reply: text, embeds with images, files.
+
+    Images go out as attachments shown in embeds; text longer than a message's 2000 characters
+    moves into the first embed's description.
+    """
+    text = reply.text
+    if mention:
+        text = f"{mention} {text}"
+    files: list[discord.File] = []
+    embeds: list[discord.Embed] = []
+    for n, image in enumerate(reply.images[:10]):
+        name = _safe_name(image_name(image, f"image-{n}.png"))
+        files.append(discord.File(io.BytesIO(image_bytes(image)), filename=name))
+        embeds.append(discord.Embed(colour=COLOUR).set_image(url=f"attachment://{name}"))
+    content: str | None = text or None
+    if text and len(text) > MAX_CONTENT:
+        content = None
+        if not embeds:
+            embeds.append(discord.Embed(colour=COLOUR))
+        embeds[0].description = text[:MAX_DESCRIPTION]
+    return Parts(content, embeds, files)
+
+
+# --- the bot -----------------------------------------------------------------------------------
+
+
+class FeudTree(app_commands.CommandTree[Any]):
+    """The command tree whose one error handler logs and apologises."""
+
+    async def on_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        """Send every failure of a slash command to the bot's error handler."""
+        bot = interaction.client
+        assert isinstance(bot, FeudBot)
+        await bot.report_error(interaction, error)
+
+
+class FeudBot(commands.Bot):
+    """feudbot on Discord: guild-only slash commands, persistent buttons, no message content."""
+
+    def __init__(
+        self,
+        service: Service,
+        *,
+        dev_guild_id: int | None = None,
+        sync_commands: bool = True,
+        run_dispatcher: bool = True,
+        also_send: Send | None = None,
+        **options: Any,  # noqa: ANN401 (discord.Client's own options)
+    ) -> None:
+        """Wrap a service.
+
+        Args:
+            service: The use cases (over an open database).
+            dev_guild_id: Sync the commands to this guild only (instant), not globally.
+            sync_commands: Sync the slash commands at start-up.
+            run_dispatcher: Run the deadline dispatcher (reminders, timeouts) with the bot.
+            also_send: Another platform's `send_replies`: the one dispatcher of a process that
+                serves several platforms hands every reply to both (each keeps its own).
+            **options: More `discord.Client` options (e.g. ``guild_ready_timeout``).
+        """
+        intents = discord.Intents.default()
+        intents.message_content = False  # slash commands and buttons need no message content
+        intents.members = False
+        intents.presences = False
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            tree_cls=FeudTree,
+            allowed_mentions=discord.AllowedMentions(
+                everyone=False, roles=False, users=True, replied_user=False
+            ),
+            **options,
+        )
+        self.service = service
+        self.dev_guild_id = dev_guild_id
+        self.sync_commands = sync_commands
+        self.also_send = also_send
+        self.dispatcher: Dispatcher | None = (
+            Dispatcher(service, self._dispatch) if run_dispatcher else None
+        )
+        self._in_flight: set[int] = set()  # interactions being handled (for a clean shutdown)
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    # -- lifecycle --
+
+    async def setup_hook(self) -> None:
+        """Register buttons and commands, sync the commands, start the deadline dispatcher."""
+        self.add_dynamic_items(GameButton)
+        guild = discord.Object(self.dev_guild_id) if self.dev_guild_id else None
+        for command in build_commands():
+            self.tree.add_command(command, guild=guild)
+        if self.sync_commands:
+            synced = await self.tree.sync(guild=guild)
+            log.info(
+                "synced %d commands %s",
+                len(synced),
+                f"to guild {self.dev_guild_id}" if guild else "globally",
+            )
+        if self.dispatcher is not None:
+            self.dispatcher.start()
+
+    async def close(self) -> None:
+        """Stop the dispatcher, let running handlers finish (a few seconds at most), disconnect.
+
+        `Client.close` stops neither background tasks nor handlers that still need the HTTP
+        session and the database.
+        """
+        if self.dispatcher is not None:
+            await self.dispatcher.stop()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._idle.wait(), SHUTDOWN_GRACE)
+        await super().close()
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Note a command or click being handled until its answer is sent (`_handled`)."""
+        ours = interaction.type is discord.InteractionType.application_command
+        if interaction.type is discord.InteractionType.component:
+            data: dict[str, Any] = dict(interaction.data or {})
+            custom = str(data.get("custom_id", ""))
+            ours = GameButton.__discord_ui_compiled_template__.fullmatch(custom) is not None
+        if ours:
+            self._in_flight.add(interaction.id)
+            self._idle.clear()
+
+    # -- who and where --
+
+    @staticmethod
+    def chat_ref(interaction: discord.Interaction[Any]) -> ChatRef:
+        """Return the service's view of the interaction's channel."""
+        channel = interaction.channel
+        title = getattr(channel, "name", None)
+        return ChatRef(PLATFORM, str(interaction.channel_id), title)
+
+    @staticmethod
+    def user_ref(interaction: discord.Interaction[Any]) -> UserRef:
+        """Return the service's view of the user; Manage Server makes a chat admin."""
+        perms = interaction.permissions
+        admin = bool(perms.manage_guild or perms.administrator)
+        user = interaction.user
+        return UserRef(PLATFORM, str(user.id), user.display_name, is_admin=admin)
+
+    # -- handlers --
+
+    async def run_command(
+        self,
+        interaction: discord.Interaction[Any],
+        build: Callable[[], Command],
+        *,
+        ephemeral: bool = False,
+        invite: Sequence[discord.abc.User] = (),
+    ) -> None:
+        """Acknowledge, build the command, call the service and send its replies."""
+        await self._defer(interaction, ephemeral=ephemeral)
+        try:
+            command = build()
+        except CommandError as error:
+            await self.deliver(interaction, [self._error_reply(interaction, error.message)])
+            return
+        for member in invite:
+            # An invited member becomes known to the service under their display name.
+            await self.service.db.users.upsert_user(PLATFORM, str(member.id), member.display_name)
+        replies = await self.service.execute(
+            self.chat_ref(interaction), self.user_ref(interaction), command
+        )
+        await self.deliver(interaction, replies)
+
+    async def on_button(
+        self, interaction: discord.Interaction[Any], action: str, game_id: int, turn: int
+    ) -> None:
+        """Handle a click on a game button (ids and turn from its custom id)."""
+        if interaction.guild_id is None:
+            await interaction.response.send_message(GUILD_ONLY, ephemeral=True)
+            self._handled(interaction)
+            return
+        if action == "rack":
+            await self._defer(interaction, ephemeral=True, thinking=True)
+        else:
+            await interaction.response.defer()  # no "thinking" message; follow-ups are new
+        if action in TURN_BOUND:
+            row = await self.service.db.games.get_game(game_id)
+            if row is None or row.status != "active" or row.turn != turn:
+                await interaction.followup.send(STALE.format(game=game_id), ephemeral=True)
+                self._handled(interaction)
+                return
+        replies = await self.service.execute(
+            self.chat_ref(interaction), self.user_ref(interaction), Command(action, game_id)
+        )
+        await self.deliver(interaction, replies)
+
+    async def _defer(
+        self, interaction: discord.Interaction[Any], *, ephemeral: bool, thinking: bool = True
+    ) -> None:
+        await interaction.response.defer(ephemeral=ephemeral, thinking=thinking)
+        # A thinking defer leaves a "loading" message that the first answer must replace; its
+        # visibility was fixed now, so a private answer cannot use it when it is public.
+        interaction.extras["pending"] = thinking
+        interaction.extras["ephemeral"] = ephemeral
+
+    def _private_reply(
+        self, interaction: discord.Interaction[Any], text: str, event: dict[str, Any]
+    ) -> Reply:
+        user = interaction.user
+        return Reply(UserTarget(0, PLATFORM, str(user.id), user.display_name), text, event=event)
+
+    def _error_reply(self, interaction: discord.Interaction[Any], message: str) -> Reply:
+        event = {"type": "error", "reason": "BAD_COMMAND", "message": message}
+        return self._private_reply(interaction, message, event)
+
+    def _handled(self, interaction: discord.Interaction[Any]) -> None:
+        self._in_flight.discard(interaction.id)
+        if not self._in_flight:
+            self._idle.set()
+        self.dispatch(HANDLED_EVENT, interaction)
+
+    # -- sending --
+
+    async def deliver(
+        self, interaction: discord.Interaction[Any], replies: Sequence[Reply]
+    ) -> None:
+        """Send the replies of one interaction: public, then the asker's private ones, then DMs."""
+        me = str(interaction.user.id)
+        keys = await self._game_keys(replies)
+        public = [(r, b) for r, b in attach_buttons(replies, keys) if not r.private]
+        mine = [r for r in replies if isinstance(r.to, UserTarget) and r.to.platform_user_id == me]
+        others = [
+            r for r in replies if isinstance(r.to, UserTarget) and r.to.platform_user_id != me
+        ]
+        extras = interaction.extras
+        for reply, buttons in public:
+            parts = message_parts(reply)
+            view = _view(buttons)
+            if extras.get("pending") and not extras.get("ephemeral"):
+                await interaction.edit_original_response(
+                    content=parts.content,
+                    embeds=parts.embeds,
+                    attachments=parts.files,
+                    view=view,
+                )
+                extras["pending"] = False
+            elif extras.get("ephemeral"):
+                # Deferred privately (e.g. /rack) but the service has news for everybody.
+                await self._send_to_channel(int(interaction.channel_id or 0), reply, buttons)
+            else:
+                await interaction.followup.send(
+                    parts.content or MISSING,
+                    embeds=parts.embeds,
+                    files=parts.files,
+                    view=view or MISSING,
+                )
+        if extras.get("pending") and not extras.get("ephemeral"):
+            # Nothing public to say: drop the public "thinking" message so the private answer
+            # below is a new, ephemeral message.
+            await interaction.delete_original_response()
+            extras["pending"] = False
+        for reply in mine:
+            parts = message_parts(reply)
+            if extras.get("pending"):
+                await interaction.edit_original_response(
+                    content=parts.content, embeds=parts.embeds, attachments=parts.files
+                )
+                extras["pending"] = False
+            else:
+                await interaction.followup.send(
+                    parts.content or MISSING,
+                    embeds=parts.embeds,
+                    files=parts.files,
+                    ephemeral=True,
+                )
+        if extras.get("pending"):
+            await interaction.edit_original_response(content="Done.")
+            extras["pending"] = False
+        for reply in others:
+            await self._send_private(reply)
+        self._handled(interaction)
+
+    async def _dispatch(self, replies: Sequence[Reply]) -> None:
+        await self.send_replies(replies)
+        if self.also_send is not None:
+            await self.also_send(replies)
+
+    async def send_replies(self, replies: Sequence[Reply]) -> None:
+        """Send replies that answer no interaction (the deadline dispatcher's)."""
+        for reply, buttons in attach_buttons(replies, await self._game_keys(replies)):
+            if reply.to.platform != PLATFORM:
+                # A shared dispatcher must route by platform; never post elsewhere's news here.
+                log.warning("not sending a %s reply for %s via Discord", reply.kind, reply.to)
+                continue
+            try:
+                if isinstance(reply.to, ChatTarget):
+                    await self._send_to_channel(int(reply.to.platform_chat_id), reply, buttons)
+                elif reply.kind == "reminder":
+                    await self._remind(reply)
+                else:
+                    await self._send_private(reply)
+            except discord.HTTPException:
+                # One undeliverable message must not lose the others (the deadline is spent).
+                log.exception("could not send %s reply of game %s", reply.kind, reply.event)
+
+    async def _game_keys(self, replies: Sequence[Reply]) -> dict[int, str]:
+        """Return the game key of every game the public replies speak of."""
+        keys: dict[int, str] = {}
+        for reply in replies:
+            game_id = reply.event.get("game_id")
+            if reply.private or not isinstance(game_id, int) or game_id in keys:
+                continue
+            row = await self.service.db.games.get_game(game_id)
+            if row is not None:
+                keys[game_id] = row.game_key
+        return keys
+
+    async def _send_to_channel(
+        self,
+        channel_id: int,
+        reply: Reply,
+        buttons: Sequence[GameButton] = (),
+        *,
+        mention: str | None = None,
+    ) -> discord.Message:
+        channel = self.get_partial_messageable(channel_id)
+        parts = message_parts(reply, mention=mention)
+        return await channel.send(
+            parts.content, embeds=parts.embeds, files=parts.files, view=_view(buttons) or MISSING
+        )
+
+    async def _remind(self, reply: Reply) -> None:
+        """Mention the player in the game's channel, and DM them when they allowed it."""
+        assert isinstance(reply.to, UserTarget)
+        game_id = reply.event.get("game_id")
+        channel_id = await self._game_channel(game_id) if isinstance(game_id, int) else None
+        if channel_id is not None:
+            await self._send_to_channel(
+                channel_id, reply, mention=f"<@{reply.to.platform_user_id}>"
+            )
+        await self._send_private(reply)
+
+    async def _game_channel(self, game_id: int) -> int | None:
+        row = await self.service.db.games.get_game(game_id)
+        if row is None:
+            return None
+        chat = await self.service.db.chats.get_chat(row.chat_id)
+        if chat is None or chat.platform != PLATFORM:
+            return None
+        return int(chat.platform_chat_id)
+
+    async def _send_private(self, reply: Reply) -> bool:
+        """DM a private reply when its user allowed DMs; return True when it was sent."""
+        target = reply.to
+        assert isinstance(target, UserTarget)
+        user = await self.service.db.users.get_user_by_platform_id(
+            PLATFORM, target.platform_user_id
+        )
+        if user is None or not user.dm_allowed:
+            return False
+        uid = int(target.platform_user_id)
+        try:
+            recipient = self.get_user(uid) or await self.fetch_user(uid)
+            parts = message_parts(reply)
+            await recipient.send(parts.content, embeds=parts.embeds, files=parts.files)
+        except discord.HTTPException as error:
+            log.info("could not DM user %s: %s", uid, error)
+            return False
+        return True
+
+    # -- the one error handler --
+
+    async def report_error(self, interaction: discord.Interaction[Any], error: Exception) -> None:
+        """Log a failure and answer with a short ephemeral apology (never a traceback)."""
+        original = getattr(error, "original", error)
+        if isinstance(error, app_commands.NoPrivateMessage):
+            text = GUILD_ONLY
+        elif isinstance(original, GameError):
+            text = str(original)
+        else:
+            text = APOLOGY
+            command = interaction.command.name if interaction.command else "?"
+            log.error(
+                "interaction %s (/%s by %s) failed",
+                interaction.id,
+                command,
+                interaction.user.id,
+                exc_info=original,
+            )
+        try:
+            if not interaction.response.is_done():
+                await interaction.response.send_message(text, ephemeral=True)
+            else:
+                extras = interaction.extras
+                if extras.get("pending") and not extras.get("ephemeral"):
+                    await interaction.delete_original_response()
+                    extras["pending"] = False
+                await interaction.followup.send(text, ephemeral=True)
+                extras["pending"] = False
+        except discord.NotFound:
+            # The interaction expired (answered too late) or its message is gone: no way back.
+            log.warning("could not apologise for interaction %s: it is gone", interaction.id)
+        except (discord.HTTPException, RuntimeError):  # RuntimeError: the session is closed
+            log.exception("could not even apologise for interaction %s", interaction.id)
+        finally:
+            self._handled(interaction)
+
+    # -- autocomplete helpers --
+
+    async def channel_games(
+        self, interaction: discord.Interaction[Any]
+    ) -> list[tuple[int, str, str]]:
+        """Return (id, label, status) of this channel's open games, newest first."""
+        db = self.service.db
+        chat = await db.chats.get_chat_by_platform_id(PLATFORM, str(interaction.channel_id))
+        if chat is None:
+            return []
+        out: list[tuple[int, str, str]] = []
+        for row in await db.games.list_games(chat_id=chat.id):
+            names = []
+            for seat in await db.games.seats(row.id):
+                if seat.user_id is None:
+                    names.append(f"bot-{seat.bot_level}")
+                else:
+                    user = await db.users.get_user(seat.user_id)
+                    names.append(user.display_name if user else "?")
+            title = GAMES[row.game_key].title if row.game_key in GAMES else row.game_key
+            label = f"#{row.id} {title}: {' vs '.join(names)} ({row.status})"
+            out.append((row.id, label[:100], row.status))
+        return out
+
+    async def rack_of(self, interaction: discord.Interaction[Any], game_id: int | None) -> str:
+        """Return the asker's rack in the game (the channel's one game they sit in by default)."""
+        db = self.service.db
+        user = await db.users.get_user_by_platform_id(PLATFORM, str(interaction.user.id))
+        chat = await db.chats.get_chat_by_platform_id(PLATFORM, str(interaction.channel_id))
+        if user is None or chat is None:
+            return ""
+        if game_id is not None:
+            row = await db.games.get_game(game_id)
+            rows = [row] if row is not None and row.chat_id == chat.id else []
+        else:
+            rows = await db.games.list_games(chat_id=chat.id, user_id=user.id, statuses=("active",))
+        if len(rows) != 1 or rows[0].snapshot is None:
+            return ""
+        row = rows[0]
+        seat = next((s.seat_no for s in await db.games.seats(row.id) if s.user_id == user.id), None)
+        if seat is None:
+            return ""
+        return "".join(load_state(row).rack(seat))
+
+
+def _bot(interaction: discord.Interaction[Any]) -> FeudBot:
+    bot = interaction.client
+    assert isinstance(bot, FeudBot)
+    return bot
+
+
+# --- autocomplete ------------------------------------------------------------------------------
+
+
+async def game_autocomplete(
+    interaction: discord.Interaction[Any], current: str
+) -> list[app_commands.Choice[int]]:
+    """Suggest this channel's open games."""
+    games = await _bot(interaction).channel_games(interaction)
+    wanted = current.strip().lstrip("#").lower()
+    return [
+        app_commands.Choice(name=label, value=game_id)
+        for game_id, label, _ in games
+        if not wanted or wanted in label.lower()
+    ][:MAX_CHOICES]
+
+
+async def tiles_autocomplete(
+    interaction: discord.Interaction[Any], current: str
+) -> list[app_commands.Choice[str]]:
+    """Suggest tiles of the asker's rack to swap: what is typed plus one more tile, or all."""
+    game_id = getattr(interaction.namespace, "game", None)
+    rack = await _bot(interaction).rack_of(
+        interaction, game_id if isinstance(game_id, int) else None
+    )
+    if not rack:
+        return []
+    typed = current.strip().upper().replace(" ", "")
+    left = Counter(rack)
+    left.subtract(Counter(typed))
+    if any(n < 0 for n in left.values()):
+        typed = ""  # not tiles of this rack: start again from the rack
+        left = Counter(rack)
+    values = [rack] if not typed else []
+    values += [typed + tile for tile in sorted(t for t, n in left.items() if n > 0)]
+    if typed:
+        values.insert(0, typed)
+    unique = list(dict.fromkeys(values))
+    return [app_commands.Choice(name=v, value=v) for v in unique][:MAX_CHOICES]
+
+
+async def options_autocomplete(
+    interaction: discord.Interaction[Any], current: str
+) -> list[app_commands.Choice[str]]:
+    """Suggest the chosen game's options as ``name=value`` (several, space separated)."""
+    key = getattr(interaction.namespace, "game", None)
+    gdefs = [GAMES[key]] if isinstance(key, str) and key in GAMES else list(GAMES.values())
+    head, _, last = current.rpartition(" ")
+    given = {token.split("=", 1)[0].lower() for token in head.split()}
+    values = []
+    for gdef in gdefs:
+        for spec in gdef.options:
+            if spec.name in given:
+                continue
+            for choice in spec.choices:
+                token = f"{spec.name}={choice}"
+                if token.startswith(last.lower()):
+                    values.append(f"{head} {token}".strip())
+    unique = list(dict.fromkeys(values))
+    return [app_commands.Choice(name=v[:100], value=v[:100]) for v in unique][:MAX_CHOICES]
+
+
+# --- the slash commands ------------------------------------------------------------------------
+
+
+def _parse_options(text: str | None) -> dict[str, str]:
+    options: dict[str, str] = {}
+    for token in (text or "").replace(",", " ").split():
+        name, sep, value = token.partition("=")
+        if not sep or not name or not value:
+            raise CommandError(f"I did not understand {token!r}; options look like board=random.")
+        if name.lower() in ("bot", "game"):
+            raise CommandError(f"{name}= has its own field in /new.")
+        if name.lower() in options:
+            raise CommandError(f"{name}= is given twice.")
+        options[name.lower()] = value
+    return options
+
+
+def short_description(text: str, limit: int = 100) -> str:
+    """Fit a summary into Discord's 100 characters: its first sentence, or cut at a word."""
+    if len(text) <= limit:
+        return text
+    first = text.split(". ", 1)[0].rstrip(".") + "."
+    if len(first) <= limit:
+        return first
+    return text[: limit - 1].rsplit(" ", 1)[0].rstrip(",;:") + "…"
+
+
+GAME_ID_HELP = "Which game (needed only when this channel has several)"
+
+
+def build_commands() -> list[app_commands.Command[Any, Any, Any]]:
+    """Return fresh slash commands mirroring docs/commands.md; game choices come from GAMES."""
+    game_choices = [
+        app_commands.Choice(name=gdef.title, value=key) for key, gdef in sorted(GAMES.items())
+    ][:MAX_CHOICES]
+    level_choices = [app_commands.Choice(name=level, value=level) for level in BOT_LEVEL_NAMES]
+    help_choices = [app_commands.Choice(name=s.name, value=s.name) for s in COMMANDS][:MAX_CHOICES]
+    summary = {spec.name: spec.summary.replace("`", "") for spec in COMMANDS}
+
+    def desc(name: str) -> str:
+        return short_description(summary[name])
+
+    @app_commands.command(name="new", description=desc("new"))
+    @app_commands.guild_only()
+    @app_commands.describe(
+        game="The game to play",
+        player="A friend to invite (takes the next seat)",
+        player2="Another friend to invite",
+        player3="A third friend to invite",
+        bot="Add bot players of this strength",
+        bots="How many bot players to add (with bot)",
+        options="Game options, e.g. board=random (see /rules)",
+        seed="Deal a reproducible game (only where the bot allows it)",
+    )
+    @app_commands.choices(game=game_choices, bot=level_choices)
+    @app_commands.autocomplete(options=options_autocomplete)
+    async def new(
+        interaction: discord.Interaction[Any],
+        game: str,
+        player: discord.Member | None = None,
+        player2: discord.Member | None = None,
+        player3: discord.Member | None = None,
+        bot: str | None = None,
+        bots: app_commands.Range[int, 1, 3] = 1,
+        options: str | None = None,
+        seed: app_commands.Range[int, 0, 2**31 - 1] | None = None,
+    ) -> None:
+        invited = [m for m in (player, player2, player3) if m is not None]
+
+        def build() -> Command:
+            if any(m.bot for m in invited):
+                raise CommandError("Invite people as players; add bot players with bot=.")
+            opts = _parse_options(options)
+            if seed is not None:
+                opts["seed"] = str(seed)
+            return Command(
+                "new",
+                game_key=game,
+                players=tuple(m.display_name for m in invited),
+                bots=(bot,) * bots if bot else (),
+                options=opts,
+            )
+
+        await _bot(interaction).run_command(interaction, build, invite=invited)
+
+    def simple(name: str, *, ephemeral: bool = False) -> app_commands.Command[Any, Any, Any]:
+        """A command whose only option is game=<id>."""
+
+        @app_commands.describe(game=GAME_ID_HELP)
+        @app_commands.autocomplete(game=game_autocomplete)
+        async def callback(interaction: discord.Interaction[Any], game: int | None = None) -> None:
+            await _bot(interaction).run_command(
+                interaction, lambda: Command(name, game), ephemeral=ephemeral
+            )
+
+        return app_commands.Command(
+            name=name, description=desc(name), callback=app_commands.guild_only()(callback)
+        )
+
+    @app_commands.command(name="play", description=desc("play"))
+    @app_commands.guild_only()
+    @app_commands.describe(
+        move="Your move, e.g. H8 QUIZ or 8H QUIZ (see /rules)", game=GAME_ID_HELP
+    )
+    @app_commands.autocomplete(game=game_autocomplete)
+    async def play(
+        interaction: discord.Interaction[Any], move: str, game: int | None = None
+    ) -> None:
+        await _bot(interaction).run_command(interaction, lambda: Command("play", game, text=move))
+
+    @app_commands.command(name="swap", description=desc("swap"))
+    @app_commands.guild_only()
+    @app_commands.describe(tiles="The tiles to return, e.g. AEQ? (? is a blank)", game=GAME_ID_HELP)
+    @app_commands.autocomplete(tiles=tiles_autocomplete)
+    @app_commands.autocomplete(game=game_autocomplete)
+    async def swap(
+        interaction: discord.Interaction[Any], tiles: str, game: int | None = None
+    ) -> None:
+        await _bot(interaction).run_command(
+            interaction, lambda: Command("swap", game, text=tiles.replace(" ", ""))
+        )
+
+    @app_commands.command(name="games", description=desc("games"))
+    @app_commands.guild_only()
+    async def games(interaction: discord.Interaction[Any]) -> None:
+        await _bot(interaction).run_command(interaction, lambda: Command("games"))
+
+    @app_commands.command(name="leaderboard", description=desc("leaderboard"))
+    @app_commands.guild_only()
+    @app_commands.describe(
+        game="Only this game (all games by default)",
+        everywhere="Count the games of every chat, not only this channel's",
+    )
+    @app_commands.choices(game=game_choices)
+    async def leaderboard(
+        interaction: discord.Interaction[Any], game: str | None = None, everywhere: bool = False
+    ) -> None:
+        scope = {"scope": "everywhere"} if everywhere else {}
+        await _bot(interaction).run_command(
+            interaction, lambda: Command("leaderboard", text=game or "", options=scope)
+        )
+
+    @app_commands.command(name="stats", description=desc("stats"))
+    @app_commands.guild_only()
+    @app_commands.describe(player="Whose record (yours by default)")
+    async def stats(
+        interaction: discord.Interaction[Any], player: discord.Member | None = None
+    ) -> None:
+        names = (player.display_name,) if player is not None else ()
+        await _bot(interaction).run_command(interaction, lambda: Command("stats", players=names))
+
+    @app_commands.command(name="rules", description=desc("rules"))
+    @app_commands.guild_only()
+    @app_commands.describe(game="The game to explain")
+    @app_commands.choices(game=game_choices)
+    async def rules(interaction: discord.Interaction[Any], game: str) -> None:
+        await _bot(interaction).run_command(interaction, lambda: Command("rules", text=game))
+
+    @app_commands.command(name="help", description=desc("help"))
+    @app_commands.guild_only()
+    @app_commands.describe(command="Explain this command (all commands by default)")
+    @app_commands.choices(command=help_choices)
+    async def help_(interaction: discord.Interaction[Any], command: str | None = None) -> None:
+        await _bot(interaction).run_command(
+            interaction, lambda: Command("help", text=command or "")
+        )
+
+    @app_commands.command(
+        name="notify", description="Choose whether feudbot may DM you reminders and your tiles"
+    )
+    @app_commands.guild_only()
+    @app_commands.describe(dm="True: send me DMs (reminders, my rack); False: mentions only")
+    async def notify(interaction: discord.Interaction[Any], dm: bool) -> None:
+        bot = _bot(interaction)
+        await bot._defer(interaction, ephemeral=True)
+        db = bot.service.db
+        user = await db.users.upsert_user(
+            PLATFORM, str(interaction.user.id), interaction.user.display_name
+        )
+        await db.users.set_dm_allowed(user.id, dm)
+        text = (
+            "I will DM you reminders and your tiles. Keep DMs from this server open."
+            if dm
+            else "No DMs: I will mention you in the game's channel instead."
+        )
+        event = {"type": "notify", "dm": dm}
+        await bot.deliver(interaction, [bot._private_reply(interaction, text, event)])
+
+    explicit: list[app_commands.Command[Any, Any, Any]] = [
+        new,
+        play,
+        swap,
+        games,
+        leaderboard,
+        stats,
+        rules,
+        help_,
+        notify,
+    ]
+    out: list[app_commands.Command[Any, Any, Any]] = []
+    for spec in COMMANDS:
+        if spec.name in {c.name for c in explicit}:
+            continue
+        if spec.name == "rack":
+            out.append(simple("rack", ephemeral=True))
+        elif spec.shape == "none" and spec.takes_game_id:
+            out.append(simple(spec.name))
+        else:
+            command = generic(spec)
+            if command is not None:
+                out.append(command)
+    out = [new, *out, *explicit[1:]]
+    names = [c.name for c in out]
+    assert len(names) == len(set(names)), names
+    return out
+
+
+def _option_name(args: str) -> str:
+    """Turn a syntax fragment such as ``<move>`` or ``[command]`` into an option name."""
+    word = re.sub(r"[^a-z0-9_]+", "_", args.lower()).strip("_")
+    return word[:32] or "text"
+
+
+def generic(spec: CommandSpec) -> app_commands.Command[Any, Any, Any] | None:
+    """Mirror a command of the table that has no hand-written slash command, from its shape.
+
+    Covers the shapes of plain commands: no argument, one text or word (required or not), with
+    or without ``game=<id>``. Returns None (and logs) for anything else.
+    """
+    name = spec.name
+    description = short_description(spec.summary.replace("`", ""))
+    arg = _option_name(spec.args)
+    arg_help = short_description(f"{spec.args.strip('<>[]') or 'argument'} — see /help {name}")
+    text_required = spec.shape in ("text", "word")
+    if spec.shape not in ("none", "text", "word", "word?"):
+        log.warning("no Discord command for /%s (shape %s)", name, spec.shape)
+        return None
+
+    async def run(interaction: discord.Interaction[Any], text: str, game: int | None) -> None:
+        def build() -> Command:
+            value = text if spec.shape == "text" else text.strip().lower()
+            return Command(name, game, text=value)
+
+        await _bot(interaction).run_command(interaction, build)
+
+    callback: Callable[..., Any]
+    if spec.shape == "none":
+
+        async def callback(interaction: discord.Interaction[Any]) -> None:
+            await run(interaction, "", None)
+
+    elif text_required and spec.takes_game_id:
+
+        async def callback(
+            interaction: discord.Interaction[Any], text: str, game: int | None = None
+        ) -> None:
+            await run(interaction, text, game)
+
+    elif text_required:
+
+        async def callback(interaction: discord.Interaction[Any], text: str) -> None:
+            await run(interaction, text, None)
+
+    elif spec.takes_game_id:
+
+        async def callback(
+            interaction: discord.Interaction[Any], text: str = "", game: int | None = None
+        ) -> None:
+            await run(interaction, text, game)
+
+    else:
+
+        async def callback(interaction: discord.Interaction[Any], text: str = "") -> None:
+            await run(interaction, text, None)
+
+    params = inspect.signature(callback).parameters
+    if "text" in params:
+        callback = app_commands.rename(text=arg)(app_commands.describe(text=arg_help)(callback))
+    if "game" in params:
+        callback = app_commands.describe(game=GAME_ID_HELP)(
+            app_commands.autocomplete(game=game_autocomplete)(callback)
+        )
+    return app_commands.Command(
+        name=name, description=description, callback=app_commands.guild_only()(callback)
+    )
+
+
+# --- running -----------------------------------------------------------------------------------
+
+
+async def run_discord(
+    settings: Settings,
+    *,
+    db_path: str | None = None,
+    service: Service | None = None,
+    also_send: Send | None = None,
+    stop: asyncio.Event | None = None,
+    ready: asyncio.Event | None = None,
+) -> None:
+    """Run the Discord bot until `stop` is set (default: until Discord or an error ends it).
+
+    Args:
+        settings: ``DISCORD_TOKEN``, ``DISCORD_DEV_GUILD_ID``, the database and reminders.
+        db_path: Another SQLite file than the settings' one.
+        service: Share this service (and its database). Without `also_send` the bot runs no
+            deadline dispatcher: the caller's one dispatcher calls `FeudBot.send_replies`.
+        also_send: With `service`: run the dispatcher here (once logged in) and hand its replies
+            to this other platform's `send_replies` too.
+        stop: Set it to shut down cleanly.
+        ready: Set once the bot is connected (tests wait for it).
+    """
+    from storage import Database
+
+    if not settings.discord_token:
+        raise SystemExit("DISCORD_TOKEN is not set (see .env.example).")
+    token = settings.discord_token
+
+    async def serve(bot: FeudBot) -> None:
+        async with bot:
+            runner = asyncio.create_task(bot.start(token), name="feudbot-discord")
+            waits: set[asyncio.Task[Any]] = {runner}
+            if stop is not None:
+                waits.add(asyncio.create_task(stop.wait()))
+            if ready is not None:
+
+                async def mark_ready() -> None:
+                    await bot.wait_until_ready()
+                    ready.set()
+                    await asyncio.Event().wait()  # never ends the wait by itself
+
+                waits.add(asyncio.create_task(mark_ready()))
+            try:
+                await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for task in waits - {runner}:
+                    task.cancel()
+                if not runner.done():
+                    await bot.close()
+            await runner  # re-raises what ended the bot (a refused token, a closed gateway)
+
+    if service is not None:
+        await serve(
+            FeudBot(
+                service,
+                dev_guild_id=settings.discord_dev_guild_id,
+                run_dispatcher=also_send is not None,
+                also_send=also_send,
+            )
+        )
+        return
+    db = await Database.open(db_path or settings.db_path)
+    try:
+        own = Service(db, allow_seed=settings.allow_seed, reminders=settings.reminders)
+        await serve(FeudBot(own, dev_guild_id=settings.discord_dev_guild_id))
+    finally:
+        await db.close()
+
+
+def main_discord(db_path: str | None = None, *, configure_logging: bool = True) -> int:
+    """Run the Discord bot from the command line (``feudbot discord``); return the exit status.
+
+    SIGINT and SIGTERM stop it cleanly (status 0); a refused token or a gateway closed by
+    Discord ends it with status 1; no ``DISCORD_TOKEN`` gives status 2.
+    """
+    from bot.config import load_settings
+
+    settings = load_settings()
+    if not settings.discord_token:
+        log.error("DISCORD_TOKEN is not set (see .env.example).")
+        return 2
+    if configure_logging:
+        discord.utils.setup_logging(level=logging.INFO)
+
+    async def main() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            # Not available on Windows, nor outside the main thread (tests run it in a thread).
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.add_signal_handler(sig, stop.set)
+        await run_discord(settings, db_path=db_path, stop=stop)
+
+    try:
+        asyncio.run(main())
+    except KeyboardInterrupt:
+        return 0
+    except discord.LoginFailure as error:
+        log.error("Discord refused the token: %s", error)
+        return 1
+    except discord.ConnectionClosed as error:
+        log.error("Discord closed the connection (code %s); stopping.", error.code)
+        return 1
+    return 0

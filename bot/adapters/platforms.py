@@ -1,0 +1,76 @@
+"""Run Discord and Telegram in one process over one database, service and deadline dispatcher.
+
+```python
+run_platforms(settings)          # both tokens set: `feudbot run` lands here
+```
+
+The two adapters never import each other; this module is the only place that knows both. The
+Telegram front end starts first (polling or webhook), then the Discord bot, whose deadline
+dispatcher starts once it has logged in and hands every reply to both platforms: each adapter
+sends only the replies addressed to its own chats and users.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+
+import discord
+
+from bot.adapters.discord_bot import run_discord
+from bot.adapters.telegram_bot import telegram_running
+from bot.config import Settings
+from bot.service import Service
+
+log = logging.getLogger(__name__)
+
+
+async def serve_platforms(
+    settings: Settings,
+    *,
+    stop: asyncio.Event | None = None,
+    ready: asyncio.Event | None = None,
+) -> None:
+    """Serve both platforms until `stop` is set (or Discord ends the connection)."""
+    from storage import Database
+
+    db = await Database.open(settings.db_path)
+    try:
+        service = Service(db, allow_seed=settings.allow_seed, reminders=settings.reminders)
+        async with telegram_running(settings, service) as telegram:
+            await run_discord(
+                settings, service=service, also_send=telegram.send_replies, stop=stop, ready=ready
+            )
+    finally:
+        await db.close()
+
+
+def run_platforms(settings: Settings) -> int:
+    """Run both bots in the foreground until SIGINT or SIGTERM; return the exit status."""
+    if not logging.getLogger().handlers:
+        logging.basicConfig(
+            level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+        )
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+
+    async def main() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.add_signal_handler(sig, stop.set)
+        await serve_platforms(settings, stop=stop)
+
+    try:
+        asyncio.run(main())
+    except KeyboardInterrupt:
+        return 0
+    except discord.LoginFailure as error:
+        log.error("Discord refused the token: %s", error)
+        return 1
+    except discord.ConnectionClosed as error:
+        log.error("Discord closed the connection (code %s); stopping.", error.code)
+        return 1
+    return 0

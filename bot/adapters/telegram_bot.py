@@ -1,0 +1,1049 @@
+"""The Telegram adapter (python-telegram-bot 22): commands, inline buttons, private racks.
+
+``feudbot telegram`` calls `run_telegram(settings)`: it opens the database, builds the PTB
+`Application` (with `AIORateLimiter` and, when ``TELEGRAM_API_BASE_URL`` is set, a self-hosted
+Bot API server), fills the command menu (``setMyCommands``), starts the deadline dispatcher and
+polls for updates (or serves a webhook, when configured) until SIGINT/SIGTERM.
+
+The four adapter steps (STYLE.md §8), for text and for buttons alike:
+
+1. parse the platform input: a command message (``/play 8H QUIZ``) or a button's
+   ``callback_data`` ``g:<game id>:<action>:<turn>`` (<= 64 bytes, ids only);
+2. call the service (`Service.handle`, the same command language as the console);
+3. get `Reply` values back;
+4. send them: chat replies to the chat (one board message per game, edited in place), private
+   replies privately: a direct message when the player has started the bot; otherwise an alert
+   (for a button press) or a mention in the group with a deep link
+   ``t.me/<bot>?start=g<id>`` — a rack is never shown in a group.
+
+Every callback query is answered once, before anything slow is sent; a button whose turn has
+passed is answered politely and does nothing. All state comes from storage, so buttons keep
+working after a restart; only the id of each game's board message lives in memory (storage has
+no column for it), so after a restart the next update posts a fresh board message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import html
+import logging
+import re
+import signal
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+from telegram import (
+    Bot,
+    BotCommand,
+    CallbackQuery,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    InputMediaPhoto,
+    Message,
+    ReplyParameters,
+    Update,
+)
+from telegram import Chat as TgChat
+from telegram import User as TgUser
+from telegram.constants import ChatMemberStatus, ChatType, MessageEntityType, ParseMode
+from telegram.error import BadRequest, Forbidden, TelegramError
+from telegram.ext import (
+    AIORateLimiter,
+    Application,
+    ApplicationBuilder,
+    BaseRateLimiter,
+    CallbackQueryHandler,
+    CommandHandler,
+    ContextTypes,
+    MessageHandler,
+    filters,
+)
+from telegram.request import BaseRequest
+
+from bot.adapters.common import APOLOGY, image_bytes, image_name
+from bot.commands import COMMANDS
+from bot.config import Settings
+from bot.core.errors import GameError
+from bot.games import GAMES
+from bot.reminders import Dispatcher
+from bot.replies import ChatTarget, Image, Reply, UserTarget
+from bot.service import ChatRef, Service, UserRef
+from storage import Database
+
+log = logging.getLogger(__name__)
+
+PLATFORM = "telegram"
+OFFICIAL_API_BASE_URL = "https://api.telegram.org/bot"
+TEXT_LIMIT = 4096
+CAPTION_LIMIT = 1024
+ALERT_LIMIT = 200
+CALLBACK_DATA_LIMIT = 64
+COMMAND_DESCRIPTION_LIMIT = 256
+GROUP_MESSAGES_PER_MINUTE = 20
+RATE_LIMIT_RETRIES = 3
+# A button press is answered with the outcome when the service is this quick (seconds), else
+# with "Working on it…" at once (Telegram shows a spinner until the answer, for 15 s at most).
+ANSWER_WITHIN = 1.0
+
+# Button actions: the callback_data action word -> the label under the message.
+ACTIONS: dict[str, str] = {
+    "join": "Join",
+    "start": "Start",
+    "rack": "My rack",
+    "pass": "Pass",
+    "board": "Board",
+}
+LOBBY_ACTIONS = ("join", "start")
+PLAY_ACTIONS = ("rack", "pass", "board")
+# Buttons that act on one turn: pressing them after that turn is refused politely.
+TURN_BOUND = frozenset({"pass"})
+# Replies whose content is a player's secret: never shown in a group, not even as a fallback.
+SECRET_KINDS = frozenset({"rack"})
+# Chat replies that show a game's board: they update the game's one board message.
+BOARD_KINDS = frozenset({"game_started", "move_played", "timeout"})
+_CALLBACK = re.compile(r"^g:(\d{1,18}):([a-z]{1,8}):(\d{1,9})$")
+_DEEP_LINK = re.compile(r"^g(\d{1,18})$")
+STALE = "That button belongs to an earlier turn of game #{id}; use the newest board message."
+WELCOME = (
+    "Hello! Private messages are on: your racks and reminders will arrive here. "
+    "Play in a group with /new webfeud @friend, or see /help."
+)
+
+
+# --- small pure helpers ------------------------------------------------------------------------
+
+
+def api_base_url(setting: str | None) -> str:
+    """Return the Bot API base URL PTB appends the token to (``…/bot``).
+
+    ``TELEGRAM_API_BASE_URL`` may name just the server (``http://localhost:8081``) or the full
+    prefix (``http://localhost:8081/bot``); unset means the official API.
+    """
+    if not setting:
+        return OFFICIAL_API_BASE_URL
+    base = setting.strip().rstrip("/")
+    return base if base.endswith("/bot") else base + "/bot"
+
+
+def file_base_url(base: str) -> str:
+    """Return the file download URL prefix that goes with a Bot API base URL."""
+    return base.removesuffix("/bot") + "/file/bot"
+
+
+def callback_data(game_id: int, action: str, turn: int) -> str:
+    """Return a button's ``callback_data``: ``g:<game id>:<action>:<turn>`` (<= 64 bytes)."""
+    data = f"g:{game_id}:{action}:{turn}"
+    if len(data.encode()) > CALLBACK_DATA_LIMIT:
+        raise ValueError(f"callback data {data!r} is longer than {CALLBACK_DATA_LIMIT} bytes")
+    return data
+
+
+def parse_callback(data: str | None) -> tuple[int, str, int] | None:
+    """Return (game id, action, turn) of our callback data, or None for anything else."""
+    match = _CALLBACK.match(data or "")
+    if match is None or match.group(2) not in ACTIONS:
+        return None
+    return int(match.group(1)), match.group(2), int(match.group(3))
+
+
+def deep_link(username: str, game_id: int) -> str:
+    """Return the link that opens a private chat with the bot about one game."""
+    return f"https://t.me/{username}?start=g{game_id}"
+
+
+def display_name(user: TgUser) -> str:
+    """Return the name a Telegram user plays under: the @username (how others invite them).
+
+    Without a username it is the full name with ``_`` for spaces, so ``@Carol_Smith`` works.
+    """
+    name = user.username or "_".join(user.full_name.split())
+    return name or str(user.id)
+
+
+def clip(text: str, limit: int) -> str:
+    """Shorten `text` to at most `limit` characters, marking the cut with an ellipsis."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def split_text(text: str, limit: int = TEXT_LIMIT) -> list[str]:
+    """Split a long text into messages of at most `limit` characters, at line breaks."""
+    parts: list[str] = []
+    current = ""
+    for line in text.splitlines(keepends=True):
+        while len(line) > limit:
+            if current:
+                parts.append(current)
+                current = ""
+            parts.append(line[:limit])
+            line = line[limit:]
+        if len(current) + len(line) > limit:
+            parts.append(current)
+            current = ""
+        current += line
+    if current.strip():
+        parts.append(current)
+    return [part.rstrip("\n") for part in parts] or [text[:limit]]
+
+
+def command_menu() -> list[BotCommand]:
+    """Return the command menu: every command of the language with its first sentence."""
+    menu = []
+    for spec in COMMANDS:
+        summary = spec.summary.replace("`", "").split(". ")[0].rstrip(".")
+        menu.append(BotCommand(spec.name, clip(summary, COMMAND_DESCRIPTION_LIMIT)))
+    return menu
+
+
+@functools.cache
+def pass_label(game_key: str) -> str | None:
+    """Return the label of the Pass button for a game, or None when it has no such move.
+
+    /pass plays the game's ``pass`` move: in Rummikub that is drawing a tile ("Draw"); NMBR 9
+    has none, so its boards get no such button.
+    """
+    gdef = GAMES.get(game_key)
+    if gdef is None:
+        return None
+    try:
+        move = str(gdef.parse_move("pass"))
+    except GameError:
+        return None
+    return ACTIONS["pass"] if move == "pass" else move.split()[0].capitalize()
+
+
+def is_secret(reply: Reply) -> bool:
+    """Return True for a private reply that must never reach a group (a rack, any picture)."""
+    return isinstance(reply.to, UserTarget) and (reply.kind in SECRET_KINDS or bool(reply.images))
+
+
+def mention(user: UserTarget) -> str:
+    """Return an HTML mention of a player (works without a username)."""
+    return f'<a href="tg://user?id={int(user.platform_user_id)}">{html.escape(user.name)}</a>'
+
+
+def default_rate_limiter() -> AIORateLimiter:
+    """Return the production limiter: 20 messages a minute per group, retry 429s a few times."""
+    return AIORateLimiter(
+        group_max_rate=GROUP_MESSAGES_PER_MINUTE,
+        group_time_period=60,
+        max_retries=RATE_LIMIT_RETRIES,
+    )
+
+
+# --- the front end -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class BoardMessage:
+    """The message that shows a game's board in its chat (edited in place move after move)."""
+
+    chat_id: int
+    message_id: int
+    photo: bool
+
+
+@dataclass
+class Origin:
+    """Where an update came from, so replies can answer it in the right place."""
+
+    chat_id: int
+    user_id: int
+    private: bool
+    message_id: int | None = None
+    query: CallbackQuery | None = None
+    answered: bool = False
+    asked_rack: bool = False  # the user asked for their rack (else racks come unasked)
+    consumed: set[int] = field(default_factory=set)  # id() of replies shown in the answer
+
+
+def _kind(step: Reply | Sequence[Reply]) -> str:
+    return step.kind if isinstance(step, Reply) else "board"
+
+
+class TelegramFrontEnd:
+    """Turns Telegram updates into service calls and `Reply` values into Bot API calls."""
+
+    def __init__(self, service: Service) -> None:
+        """Bind the front end to the service (whose database it also reads)."""
+        self.service = service
+        self.db: Database = service.db
+        self.bot: Bot | None = None
+        self.username = ""
+        self.boards: dict[int, BoardMessage] = {}
+        self._dm: dict[int, bool] = {}  # storage user id -> may we write to them privately
+        self._told: set[tuple[int, int]] = set()  # (game id, user id) told how to see tiles
+        self._started: set[int] = set()  # Telegram ids known to have written to us privately
+
+    # -- wiring --
+
+    def install(self, app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+        """Register the handlers and the global error handler on a PTB application."""
+        names = [spec.name for spec in COMMANDS]
+        app.add_handler(CommandHandler(names, self.on_command, filters=filters.UpdateType.MESSAGE))
+        # In a private chat an unknown /command is surely meant for us: the service explains.
+        app.add_handler(
+            MessageHandler(
+                filters.ChatType.PRIVATE & filters.COMMAND & filters.UpdateType.MESSAGE,
+                self.on_command,
+            )
+        )
+        app.add_handler(CallbackQueryHandler(self.on_callback))
+        app.add_error_handler(self.on_error)
+
+    async def setup(self, bot: Bot) -> None:
+        """Remember the (initialised) bot and fill its command menu."""
+        self.bot = bot
+        self.username = bot.username
+        await bot.set_my_commands(command_menu())
+
+    def _bot(self) -> Bot:
+        if self.bot is None:
+            raise RuntimeError("TelegramFrontEnd.setup(bot) was not called")
+        return self.bot
+
+    # -- step 1: parse the platform input --
+
+    async def on_command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Run one command message of the command language."""
+        message, user, chat = update.effective_message, update.effective_user, update.effective_chat
+        if message is None or user is None or chat is None or not message.text:
+            return
+        private = chat.type == ChatType.PRIVATE
+        name = message.text.split()[0][1:].split("@", 1)[0].lower()
+        origin = Origin(
+            chat.id, user.id, private, message_id=message.message_id, asked_rack=name == "rack"
+        )
+        if private:
+            await self._allow_dm(user)
+        is_admin = private or (name == "cancel" and await self._is_admin(chat, user))
+        ref = UserRef(PLATFORM, str(user.id), display_name(user), is_admin=is_admin)
+        text = await self._command_text(message)
+        if private and name == "start" and await self._private_start(text, ref, origin):
+            return
+        replies = await self.service.handle(self._chat_ref(chat), ref, text)
+        await self.deliver(replies, origin)
+
+    async def _command_text(self, message: Message) -> str:
+        """Return the command line, with mentions of users without a username as ``@name``.
+
+        Picking such a user in Telegram's mention menu gives their full name (maybe with spaces)
+        and a ``text_mention`` entity holding the user; the service knows players by name, so
+        the user is stored and the span becomes ``@<their play name>``.
+        """
+        text = message.text or ""
+        spans = message.parse_entities([MessageEntityType.TEXT_MENTION])
+        for entity, shown in spans.items():
+            if entity.user is None:
+                continue
+            name = display_name(entity.user)
+            await self.db.users.upsert_user(PLATFORM, str(entity.user.id), name)
+            head, sep, tail = text.partition(shown)
+            if sep:
+                text = f"{head}{'' if head.endswith('@') else '@'}{name}{tail}"
+        return text
+
+    async def on_callback(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Run one button press; the query is always answered exactly once."""
+        query = update.callback_query
+        if query is None:
+            return
+        chat = query.message.chat if query.message is not None else None
+        origin = Origin(
+            chat.id if chat is not None else query.from_user.id,
+            query.from_user.id,
+            chat is not None and chat.type == ChatType.PRIVATE,
+            query=query,
+        )
+        try:
+            await self._press(query, origin)
+        finally:
+            if not origin.answered:
+                await self._answer(origin, "")
+
+    async def _press(self, query: CallbackQuery, origin: Origin) -> None:
+        parsed = parse_callback(query.data)
+        if parsed is None:
+            await self._answer(origin, "This button is no longer in use.")
+            return
+        game_id, action, turn = parsed
+        origin.asked_rack = action == "rack"
+        row = await self.db.games.get_game(game_id)
+        if row is None:
+            await self._answer(origin, f"There is no game #{game_id}.", alert=True)
+            return
+        if action in TURN_BOUND and (row.status != "active" or row.turn != turn):
+            await self._answer(origin, STALE.format(id=game_id), alert=True)
+            return
+        chat = await self.db.chats.get_chat(row.chat_id)
+        if chat is None:  # pragma: no cover - games reference their chat
+            await self._answer(origin, f"There is no game #{game_id}.", alert=True)
+            return
+        if origin.private:
+            await self._allow_dm(query.from_user)
+        ref = UserRef(PLATFORM, str(query.from_user.id), display_name(query.from_user))
+        # The button acts in the game's own chat, whichever chat the message is in.
+        game_chat = ChatRef(PLATFORM, chat.platform_chat_id)
+        work = asyncio.ensure_future(
+            self.service.handle(game_chat, ref, f"/{action} game={game_id}")
+        )
+        done, _pending = await asyncio.wait({work}, timeout=ANSWER_WITHIN)
+        if not done:
+            # Slow (bots thinking, a busy database): answer now so the spinner stops; what
+            # follows is sent as for a typed command.
+            await self._answer(origin, "Working on it…")
+        replies = await work
+        await self.deliver(replies, origin)
+
+    async def _private_start(self, text: str, user: UserRef, origin: Origin) -> bool:
+        """Handle Telegram's own /start in a private chat (plain, or a deep link ``g<id>``).
+
+        Returns False when the line is the command language's ``/start game=<id>``.
+        """
+        args = text.split()[1:]
+        if args and args[0].lower().startswith("game="):
+            return False  # the command language's /start game=<id>
+        if args and (match := _DEEP_LINK.match(args[0])):
+            game_id = int(match.group(1))
+            row = await self.db.games.get_game(game_id)
+            chat = await self.db.chats.get_chat(row.chat_id) if row is not None else None
+            await self._send_text(origin.chat_id, WELCOME)
+            if row is not None and chat is not None and row.status == "active":
+                game_chat = ChatRef(PLATFORM, chat.platform_chat_id)
+                replies = await self.service.handle(game_chat, user, f"/rack game={game_id}")
+                await self.deliver(replies, origin)
+            return True
+        if args:  # a deep link we do not know (an old or hand-made one): just say hello
+            await self._send_text(origin.chat_id, WELCOME)
+            return True
+        replies = await self.service.handle(ChatRef(PLATFORM, str(origin.chat_id)), user, "/start")
+        if len(replies) == 1 and replies[0].event.get("reason") in {"NO_GAME", "WHICH_GAME"}:
+            await self._send_text(origin.chat_id, WELCOME)
+        else:
+            await self.deliver(replies, origin)
+        return True
+
+    def _chat_ref(self, chat: TgChat) -> ChatRef:
+        title = None if chat.type == ChatType.PRIVATE else chat.title
+        return ChatRef(PLATFORM, str(chat.id), title)
+
+    async def _is_admin(self, chat: TgChat, user: TgUser) -> bool:
+        try:
+            member = await self._bot().get_chat_member(chat.id, user.id)
+        except TelegramError:
+            log.warning("could not read the membership of %s in %s", user.id, chat.id)
+            return False
+        return member.status in (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
+
+    # -- private messages: who may we write to --
+
+    async def _allow_dm(self, user: TgUser) -> None:
+        """Record that a user wrote to the bot privately, so it may write back."""
+        if user.id in self._started:
+            return
+        stored = await self.db.users.upsert_user(PLATFORM, str(user.id), display_name(user))
+        if not stored.dm_allowed:
+            await self.db.users.set_dm_allowed(stored.id, True)
+        self._dm[stored.id] = True
+        self._started.add(user.id)
+
+    async def _may_dm(self, user: UserTarget) -> bool:
+        allowed = self._dm.get(user.user_id)
+        if allowed is None:
+            stored = await self.db.users.get_user(user.user_id)
+            allowed = bool(stored and stored.dm_allowed)
+            self._dm[user.user_id] = allowed
+        return allowed
+
+    async def _forbid_dm(self, user: UserTarget) -> None:
+        self._dm[user.user_id] = False
+        self._started.discard(int(user.platform_user_id))
+        await self.db.users.set_dm_allowed(user.user_id, False)
+
+    # -- step 4: send the replies --
+
+    async def send_replies(self, replies: Sequence[Reply]) -> None:
+        """Send replies that answer no update (the deadline dispatcher calls this).
+
+        Replies for another platform's chats or users are left out.
+        """
+        await self.deliver([r for r in replies if r.to.platform == PLATFORM], None)
+
+    async def deliver(self, replies: Sequence[Reply], origin: Origin | None) -> None:
+        """Send the service's replies: answer a button press first, then chat and private ones."""
+        if origin is not None and origin.query is not None and not origin.answered:
+            await self._answer_press(replies, origin)
+        boards: dict[int, list[Reply]] = {}
+        plan: list[Reply | list[Reply]] = []
+        for reply in replies:
+            game_id = reply.event.get("game_id")
+            if isinstance(reply.to, ChatTarget) and reply.kind in BOARD_KINDS and game_id:
+                # Several moves in one batch (a move and the bots' answers): one board update.
+                if game_id not in boards:
+                    boards[game_id] = []
+                    plan.append(boards[game_id])
+                boards[game_id].append(reply)
+            else:
+                plan.append(reply)
+        notices: dict[tuple[int, int], list[UserTarget]] = {}
+        for step in plan:
+            try:
+                if isinstance(step, list):
+                    await self._update_board(step)
+                    for reply in step:
+                        if reply.kind == "timeout":
+                            await self._timeout_notice(reply)
+                elif isinstance(step.to, ChatTarget):
+                    await self._send_chat(step, origin)
+                elif id(step) not in (origin.consumed if origin else set()):
+                    await self._send_private(step, origin, notices)
+            except Forbidden:
+                log.warning("Telegram refused a message (the bot was removed or blocked)")
+            except TelegramError:
+                # One failed send (after the rate limiter's retries) must not lose the others.
+                log.exception("sending a %s reply failed", _kind(step))
+        for (chat_id, game_id), users in notices.items():
+            try:
+                await self._rack_notice(chat_id, game_id, users)
+            except TelegramError:
+                log.exception("sending the rack notice of game %d failed", game_id)
+
+    async def _answer(self, origin: Origin, text: str, *, alert: bool = False) -> None:
+        if origin.query is None or origin.answered:
+            return
+        origin.answered = True
+        try:
+            await origin.query.answer(clip(text, ALERT_LIMIT) or None, show_alert=alert)
+        except TelegramError as error:  # e.g. the query is too old
+            log.warning("could not answer a callback query: %s", error)
+
+    async def _answer_press(self, replies: Sequence[Reply], origin: Origin) -> None:
+        """Answer a button press: errors and (when no DM is possible) the rack in an alert."""
+        mine = [
+            r
+            for r in replies
+            if isinstance(r.to, UserTarget) and r.to.platform_user_id == str(origin.user_id)
+        ]
+        for reply in mine:
+            if reply.kind == "error":
+                origin.consumed.add(id(reply))
+                await self._answer(origin, reply.text, alert=True)
+                return
+        for reply in mine:
+            if not is_secret(reply) or origin.private:
+                continue
+            assert isinstance(reply.to, UserTarget)
+            origin.consumed.add(id(reply))
+            if await self._may_dm(reply.to):
+                # One quick private send, so the answer can say whether it arrived.
+                try:
+                    await self._send_to(int(reply.to.platform_user_id), reply)
+                    await self._answer(origin, "I sent it to you in our private chat.")
+                    return
+                except Forbidden:
+                    await self._forbid_dm(reply.to)
+            game_id = int(reply.event.get("game_id", 0))
+            link = deep_link(self.username, game_id).removeprefix("https://")
+            tail = f"\n\nFor pictures in private, start me: {link}"
+            await self._answer(origin, clip(reply.text, ALERT_LIMIT - len(tail)) + tail, alert=True)
+            return
+        await self._answer(origin, "")
+
+    async def _keyboard(
+        self, game_id: int, *, lobby_only: bool = False
+    ) -> InlineKeyboardMarkup | None:
+        """Return the buttons of a game's message as the game stands now (None when over)."""
+        row = await self.db.games.get_game(game_id)
+        if row is None or (lobby_only and row.status != "lobby"):
+            return None
+        if row.status == "lobby":
+            actions: Sequence[str] = LOBBY_ACTIONS
+        elif row.status == "active":
+            actions = PLAY_ACTIONS
+        else:
+            return None
+        buttons = []
+        for action in actions:
+            label = pass_label(row.game_key) if action == "pass" else ACTIONS[action]
+            if label is not None:
+                data = callback_data(game_id, action, row.turn)
+                buttons.append(InlineKeyboardButton(label, callback_data=data))
+        return InlineKeyboardMarkup([buttons])
+
+    async def _update_board(self, replies: Sequence[Reply]) -> None:
+        """Show a batch of board replies of one game: edit its board message, else post one."""
+        last = replies[-1]
+        assert isinstance(last.to, ChatTarget)
+        chat_id = int(last.to.platform_chat_id)
+        game_id = int(last.event["game_id"])
+        text = "\n".join(r.text for r in replies)
+        markup = await self._keyboard(game_id)
+        image = last.images[0] if last.images else None
+        known = self.boards.get(game_id)
+        if known is not None and known.chat_id == chat_id and known.photo == (image is not None):
+            try:
+                await self._edit(known, text, image, markup)
+                return
+            except BadRequest as error:
+                if "not modified" in str(error).lower():
+                    return
+                log.info("board message of game %d cannot be edited (%s)", game_id, error)
+        await self._post_board(chat_id, game_id, text, image, markup)
+
+    async def _edit(
+        self,
+        board: BoardMessage,
+        text: str,
+        image: bytes | Image | None,
+        markup: InlineKeyboardMarkup | None,
+    ) -> None:
+        bot = self._bot()
+        if image is None:
+            await bot.edit_message_text(
+                clip(text, TEXT_LIMIT), board.chat_id, board.message_id, reply_markup=markup
+            )
+            return
+        media = InputMediaPhoto(
+            image_bytes(image),
+            caption=clip(text, CAPTION_LIMIT),
+            filename=image_name(image, "board.png"),
+        )
+        await bot.edit_message_media(
+            media, chat_id=board.chat_id, message_id=board.message_id, reply_markup=markup
+        )
+
+    async def _post_board(
+        self,
+        chat_id: int,
+        game_id: int,
+        text: str,
+        image: bytes | Image | None,
+        markup: InlineKeyboardMarkup | None,
+    ) -> None:
+        if image is None:
+            message = await self._send_text(chat_id, text, markup=markup)
+        else:
+            message = await self._send_photo(chat_id, image, text, markup=markup)
+        old = self.boards.get(game_id)
+        self.boards[game_id] = BoardMessage(chat_id, message.message_id, image is not None)
+        if old is not None:
+            # Only the newest board message keeps live buttons (older ones would be stale).
+            await self._clear_buttons(old)
+
+    async def _clear_buttons(self, board: BoardMessage) -> None:
+        try:
+            await self._bot().edit_message_reply_markup(board.chat_id, board.message_id)
+        except BadRequest as error:
+            log.info("could not clear the buttons of an old board message: %s", error)
+
+    async def _send_chat(self, reply: Reply, origin: Origin | None) -> None:
+        assert isinstance(reply.to, ChatTarget)
+        chat_id = int(reply.to.platform_chat_id)
+        game_id = reply.event.get("game_id")
+        image = reply.images[0] if reply.images else None
+        if reply.kind in {"board", "game_created"} and game_id:
+            # An explicit /board (or a new lobby) becomes the game's board message.
+            await self._post_board(
+                chat_id, game_id, reply.text, image, await self._keyboard(game_id)
+            )
+            return
+        if reply.kind == "game_cancelled" and game_id and (old := self.boards.pop(game_id, None)):
+            await self._clear_buttons(old)
+        markup = None
+        if reply.kind == "game_joined" and game_id:
+            markup = await self._keyboard(game_id, lobby_only=True)
+        if image is None:
+            await self._send_text(chat_id, reply.text, markup=markup)
+        else:
+            await self._send_photo(chat_id, image, reply.text, markup=markup)
+        for extra in reply.images[1:]:
+            await self._send_photo(chat_id, extra, "")
+
+    async def _send_private(
+        self,
+        reply: Reply,
+        origin: Origin | None,
+        notices: dict[tuple[int, int], list[UserTarget]],
+    ) -> None:
+        """Send a reply meant for one user: here if private, else by DM, else a safe fallback."""
+        user = reply.to
+        assert isinstance(user, UserTarget)
+        here = origin is not None and origin.user_id == int(user.platform_user_id)
+        if origin is not None and here and origin.private:
+            await self._send_to(origin.chat_id, reply)
+            return
+        if reply.kind == "error" and origin is not None and here:
+            # Errors are safe to show: answer the command where it was typed.
+            await self._send_text(
+                origin.chat_id,
+                f"{mention(user)}: {html.escape(reply.text)}",
+                html_mode=True,
+                reply_to=origin.message_id,
+            )
+            return
+        if await self._may_dm(user):
+            try:
+                await self._send_to(int(user.platform_user_id), reply)
+                return
+            except Forbidden:
+                log.info("user %s does not accept private messages", user.platform_user_id)
+                await self._forbid_dm(user)
+        chat_id = await self._game_chat_id(reply, origin)
+        if chat_id is None:
+            log.warning("no chat to reach %s for a %s reply", user.name, reply.kind)
+            return
+        if is_secret(reply):
+            # Never the tiles in a group: say how to see them (unasked: once per game).
+            game_id = int(reply.event.get("game_id", 0))
+            asked = here and origin is not None and origin.asked_rack
+            if asked or (game_id, user.user_id) not in self._told:
+                self._told.add((game_id, user.user_id))
+                notices.setdefault((chat_id, game_id), []).append(user)
+            return
+        await self._send_text(
+            chat_id, f"{mention(user)}: {html.escape(reply.text)}", html_mode=True
+        )
+
+    async def _game_chat_id(self, reply: Reply, origin: Origin | None) -> int | None:
+        """Return the group where a player can be mentioned about a reply."""
+        game_id = reply.event.get("game_id")
+        if game_id:
+            row = await self.db.games.get_game(int(game_id))
+            chat = await self.db.chats.get_chat(row.chat_id) if row is not None else None
+            if chat is not None:
+                return int(chat.platform_chat_id)
+        if origin is not None and not origin.private:
+            return origin.chat_id
+        return None
+
+    async def _rack_notice(self, chat_id: int, game_id: int, users: Sequence[UserTarget]) -> None:
+        """Tell players who have not started the bot how to see their tiles (not the tiles)."""
+        names = ", ".join(mention(u) for u in users)
+        text = (
+            f"{names}: I cannot send you your tiles privately yet. Tap “{ACTIONS['rack']}” under"
+            " the board, or start a private chat with me and I will send them there."
+        )
+        markup = InlineKeyboardMarkup(
+            [[InlineKeyboardButton("Open a private chat", url=deep_link(self.username, game_id))]]
+        )
+        await self._send_text(chat_id, text, markup=markup, html_mode=True)
+
+    async def _timeout_notice(self, reply: Reply) -> None:
+        """Tell the player whose turn timed out: privately when possible, else by a mention."""
+        game_id, seat_no = reply.event.get("game_id"), reply.event.get("seat")
+        if not game_id or seat_no is None:
+            return
+        seats = await self.db.games.seats(int(game_id))
+        user_id = next((s.user_id for s in seats if s.seat_no == seat_no), None)
+        stored = await self.db.users.get_user(user_id) if user_id is not None else None
+        if stored is None or stored.platform != PLATFORM:
+            return
+        target = UserTarget(stored.id, PLATFORM, stored.platform_user_id, stored.display_name)
+        notice = Reply(
+            target,
+            f"Your turn in game #{game_id} timed out: {reply.event.get('move', 'no move')}.",
+            event={"type": "timeout_notice", "game_id": game_id},
+        )
+        await self._send_private(notice, None, {})
+
+    # -- the Bot API calls --
+
+    async def _send_to(self, chat_id: int, reply: Reply) -> None:
+        image = reply.images[0] if reply.images else None
+        if image is None:
+            await self._send_text(chat_id, reply.text)
+        else:
+            await self._send_photo(chat_id, image, reply.text)
+
+    async def _send_text(
+        self,
+        chat_id: int,
+        text: str,
+        *,
+        markup: InlineKeyboardMarkup | None = None,
+        html_mode: bool = False,
+        reply_to: int | None = None,
+    ) -> Message:
+        bot = self._bot()
+        parts = split_text(text)
+        message: Message | None = None
+        for n, part in enumerate(parts):
+            last = n == len(parts) - 1
+            message = await bot.send_message(
+                chat_id,
+                part,
+                parse_mode=ParseMode.HTML if html_mode else None,
+                reply_markup=markup if last else None,
+                reply_parameters=(
+                    ReplyParameters(reply_to, allow_sending_without_reply=True)
+                    if reply_to and n == 0
+                    else None
+                ),
+            )
+        assert message is not None
+        return message
+
+    async def _send_photo(
+        self,
+        chat_id: int,
+        image: bytes | Image,
+        caption: str,
+        *,
+        markup: InlineKeyboardMarkup | None = None,
+    ) -> Message:
+        bot = self._bot()
+        long_text = len(caption) > CAPTION_LIMIT
+        message = await bot.send_photo(
+            chat_id,
+            image_bytes(image),
+            caption=None if long_text or not caption else caption,
+            filename=image_name(image, "image.png"),
+            reply_markup=markup,
+        )
+        if long_text:
+            await self._send_text(chat_id, caption)
+        return message
+
+    # -- failures --
+
+    async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Log any failure of a handler and apologise briefly; never show a traceback."""
+        log.error("handling an update failed", exc_info=context.error)
+        if not isinstance(update, Update):
+            return
+        with contextlib.suppress(TelegramError):
+            if update.callback_query is not None:
+                # An unanswered query gets the apology; an answered one cannot be answered again.
+                with contextlib.suppress(BadRequest):
+                    await update.callback_query.answer(APOLOGY, show_alert=True)
+                    return
+            if update.effective_chat is not None:
+                await context.bot.send_message(update.effective_chat.id, APOLOGY)
+
+
+# --- building and running ----------------------------------------------------------------------
+
+
+def build_application(
+    token: str,
+    service: Service,
+    *,
+    base_url: str | None = None,
+    request: BaseRequest | None = None,
+    get_updates_request: BaseRequest | None = None,
+    rate_limiter: BaseRateLimiter[Any] | None = None,
+) -> tuple[Application[Any, Any, Any, Any, Any, Any], TelegramFrontEnd]:
+    """Build the PTB application with our handlers (tests pass a fake `BaseRequest`)."""
+    base = api_base_url(base_url)
+    builder = (
+        ApplicationBuilder()
+        .token(token)
+        .base_url(base)
+        .base_file_url(file_base_url(base))
+        .rate_limiter(rate_limiter or default_rate_limiter())
+        .job_queue(None)  # deadlines live in storage (STYLE.md §6), not in PTB's JobQueue
+    )
+    if request is not None:
+        builder = builder.request(request).get_updates_request(get_updates_request or request)
+    app = builder.build()
+    front = TelegramFrontEnd(service)
+    front.install(app)
+    return app, front
+
+
+@dataclass(frozen=True, slots=True)
+class Webhook:
+    """Where Telegram posts updates in webhook mode, and where the bot listens for them.
+
+    `url` is the public HTTPS address given to Telegram (a reverse proxy usually forwards it to
+    `listen`:`port`); its path is the path served. `secret` is checked on every post
+    (``X-Telegram-Bot-Api-Secret-Token``).
+    """
+
+    url: str
+    listen: str = "127.0.0.1"
+    port: int = 8443
+    secret: str | None = None
+
+    @property
+    def path(self) -> str:
+        """Return the URL path the bot serves."""
+        return urlsplit(self.url).path or "/"
+
+
+SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
+
+
+def webhook_from(settings: Settings) -> Webhook | None:
+    """Return the webhook settings (``TELEGRAM_WEBHOOK_URL`` …), or None for polling."""
+    if not settings.telegram_webhook_url:
+        return None
+    return Webhook(
+        settings.telegram_webhook_url,
+        settings.telegram_webhook_listen or "127.0.0.1",
+        settings.telegram_webhook_port or 8443,
+        settings.telegram_webhook_secret,
+    )
+
+
+@contextlib.asynccontextmanager
+async def _webhook_server(
+    app: Application[Any, Any, Any, Any, Any, Any], hook: Webhook
+) -> AsyncIterator[None]:
+    """Serve the webhook with aiohttp and feed the posted updates to the application.
+
+    (PTB's own webhook server needs tornado; aiohttp is already installed with discord.py.)
+    """
+    from aiohttp import web
+
+    async def receive(request: web.Request) -> web.Response:
+        if hook.secret is not None and request.headers.get(SECRET_HEADER) != hook.secret:
+            return web.Response(status=403)
+        try:
+            update = Update.de_json(await request.json(), app.bot)
+        except ValueError:
+            return web.Response(status=400)
+        await app.update_queue.put(update)
+        return web.Response()
+
+    server = web.Application()
+    server.router.add_post(hook.path, receive)
+    runner = web.AppRunner(server, access_log=None)
+    await runner.setup()
+    try:
+        await web.TCPSite(runner, hook.listen, hook.port).start()
+        yield
+    finally:
+        await runner.cleanup()
+
+
+@contextlib.asynccontextmanager
+async def telegram_running(
+    settings: Settings,
+    service: Service,
+    *,
+    webhook: Webhook | None = None,
+    request: BaseRequest | None = None,
+    get_updates_request: BaseRequest | None = None,
+    rate_limiter: BaseRateLimiter[Any] | None = None,
+    poll_timeout: int = 30,
+) -> AsyncIterator[TelegramFrontEnd]:
+    """Run the bot over `service` while the block runs: polling, or a webhook when configured.
+
+    Yields the front end, whose `send_replies` a deadline dispatcher can use. A process that
+    runs several chat platforms on one database enters this next to the other adapters and
+    routes the dispatcher's replies by ``reply.to.platform``.
+    """
+    if not settings.telegram_token:
+        raise ValueError("TELEGRAM_TOKEN is not set")
+    app, front = build_application(
+        settings.telegram_token,
+        service,
+        base_url=settings.telegram_api_base_url,
+        request=request,
+        get_updates_request=get_updates_request,
+        rate_limiter=rate_limiter,
+    )
+    hook = webhook or webhook_from(settings)
+    allowed = [Update.MESSAGE, Update.CALLBACK_QUERY]
+    async with app:
+        await front.setup(app.bot)
+        await app.start()
+        try:
+            if hook is not None:
+                async with _webhook_server(app, hook):
+                    await app.bot.set_webhook(
+                        hook.url, secret_token=hook.secret, allowed_updates=allowed
+                    )
+                    log.info("feudbot is on Telegram as @%s (webhook)", front.username)
+                    yield front
+            else:
+                updater = app.updater
+                assert updater is not None
+                await updater.start_polling(
+                    poll_interval=0, timeout=poll_timeout, allowed_updates=allowed
+                )
+                log.info("feudbot is on Telegram as @%s (polling)", front.username)
+                try:
+                    yield front
+                finally:
+                    await updater.stop()
+        finally:
+            await app.stop()
+
+
+async def serve_telegram(
+    settings: Settings,
+    *,
+    stop: asyncio.Event | None = None,
+    ready: asyncio.Event | None = None,
+    webhook: Webhook | None = None,
+    request: BaseRequest | None = None,
+    get_updates_request: BaseRequest | None = None,
+    rate_limiter: BaseRateLimiter[Any] | None = None,
+    poll_timeout: int = 30,
+) -> None:
+    """Open the database and run the bot with its deadline dispatcher until `stop` is set.
+
+    Args:
+        settings: ``TELEGRAM_TOKEN``, ``TELEGRAM_API_BASE_URL``, the database and reminders.
+        stop: Set it to shut down cleanly (default: run for ever).
+        ready: Set once the bot is polling (tests wait for it).
+        webhook: Receive updates by webhook (default: from the settings, else polling).
+        request: A replacement HTTP layer (tests).
+        get_updates_request: A replacement HTTP layer for getUpdates (tests).
+        rate_limiter: A replacement rate limiter (tests).
+        poll_timeout: The long-polling timeout of getUpdates, in seconds.
+    """
+    if not settings.telegram_token:
+        raise ValueError("TELEGRAM_TOKEN is not set")
+    stop = stop or asyncio.Event()
+    db = await Database.open(settings.db_path)
+    try:
+        service = Service(db, allow_seed=settings.allow_seed, reminders=settings.reminders)
+        async with telegram_running(
+            settings,
+            service,
+            webhook=webhook,
+            request=request,
+            get_updates_request=get_updates_request,
+            rate_limiter=rate_limiter,
+            poll_timeout=poll_timeout,
+        ) as front:
+            dispatcher = Dispatcher(service, front.send_replies)
+            try:
+                try:
+                    await dispatcher.run_due()  # overdue deadlines first
+                except Exception:
+                    log.exception("firing overdue deadlines at start-up failed")
+                dispatcher.start()
+                if ready is not None:
+                    ready.set()
+                await stop.wait()
+            finally:
+                await dispatcher.stop()
+    finally:
+        await db.close()
+
+
+def run_telegram(settings: Settings) -> int:
+    """Run the Telegram bot in the foreground until SIGINT or SIGTERM; return the exit status."""
+    if not logging.getLogger().handlers:
+        logging.basicConfig(
+            level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+        )
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # one INFO line per request otherwise
+
+    async def main() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError):  # Windows
+                loop.add_signal_handler(sig, stop.set)
+        await serve_telegram(settings, stop=stop)
+
+    asyncio.run(main())
+    return 0

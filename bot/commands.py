@@ -1,0 +1,262 @@
+"""The command language, parsed in one place and documented from one table.
+
+Every adapter that reads text (the console, Telegram) calls `parse_command`; Discord's slash
+commands mirror the same table. `docs/commands.md` embeds `commands_markdown()` verbatim (a test
+keeps them equal), so the documentation and the parser cannot drift.
+
+Tokens: words separated by spaces; ``@name`` names a player; ``name=value`` is an option;
+``game=<id>`` (any command that acts on one game) picks the game when a chat holds several.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from bot.core.errors import GameError
+
+BOT_LEVEL_NAMES = ("easy", "medium", "hard")
+_GAME_ID = re.compile(r"^game=(\S*)$", re.IGNORECASE)
+_OPTION = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=(\S*)$")
+
+
+class CommandError(GameError):
+    """The command was unknown or its arguments were wrong; the message shows the syntax."""
+
+
+@dataclass(frozen=True, slots=True)
+class CommandSpec:
+    """One command: its name, its syntax, what it does, and how its arguments are read."""
+
+    name: str
+    args: str
+    summary: str
+    takes_game_id: bool = True
+    # "none": no arguments; "text": the rest of the line (required); "word?": one optional word;
+    # "word": one required word; "player?": one optional @name; "new": the /new grammar;
+    # "leaderboard": an optional game and an optional `everywhere`.
+    shape: str = "none"
+
+    @property
+    def syntax(self) -> str:
+        """Return the full syntax line, e.g. ``/swap <tiles> [game=<id>]``."""
+        parts = [f"/{self.name}"]
+        if self.args:
+            parts.append(self.args)
+        if self.takes_game_id:
+            parts.append("[game=<id>]")
+        return " ".join(parts)
+
+
+COMMANDS: tuple[CommandSpec, ...] = (
+    CommandSpec(
+        "new",
+        "<game> [@player …] [bot=easy|medium|hard …] [option=value …]",
+        "Create a game in this chat; you take the first seat, invited players and bots the next"
+        " ones. It starts by itself once every seat is taken. `seed=<n>` deals a reproducible"
+        " game where the bot allows it (always in the console).",
+        takes_game_id=False,
+        shape="new",
+    ),
+    CommandSpec("join", "", "Take a free seat in a game that has not started.", shape="none"),
+    CommandSpec("start", "", "Deal and start a game once it has enough players.", shape="none"),
+    CommandSpec("leave", "", "Give up your seat before the game starts.", shape="none"),
+    CommandSpec(
+        "play",
+        "<move>",
+        "Play a move in the game's notation, e.g. `/play 8H QUIZ` (see `/rules <game>`).",
+        shape="text",
+    ),
+    CommandSpec("pass", "", "Give up your turn.", shape="none"),
+    CommandSpec(
+        "swap",
+        "<tiles>",
+        "Return these tiles to the bag and draw as many, e.g. `/swap AEQ?` (? = blank).",
+        shape="text",
+    ),
+    CommandSpec("resign", "", "Give up the game; the others win.", shape="none"),
+    CommandSpec("board", "", "Show the board, the scores and whose turn it is.", shape="none"),
+    CommandSpec("rack", "", "Show your tiles, privately.", shape="none"),
+    CommandSpec(
+        "games",
+        "",
+        "List this chat's open games and, privately, the games you sit in.",
+        takes_game_id=False,
+    ),
+    CommandSpec(
+        "leaderboard",
+        "[game] [everywhere]",
+        "Show the leaderboard of finished games (games, wins, points) of this chat, or of every"
+        " chat with `everywhere`; for one game or all games.",
+        takes_game_id=False,
+        shape="leaderboard",
+    ),
+    CommandSpec(
+        "stats",
+        "[@player]",
+        "Show a player's record per game (yours by default).",
+        takes_game_id=False,
+        shape="player?",
+    ),
+    CommandSpec(
+        "rules",
+        "<game>",
+        "Summarise a game: players, options and move notation.",
+        takes_game_id=False,
+        shape="word",
+    ),
+    CommandSpec(
+        "help",
+        "[command]",
+        "List the commands, or explain one.",
+        takes_game_id=False,
+        shape="word?",
+    ),
+    CommandSpec("cancel", "", "Cancel a game (its creator or a chat admin).", shape="none"),
+)
+
+SPECS: dict[str, CommandSpec] = {spec.name: spec for spec in COMMANDS}
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """A parsed command: its name and its arguments, already split by kind."""
+
+    name: str
+    game_id: int | None = None
+    text: str = ""  # /play's move, /swap's tiles, /rules's or /leaderboard's game, /help's topic
+    game_key: str = ""  # /new
+    players: tuple[str, ...] = ()  # @names, without the @
+    bots: tuple[str, ...] = ()  # bot levels, one per bot seat
+    options: dict[str, str] = field(default_factory=dict)  # name=value, names lower-case
+
+    @property
+    def spec(self) -> CommandSpec:
+        """Return the table entry of this command."""
+        return SPECS[self.name]
+
+
+def usage(name: str) -> str:
+    """Return the syntax of one command for an error message."""
+    return f"Usage: {SPECS[name].syntax}"
+
+
+def _fail(spec: CommandSpec, problem: str) -> CommandError:
+    return CommandError(f"{problem} Usage: {spec.syntax}")
+
+
+def parse_command(line: str) -> Command:
+    """Parse one line such as ``/play 8H QUIZ game=3``; raise `CommandError` with the syntax.
+
+    A Telegram-style suffix (``/play@feudbot``) is ignored. Command names are case-insensitive.
+    """
+    tokens = line.split()
+    if not tokens or not tokens[0].startswith("/") or len(tokens[0]) < 2:
+        raise CommandError("Commands start with a slash, e.g. /help or /new webfeud @bob.")
+    name = tokens[0][1:].split("@", 1)[0].lower()
+    spec = SPECS.get(name)
+    if spec is None:
+        known = " ".join(f"/{s.name}" for s in COMMANDS)
+        raise CommandError(f"There is no command /{name}. Commands: {known}. Try /help.")
+    args = tokens[1:]
+    game_id: int | None = None
+    rest: list[str] = []
+    for token in args:
+        match = _GAME_ID.match(token)
+        if match and spec.takes_game_id:
+            if game_id is not None:
+                raise _fail(spec, "Give game=<id> once.")
+            value = match.group(1)
+            if not value.isdigit():
+                raise _fail(spec, f"game={value} is not a game number; /games lists them.")
+            game_id = int(value)
+        else:
+            rest.append(token)
+    return _by_shape(spec, rest, game_id)
+
+
+def _by_shape(spec: CommandSpec, rest: list[str], game_id: int | None) -> Command:
+    if spec.shape == "none":
+        if rest:
+            raise _fail(spec, f"/{spec.name} takes no arguments.")
+        return Command(spec.name, game_id)
+    if spec.shape == "text":
+        if not rest:
+            raise _fail(spec, f"/{spec.name} needs {spec.args}.")
+        return Command(spec.name, game_id, text=" ".join(rest))
+    if spec.shape in ("word", "word?"):
+        if len(rest) > 1 or (spec.shape == "word" and not rest):
+            raise _fail(spec, f"/{spec.name} takes {spec.args}.")
+        return Command(spec.name, game_id, text=rest[0].lstrip("/").lower() if rest else "")
+    if spec.shape == "leaderboard":
+        words = [token.lower() for token in rest]
+        everywhere = "everywhere" in words
+        games = [word for word in words if word != "everywhere"]
+        if len(games) > 1 or words.count("everywhere") > 1:
+            raise _fail(spec, f"/{spec.name} takes {spec.args}.")
+        options = {"scope": "everywhere"} if everywhere else {}
+        return Command(spec.name, game_id, text=games[0] if games else "", options=options)
+    if spec.shape == "player?":
+        if len(rest) > 1 or (rest and not _is_player(rest[0])):
+            raise _fail(spec, f"/{spec.name} takes {spec.args}.")
+        return Command(spec.name, game_id, players=tuple(t[1:] for t in rest))
+    return _parse_new(spec, rest)
+
+
+def _is_player(token: str) -> bool:
+    return token.startswith("@") and len(token) > 1
+
+
+def _parse_new(spec: CommandSpec, rest: list[str]) -> Command:
+    if not rest or "=" in rest[0] or rest[0].startswith("@"):
+        raise _fail(spec, "Name the game first, e.g. /new webfeud @bob.")
+    game_key = rest[0].lower()
+    players: list[str] = []
+    bots: list[str] = []
+    options: dict[str, str] = {}
+    for token in rest[1:]:
+        if _is_player(token):
+            players.append(token[1:])
+            continue
+        match = _OPTION.match(token)
+        if match is None:
+            raise _fail(spec, f"I did not understand {token!r}.")
+        key, value = match.group(1).lower(), match.group(2)
+        if key == "bot":
+            if value.lower() not in BOT_LEVEL_NAMES:
+                raise _fail(spec, f"bot={value} is not a level; use " + "|".join(BOT_LEVEL_NAMES))
+            bots.append(value.lower())
+        elif key == "game":
+            raise _fail(spec, "/new makes a new game; game=<id> is for the other commands.")
+        elif key in options:
+            raise _fail(spec, f"{key}= is given twice.")
+        else:
+            options[key] = value
+    return Command(
+        spec.name, game_key=game_key, players=tuple(players), bots=tuple(bots), options=options
+    )
+
+
+def help_text(name: str = "") -> str:
+    """Return the list of commands, or the syntax and summary of one."""
+    if name:
+        spec = SPECS.get(name.lstrip("/").lower())
+        if spec is None:
+            raise CommandError(f"There is no command /{name.lstrip('/')}. Try /help.")
+        return f"{spec.syntax}\n{_plain(spec.summary)}"
+    lines = ["Commands (add game=<id> when this chat has several games):"]
+    lines += [f"{spec.syntax} — {_plain(spec.summary)}" for spec in COMMANDS]
+    return "\n".join(lines)
+
+
+def _plain(text: str) -> str:
+    return text.replace("`", "")
+
+
+def commands_markdown() -> str:
+    """Return the command reference as Markdown (embedded verbatim in docs/commands.md)."""
+    lines = ["| command | what it does |", "|---|---|"]
+    for spec in COMMANDS:
+        syntax = spec.syntax.replace("|", "\\|")
+        lines.append(f"| `{syntax}` | {spec.summary} |")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,96 @@
+"""Settings from the environment and `.env`, read in one place.
+
+```python
+settings = load_settings()          # reads .env (if present) then the process environment
+settings.db_path, settings.allow_seed, settings.reminders
+```
+
+Variables (see `.env.example`): ``DISCORD_TOKEN``, ``DISCORD_DEV_GUILD_ID``, ``TELEGRAM_TOKEN``,
+``TELEGRAM_API_BASE_URL``, ``TELEGRAM_WEBHOOK_URL`` / ``_LISTEN`` / ``_PORT`` / ``_SECRET``
+(receive Telegram updates by webhook instead of polling), ``FEUDBOT_DB`` (SQLite file, default
+``feudbot.sqlite3``),
+``FEUDBOT_ALLOW_SEED`` (``1`` lets ``/new … seed=N`` through outside the console),
+``FEUDBOT_REMINDERS`` (how long before a turn deadline to remind the player, default ``24h,1h``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import timedelta
+
+DEFAULT_DB = "feudbot.sqlite3"
+DEFAULT_REMINDERS = (timedelta(hours=24), timedelta(hours=1))
+_DURATION = re.compile(r"^(\d+)([smhd])$")
+_UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days"}
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Everything the bot reads from its environment."""
+
+    db_path: str = DEFAULT_DB
+    discord_token: str | None = None
+    discord_dev_guild_id: int | None = None
+    telegram_token: str | None = None
+    telegram_api_base_url: str | None = None
+    telegram_webhook_url: str | None = None
+    telegram_webhook_listen: str | None = None
+    telegram_webhook_port: int | None = None
+    telegram_webhook_secret: str | None = None
+    allow_seed: bool = False
+    reminders: tuple[timedelta, ...] = DEFAULT_REMINDERS
+
+
+def parse_duration(text: str) -> timedelta:
+    """Parse ``90s``, ``15m``, ``24h`` or ``2d``."""
+    match = _DURATION.match(text.strip().lower())
+    if match is None:
+        raise ValueError(f"{text!r} is not a duration like 24h, 15m, 2d or 90s")
+    return timedelta(**{_UNITS[match.group(2)]: int(match.group(1))})
+
+
+def parse_reminders(text: str) -> tuple[timedelta, ...]:
+    """Parse a comma-separated list of durations (empty: no reminders), longest first."""
+    parts = [part for part in text.split(",") if part.strip()]
+    return tuple(sorted((parse_duration(part) for part in parts), reverse=True))
+
+
+def _flag(value: str | None) -> bool:
+    return (value or "").strip().lower() in {"1", "true", "yes", "on"}
+
+
+def _text(env: Mapping[str, str], name: str) -> str | None:
+    value = env.get(name, "").strip()
+    return value or None
+
+
+def load_settings(env: Mapping[str, str] | None = None, *, dotenv: bool = True) -> Settings:
+    """Return the settings from `env` (default: `.env` in the current folder, then os.environ).
+
+    Variables already set in the process environment win over `.env`.
+    """
+    if env is None:
+        if dotenv:
+            from dotenv import load_dotenv
+
+            load_dotenv(dotenv_path=os.path.join(os.getcwd(), ".env"), override=False)
+        env = os.environ
+    guild = _text(env, "DISCORD_DEV_GUILD_ID")
+    port = _text(env, "TELEGRAM_WEBHOOK_PORT")
+    reminders = env.get("FEUDBOT_REMINDERS")
+    return Settings(
+        db_path=_text(env, "FEUDBOT_DB") or DEFAULT_DB,
+        discord_token=_text(env, "DISCORD_TOKEN"),
+        discord_dev_guild_id=int(guild) if guild else None,
+        telegram_token=_text(env, "TELEGRAM_TOKEN"),
+        telegram_api_base_url=_text(env, "TELEGRAM_API_BASE_URL"),
+        telegram_webhook_url=_text(env, "TELEGRAM_WEBHOOK_URL"),
+        telegram_webhook_listen=_text(env, "TELEGRAM_WEBHOOK_LISTEN"),
+        telegram_webhook_port=int(port) if port else None,
+        telegram_webhook_secret=_text(env, "TELEGRAM_WEBHOOK_SECRET"),
+        allow_seed=_flag(env.get("FEUDBOT_ALLOW_SEED")),
+        reminders=DEFAULT_REMINDERS if reminders is None else parse_reminders(reminders),
+    )

@@ -1,0 +1,123 @@
+"""The durable deadline dispatcher (RoboDanny's reminder cog, see STYLE.md §6).
+
+Deadlines are rows written in the same transaction as the move that creates them. One task
+sleeps until the earliest pending one, is woken early when a commit inserts an earlier one
+(`Database.add_deadline_listener` sets an `asyncio.Event`), claims each due deadline atomically
+(`claim_deadline`: exactly one caller wins, so each fires once) and hands it to
+`Service.on_deadline`, whose handlers are idempotent (a timeout applies only if the game's turn
+still matches). Overdue deadlines fire at start-up. The clock is injectable; tests drive
+`run_due(now)` directly.
+
+```python
+dispatcher = Dispatcher(service, send=adapter.send_replies)
+dispatcher.start()            # background task
+...
+await dispatcher.stop()
+```
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from datetime import datetime, timedelta
+
+from bot.replies import Reply
+from bot.service import Service
+
+log = logging.getLogger(__name__)
+
+Send = Callable[[Sequence[Reply]], Awaitable[None]]
+
+# asyncio sleeps are capped so a clock jump (suspend, NTP) is noticed within this long.
+MAX_SLEEP = timedelta(minutes=10)
+BATCH = 100
+
+
+class Dispatcher:
+    """Fire stored deadlines when they fall due, each exactly once."""
+
+    def __init__(
+        self,
+        service: Service,
+        send: Send,
+        *,
+        clock: Callable[[], datetime] | None = None,
+    ) -> None:
+        """Bind the dispatcher to a service and to the adapter's `send(replies)`."""
+        self.service = service
+        self.db = service.db
+        self.send = send
+        self.clock = clock or service.clock
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    def _on_deadline_added(self, due_at: datetime) -> None:
+        # Any new deadline may be earlier than the one we sleep on: recompute.
+        self._wake.set()
+
+    async def run_due(self, now: datetime | None = None) -> list[Reply]:
+        """Fire every deadline due at `now` (default: the clock); return and send the replies."""
+        moment = now or self.clock()
+        fired: list[Reply] = []
+        while True:
+            due = await self.db.deadlines.due_deadlines(moment, limit=BATCH)
+            if not due:
+                break
+            for deadline in due:
+                if not await self.db.deadlines.claim_deadline(deadline.id):
+                    continue  # another dispatcher (or an earlier pass) fired it
+                replies = await self.service.on_deadline(deadline)
+                if replies:
+                    fired += replies
+                    await self.send(replies)
+            if len(due) < BATCH:
+                break
+        return fired
+
+    async def run(self) -> None:
+        """Loop for ever: fire what is due, then sleep until the next deadline or a wake-up."""
+        self.db.add_deadline_listener(self._on_deadline_added)
+        try:
+            while True:
+                self._wake.clear()
+                try:
+                    await self.run_due()
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("firing deadlines failed; retrying after a pause")
+                    await asyncio.sleep(5)
+                    continue
+                await self._sleep()
+        finally:
+            self.db.remove_deadline_listener(self._on_deadline_added)
+
+    async def _sleep(self) -> None:
+        next_due = await self.db.deadlines.next_due_at()
+        delay = MAX_SLEEP
+        if next_due is not None:
+            delay = min(MAX_SLEEP, max(timedelta(0), next_due - self.clock()))
+        if delay <= timedelta(0):
+            return
+        # asyncio.timeout, not wait_for: 3.11's wait_for can swallow a cancellation (stop()).
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(delay.total_seconds()):
+                await self._wake.wait()
+
+    def start(self) -> asyncio.Task[None]:
+        """Start the background task (once)."""
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self.run(), name="feudbot-deadlines")
+        return self._task
+
+    async def stop(self) -> None:
+        """Cancel the background task and wait for it to end."""
+        task, self._task = self._task, None
+        if task is None:
+            return
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task

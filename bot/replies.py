@@ -1,0 +1,71 @@
+"""What the service answers: `Reply` values that every adapter knows how to send.
+
+A reply goes either to the chat (`ChatTarget`) or privately to ONE user (`UserTarget`); racks
+and other private things only ever travel in a reply to a `UserTarget`. `event` is a small
+structured dict (``{"type": "move_played", ...}``) for adapters, tests and the console's JSON
+output; `text` is what a person reads.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class ChatTarget:
+    """The chat a command came from (storage id and the platform's own id)."""
+
+    chat_id: int
+    platform: str
+    platform_chat_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class UserTarget:
+    """One user, privately (a DM, an ephemeral message, or the console's private section)."""
+
+    user_id: int
+    platform: str
+    platform_user_id: str
+    name: str
+
+
+Target = ChatTarget | UserTarget
+
+
+@dataclass(frozen=True, slots=True)
+class Image:
+    """A picture to attach, with a file name that says what it shows."""
+
+    name: str
+    data: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Button:
+    """A button under a reply; `action_id` carries ids only (fits Discord's and Telegram's)."""
+
+    label: str
+    action_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """One message to send: where, what, attachments, buttons and a structured event."""
+
+    to: Target
+    text: str
+    images: tuple[bytes | Image, ...] = ()
+    buttons: tuple[Button, ...] = ()
+    event: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def private(self) -> bool:
+        """Return True when the reply goes to one user rather than to the chat."""
+        return isinstance(self.to, UserTarget)
+
+    @property
+    def kind(self) -> str:
+        """Return the event type ("" when the reply carries no event)."""
+        return str(self.event.get("type", ""))

@@ -1,0 +1,1249 @@
+"""The use cases, platform-neutral: lock → load → apply → save, then say what happened.
+
+```python
+service = Service(db, allow_seed=False, reminders=(timedelta(hours=24), timedelta(hours=1)))
+replies = await service.handle(ChatRef("telegram", "-100"), UserRef("telegram", "42", "ann"),
+                               "/play 8H QUIZ")
+replies = await service.execute(chat, user, Command("board", game_id=3))   # parsed elsewhere
+replies = await service.action(chat, user, "rack:3")                        # a button press
+replies = await service.on_deadline(deadline)                               # the dispatcher
+replies = await service.resume_bots()                                       # at start-up
+state = await service.replay(game_id)                                       # audits, tests
+```
+
+Every call returns `list[Reply]` (`bot.replies`): to the chat, or privately to one user. Each
+reply carries an `event` dict whose `type` is one of `game_created`, `game_joined`,
+`game_left`, `game_started`, `move_played`, `timeout`, `rack` (private only), `reminder`
+(private), `game_over`, `game_cancelled`, `board`, `games`, `my_games`, `leaderboard`, `stats`,
+`rules`, `help` or `error` (`reason`, `message`; sent to the asker). Every `GameError` becomes
+an error reply; anything else (a database failure, a bug) propagates, for the adapter's global
+handler to log and apologise for.
+
+Concurrency: one `asyncio.Lock` per game serialises the commands of this process; the version
+check in storage's `commit_move` catches everything else (another process, a stale button), so a
+double submission is applied once and the second one is told "that turn was already played".
+
+Each move is ONE storage transaction: the snapshot, the move-log row, the next deadlines (the
+turn timeout and its reminders) and, for the move that ends the game, the results rows. The
+seed of every game is kept in its options (``seed``), so the log replays from the first deal.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime, timedelta
+from typing import Any, cast
+
+from bot.commands import Command, CommandError, help_text, parse_command, usage
+from bot.config import DEFAULT_REMINDERS
+from bot.core.errors import GameError, InvalidMove, RuleError
+from bot.core.game import GameDef, GameState, Move
+from bot.games import GAMES
+from bot.replies import Button, ChatTarget, Image, Reply, UserTarget
+from storage import (
+    BotLevel,
+    Chat,
+    Database,
+    Deadline,
+    GameRow,
+    GameStatus,
+    LeaderboardRow,
+    NewDeadline,
+    NewResult,
+    Seat,
+    User,
+)
+
+log = logging.getLogger(__name__)
+
+CONSOLE = "console"
+# Button verbs: `verb:game_id[:turn]`, short enough for Telegram's 64-byte callback data.
+ACTIONS = ("join", "start", "board", "rack", "pass")
+BOT_MOVES_LIMIT = 1000  # a safety net: a game where bots alone keep moving this long is a bug
+_SEED_RANGE = 2**31
+
+
+def utcnow() -> datetime:
+    """Return the current time, timezone-aware UTC."""
+    return datetime.now(UTC)
+
+
+# --- who and where -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRef:
+    """Where a command came from, in the platform's own terms."""
+
+    platform: str
+    chat_id: str
+    title: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class UserRef:
+    """Who sent a command, in the platform's own terms; admins may cancel others' games."""
+
+    platform: str
+    user_id: str
+    name: str
+    is_admin: bool = False
+
+
+class ServiceError(GameError):
+    """A command that cannot be carried out; the message is safe to show the asker."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+def _reason(error: GameError) -> str:
+    if isinstance(error, (RuleError, ServiceError)):
+        return str(error.reason)
+    if isinstance(error, CommandError):
+        return "BAD_COMMAND"
+    if isinstance(error, InvalidMove):
+        return "INVALID_MOVE"
+    return "GAME_ERROR"
+
+
+@dataclass(frozen=True, slots=True)
+class _Ctx:
+    """A resolved command context: the stored chat and user, and where to reply."""
+
+    chat: Chat
+    user: User
+    ref: UserRef
+
+    @property
+    def to_chat(self) -> ChatTarget:
+        return ChatTarget(self.chat.id, self.chat.platform, self.chat.platform_chat_id)
+
+    @property
+    def to_user(self) -> UserTarget:
+        return _user_target(self.user)
+
+
+def _user_target(user: User) -> UserTarget:
+    return UserTarget(user.id, user.platform, user.platform_user_id, user.display_name)
+
+
+def _chat_target(chat: Chat) -> ChatTarget:
+    return ChatTarget(chat.id, chat.platform, chat.platform_chat_id)
+
+
+@dataclass(frozen=True, slots=True)
+class _Table:
+    """A loaded game with its seats, the names at them and its state (None in the lobby)."""
+
+    row: GameRow
+    chat: Chat
+    seats: tuple[Seat, ...]
+    names: tuple[str, ...]
+    users: tuple[User | None, ...]
+    state: GameState | None
+
+    @property
+    def gdef(self) -> GameDef:
+        return GAMES[self.row.game_key]
+
+    def seat_of(self, user_id: int) -> int | None:
+        for seat in self.seats:
+            if seat.user_id == user_id:
+                return seat.seat_no
+        return None
+
+
+def bot_name(level: str, seat_no: int) -> str:
+    """Return the display name of a bot seat, e.g. ``bot-hard`` (unique within a game)."""
+    return f"bot-{level}" if seat_no < 2 else f"bot-{level}-{seat_no + 1}"
+
+
+def game_options(row: GameRow) -> dict[str, str]:
+    """Return the options a game was dealt with (the stored seed left out)."""
+    return {k: str(v) for k, v in row.options.items() if k != "seed"}
+
+
+def game_seed(row: GameRow) -> int:
+    """Return the seed a game was (or will be) dealt with."""
+    return int(row.options["seed"])
+
+
+def load_state(row: GameRow) -> GameState:
+    """Rebuild the current state of a started game from its snapshot."""
+    assert row.snapshot is not None
+    return GAMES[row.game_key].from_json(json.loads(row.snapshot))
+
+
+def initial_state(row: GameRow, players: int) -> GameState:
+    """Deal the game's first state again from its seed and options (replays start here)."""
+    return GAMES[row.game_key].new_game(players, seed=game_seed(row), options=game_options(row))
+
+
+def replay_move(gdef: GameDef, state: GameState, seat: int, notation: str, kind: str) -> GameState:
+    """Apply one move-log entry to `state` (a timeout or a move in the game's notation)."""
+    if kind == "timeout":
+        return gdef.on_timeout(state, seat)
+    return state.apply(seat, gdef.parse_move(notation))
+
+
+def ranks(scores: Sequence[int], winners: Iterable[int]) -> tuple[int, ...]:
+    """Rank seats: winners first, then by score; equal standing shares a rank (1, 1, 3)."""
+    won = set(winners)
+    key = [(seat in won, score) for seat, score in enumerate(scores)]
+    return tuple(1 + sum(other > mine for other in key) for mine in key)
+
+
+def _fmt_delta(delta: timedelta) -> str:
+    seconds = int(delta.total_seconds())
+    if seconds % 3600 == 0:
+        hours = seconds // 3600
+        return f"{hours} hour{'s' if hours != 1 else ''}"
+    if seconds % 60 == 0:
+        return f"{seconds // 60} minutes"
+    return f"{seconds} seconds"
+
+
+# --- the service -------------------------------------------------------------------------------
+
+
+class Service:
+    """The use cases over storage and the game registry."""
+
+    def __init__(
+        self,
+        db: Database,
+        *,
+        allow_seed: bool = False,
+        reminders: Sequence[timedelta] = DEFAULT_REMINDERS,
+        clock: Callable[[], datetime] = utcnow,
+        render: bool = True,
+        rng: random.Random | None = None,
+    ) -> None:
+        """Wrap an open database.
+
+        Args:
+            db: The open, migrated database.
+            allow_seed: Accept ``seed=`` on /new (always on in the console).
+            reminders: How long before a turn deadline each reminder fires.
+            clock: The current UTC time (tests inject a fake one).
+            render: Attach images when the renderers are installed.
+            rng: Draws the seeds of games without ``seed=`` (default: system randomness).
+        """
+        self.db = db
+        self.allow_seed = allow_seed
+        self.reminders = tuple(sorted(reminders, reverse=True))
+        self.clock = clock
+        self.render = render
+        self._rng = rng or random.SystemRandom()
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._users: dict[tuple[str, str, str], User] = {}
+        self._chats: dict[tuple[str, str, str | None], Chat] = {}
+        self._names: dict[int, User] = {}
+        self._seats: dict[int, tuple[Seat, ...]] = {}
+
+    # -- entry points --
+
+    async def handle(self, chat: ChatRef, user: UserRef, text: str) -> list[Reply]:
+        """Parse one line of the command language and run it; errors become error replies."""
+        ctx = await self._context(chat, user)
+        try:
+            command = parse_command(text)
+        except CommandError as error:
+            return [self._error(ctx, error)]
+        return await self._run(ctx, command)
+
+    async def execute(self, chat: ChatRef, user: UserRef, command: Command) -> list[Reply]:
+        """Run an already parsed command (Discord's slash commands build `Command` directly)."""
+        ctx = await self._context(chat, user)
+        return await self._run(ctx, command)
+
+    async def action(self, chat: ChatRef, user: UserRef, action_id: str) -> list[Reply]:
+        """Run a button press: ``verb:game_id`` or ``verb:game_id:turn`` (ids only).
+
+        A button that names a turn is refused politely once the game has moved past it.
+        """
+        ctx = await self._context(chat, user)
+        parts = action_id.split(":")
+        try:
+            if (
+                len(parts) not in (2, 3)
+                or parts[0] not in ACTIONS
+                or not all(part.isdigit() for part in parts[1:])
+            ):
+                raise ServiceError("BAD_ACTION", "That button is not one of mine any more.")
+            game_id = int(parts[1])
+            if len(parts) == 3:
+                row = await self._find_game(ctx, game_id, ("active",))
+                if row.turn != int(parts[2]):
+                    raise ServiceError(
+                        "STALE_BUTTON", "That button is from an earlier turn; see /board."
+                    )
+        except GameError as error:
+            return [self._error(ctx, error)]
+        return await self._run(ctx, Command(parts[0], game_id=game_id))
+
+    async def resume_bots(self) -> list[Reply]:
+        """Let bot seats move in active games where a bot is to move (after a crash)."""
+        replies: list[Reply] = []
+        for row in await self.db.games.list_games(statuses=("active",), limit=1_000_000):
+            async with self._lock(row.id):
+                fresh = await self._reload(row)
+                if fresh.status != "active":
+                    continue
+                table = await self._table(fresh)
+                if table.state is not None:
+                    replies += await self._run_bots(table, table.state)
+        return replies
+
+    async def _run(self, ctx: _Ctx, command: Command) -> list[Reply]:
+        handler = getattr(self, f"_cmd_{command.name}")
+        try:
+            return cast(list[Reply], await handler(ctx, command))
+        except GameError as error:
+            return [self._error(ctx, error)]
+
+    def _error(self, ctx: _Ctx, error: GameError) -> Reply:
+        reason = _reason(error)
+        return Reply(
+            ctx.to_user,
+            error.message,
+            event={"type": "error", "reason": reason, "message": error.message},
+        )
+
+    async def _context(self, chat: ChatRef, user: UserRef) -> _Ctx:
+        ukey = (user.platform, user.user_id, user.name)
+        stored_user = self._users.get(ukey)
+        if stored_user is None:
+            stored_user = await self.db.users.upsert_user(
+                user.platform, user.user_id, user.name, now=self.clock()
+            )
+            self._users[ukey] = stored_user
+            self._names[stored_user.id] = stored_user
+        ckey = (chat.platform, chat.chat_id, chat.title)
+        stored_chat = self._chats.get(ckey)
+        if stored_chat is None:
+            stored_chat = await self.db.chats.upsert_chat(
+                chat.platform, chat.chat_id, chat.title, now=self.clock()
+            )
+            self._chats[ckey] = stored_chat
+        return _Ctx(stored_chat, stored_user, user)
+
+    def _lock(self, game_id: int) -> asyncio.Lock:
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
+
+    # -- loading --
+
+    async def _user(self, user_id: int) -> User | None:
+        user = self._names.get(user_id)
+        if user is None:
+            user = await self.db.users.get_user(user_id)
+            if user is not None:
+                self._names[user_id] = user
+        return user
+
+    async def _table(self, row: GameRow) -> _Table:
+        seats = self._seats.get(row.id)
+        if seats is None:
+            seats = tuple(await self.db.games.seats(row.id))
+            if row.status != "lobby":  # seats change only in the lobby
+                self._seats[row.id] = seats
+        users: list[User | None] = []
+        names: list[str] = []
+        for seat in seats:
+            if seat.user_id is None:
+                users.append(None)
+                names.append(bot_name(seat.bot_level or "bot", seat.seat_no))
+            else:
+                user = await self._user(seat.user_id)
+                users.append(user)
+                names.append(user.display_name if user else f"player {seat.seat_no + 1}")
+        state = load_state(row) if row.snapshot is not None else None
+        chat = await self._chat(row.chat_id)
+        return _Table(row, chat, seats, tuple(names), tuple(users), state)
+
+    async def _chat(self, chat_id: int) -> Chat:
+        for chat in self._chats.values():
+            if chat.id == chat_id:
+                return chat
+        stored = await self.db.chats.get_chat(chat_id)
+        assert stored is not None  # games reference their chat
+        self._chats[(stored.platform, stored.platform_chat_id, stored.title)] = stored
+        return stored
+
+    async def _find_game(
+        self,
+        ctx: _Ctx,
+        game_id: int | None,
+        statuses: Sequence[GameStatus],
+        *,
+        mine: bool = True,
+    ) -> GameRow:
+        """Return the game a command means: `game=<id>` or the chat's only one for this user."""
+        if game_id is not None:
+            row = await self.db.games.get_game(game_id)
+            if row is None or row.chat_id != ctx.chat.id:
+                raise ServiceError("NO_SUCH_GAME", f"There is no game #{game_id} here; /games.")
+            return row
+        wanted = tuple(statuses)
+        rows = await self.db.games.list_games(
+            chat_id=ctx.chat.id, user_id=ctx.user.id, statuses=wanted
+        )
+        if not mine and len(rows) != 1:
+            rows = await self.db.games.list_games(chat_id=ctx.chat.id, statuses=wanted)
+        if not rows:
+            if mine:
+                raise ServiceError(
+                    "NO_GAME",
+                    "You have no game in this chat. Start one with /new <game> @player.",
+                )
+            raise ServiceError("NO_GAME", "There is no game to join here; start one with /new.")
+        if len(rows) > 1:
+            ids = ", ".join(f"#{row.id}" for row in sorted(rows, key=lambda r: r.id))
+            raise ServiceError("WHICH_GAME", f"This chat has several games ({ids}); add game=<id>.")
+        return rows[0]
+
+    # -- lobby --
+
+    async def _cmd_new(self, ctx: _Ctx, command: Command) -> list[Reply]:
+        gdef = GAMES.get(command.game_key)
+        if gdef is None:
+            known = ", ".join(sorted(GAMES))
+            raise ServiceError(
+                "UNKNOWN_GAME", f"There is no game {command.game_key!r}. Games: {known}."
+            )
+        options = dict(command.options)
+        seed_text = options.pop("seed", None)
+        if seed_text is not None:
+            if not (self.allow_seed or ctx.chat.platform == CONSOLE):
+                raise ServiceError("SEED_NOT_ALLOWED", "seed= is switched off on this bot.")
+            if not seed_text.isdigit():
+                raise CommandError(f"seed={seed_text} is not a whole number. {usage('new')}")
+            seed = int(seed_text)
+        else:
+            seed = self._rng.randrange(_SEED_RANGE)
+        parsed = gdef.parse_options(options)
+        occupants: list[tuple[int | None, BotLevel | None]] = [(ctx.user.id, None)]
+        for name in command.players:
+            invited = await self._invitee(ctx, name)
+            if any(user_id == invited.id for user_id, _ in occupants):
+                raise ServiceError(
+                    "DUPLICATE_PLAYER", f"@{name} is in this game already. {usage('new')}"
+                )
+            occupants.append((invited.id, None))
+        occupants += [(None, cast(BotLevel, level)) for level in command.bots]
+        if len(occupants) > gdef.max_players:
+            gdef.check_players(len(occupants))
+        row = await self.db.games.create_game(
+            ctx.chat.id,
+            gdef.key,
+            {**parsed, "seed": seed},
+            ctx.user.id,
+            occupants,
+            now=self.clock(),
+        )
+        table = await self._table(row)
+        seated = ", ".join(table.names)
+        text = f"Game #{row.id} ({gdef.title}) created with {seated}."
+        if len(occupants) < gdef.max_players:
+            text += " Others can /join"
+            text += (
+                f"; start it with /start game={row.id}."
+                if len(occupants) >= gdef.min_players
+                else "."
+            )
+        buttons = [Button("Join", f"join:{row.id}")] if len(occupants) < gdef.max_players else []
+        if gdef.min_players <= len(occupants) < gdef.max_players:
+            buttons.append(Button("Start", f"start:{row.id}"))
+        replies = [
+            Reply(
+                ctx.to_chat,
+                text,
+                buttons=tuple(buttons),
+                event={
+                    "type": "game_created",
+                    "game_id": row.id,
+                    "game": gdef.key,
+                    "players": list(table.names),
+                    "options": parsed,
+                },
+            )
+        ]
+        if len(occupants) == gdef.max_players:
+            async with self._lock(row.id):
+                replies += await self._start(table)
+        return replies
+
+    async def _invitee(self, ctx: _Ctx, name: str) -> User:
+        if ctx.chat.platform == CONSOLE:
+            # Local hot-seat players exist as soon as someone names them.
+            user = await self.db.users.get_user_by_platform_id(CONSOLE, name.lower())
+            if user is None:
+                user = await self.db.users.upsert_user(
+                    CONSOLE, name.lower(), name, now=self.clock()
+                )
+            return user
+        user = await self.db.users.find_user_by_name(ctx.chat.platform, name)
+        if user is None:
+            raise ServiceError(
+                "UNKNOWN_PLAYER",
+                f"I do not know @{name} yet; they can /join the game once it is created.",
+            )
+        return user
+
+    async def _cmd_join(self, ctx: _Ctx, command: Command) -> list[Reply]:
+        row = await self._find_game(ctx, command.game_id, ("lobby",), mine=False)
+        async with self._lock(row.id):
+            row = await self._reload(row)
+            if row.status != "lobby":
+                raise ServiceError("ALREADY_STARTED", f"Game #{row.id} has already started.")
+            table = await self._table(row)
+            if table.seat_of(ctx.user.id) is not None:
+                raise ServiceError("ALREADY_SEATED", f"You are already in game #{row.id}.")
+            if len(table.seats) >= table.gdef.max_players:
+                raise ServiceError("GAME_FULL", f"Game #{row.id} is full.")
+            seat = await self.db.games.add_seat(
+                row.id, ctx.user.id, expected_version=row.version, now=self.clock()
+            )
+            if seat is None:
+                raise ServiceError("ALREADY_PLAYED", "The game changed meanwhile; try again.")
+            row = await self._reload(row)
+            table = await self._table(row)
+            replies = [
+                Reply(
+                    ctx.to_chat,
+                    f"{ctx.user.display_name} joined game #{row.id} ({', '.join(table.names)}).",
+                    event={
+                        "type": "game_joined",
+                        "game_id": row.id,
+                        "player": ctx.user.display_name,
+                    },
+                )
+            ]
+            if len(table.seats) == table.gdef.max_players:
+                replies += await self._start(table)
+            return replies
+
+    async def _cmd_leave(self, ctx: _Ctx, command: Command) -> list[Reply]:
+        row = await self._find_game(ctx, command.game_id, ("lobby", "active"))
+        async with self._lock(row.id):
+            row = await self._reload(row)
+            if row.status != "lobby":
+                raise ServiceError(
+                    "ALREADY_STARTED",
+                    f"Game #{row.id} has started; to give up, /resign game={row.id}.",
+                )
+            table = await self._table(row)
+            seat_no = table.seat_of(ctx.user.id)
+            if seat_no is None:
+                raise ServiceError("NOT_A_PLAYER", f"You are not in game #{row.id}.")
+            ok = await self.db.games.remove_seat(
+                row.id, seat_no, expected_version=row.version, now=self.clock()
+            )
+            if not ok:
+                raise ServiceError("ALREADY_PLAYED", "The game changed meanwhile; try again.")
+            row = await self._reload(row)
+            humans = [s for s in await self.db.games.seats(row.id) if s.user_id is not None]
+            text = f"{ctx.user.display_name} left game #{row.id}."
+            if not humans:
+                await self.db.games.cancel_game(row.id, row.version, now=self.clock())
+                text += " Nobody is left, so it is cancelled."
+            return [
+                Reply(
+                    ctx.to_chat,
+                    text,
+                    event={"type": "game_left", "game_id": row.id, "player": ctx.user.display_name},
+                )
+            ]
+
+    async def _cmd_start(self, ctx: _Ctx, command: Command) -> list[Reply]:
+        row = await self._find_game(ctx, command.game_id, ("lobby", "active"))
+        async with self._lock(row.id):
+            row = await self._reload(row)
+            if row.status != "lobby":
+                raise ServiceError("ALREADY_STARTED", f"Game #{row.id} has already started.")
+            table = await self._table(row)
+            if table.seat_of(ctx.user.id) is None:
+                raise ServiceError("NOT_A_PLAYER", f"You are not in game #{row.id}.")
+            return await self._start(table)
+
+    async def _start(self, table: _Table) -> list[Reply]:
+        """Deal and start a lobby game (the caller holds the game's lock)."""
+        row, gdef = table.row, table.gdef
+        gdef.check_players(len(table.seats))
+        state = initial_state(row, len(table.seats))
+        now = self.clock()
+        ok = await self.db.games.start_game(
+            row.id,
+            row.version,
+            _dump(state),
+            state.turn,
+            self._deadlines(table, state, now),
+            now=now,
+        )
+        if not ok:
+            raise ServiceError("ALREADY_STARTED", f"Game #{row.id} has already started.")
+        row = replace(
+            row, status="active", version=row.version + 1, snapshot=_dump(state), turn=state.turn
+        )
+        table = replace(table, row=row, state=state)
+        to_move = self._to_move_names(table, state)
+        replies = [
+            Reply(
+                _chat_target(table.chat),
+                f"Game #{row.id} ({gdef.title}) has started: {' vs '.join(table.names)}. "
+                f"{to_move} to move.",
+                images=await self._board_images(table, state),
+                buttons=_play_buttons(row.id),
+                event={
+                    "type": "game_started",
+                    "game_id": row.id,
+                    "game": gdef.key,
+                    "players": list(table.names),
+                    "to_move": to_move,
+                    "view": _public_view(state),
+                },
+            )
+        ]
+        for seat in table.seats:
+            if seat.user_id is not None:
+                replies.append(await self._rack_reply(table, state, seat.seat_no))
+        replies += await self._run_bots(table, state)
+        return replies
+
+    async def _cmd_cancel(self, ctx: _Ctx, command: Command) -> list[Reply]:
+        row = await self._find_game(ctx, command.game_id, ("lobby", "active"))
+        async with self._lock(row.id):
+            row = await self._reload(row)
+            if row.status not in ("lobby", "active"):
+                raise ServiceError("GAME_OVER", f"Game #{row.id} is already over.")
+            if row.creator_user_id != ctx.user.id and not ctx.ref.is_admin:
+                raise ServiceError(
+                    "NOT_ALLOWED",
+                    f"Only the creator of game #{row.id} or a chat admin can cancel it.",
+                )
+            ok = await self.db.games.cancel_game(row.id, row.version, now=self.clock())
+            if not ok:
+                raise ServiceError("ALREADY_PLAYED", "The game changed meanwhile; try again.")
+        return [
+            Reply(
+                ctx.to_chat,
+                f"Game #{row.id} was cancelled by {ctx.user.display_name}.",
+                event={"type": "game_cancelled", "game_id": row.id, "by": ctx.user.display_name},
+            )
+        ]
+
+    # -- moves --
+
+    async def _cmd_play(self, ctx: _Ctx, command: Command) -> list[Reply]:
+        return await self._play(ctx, command.game_id, command.text)
+
+    async def _cmd_pass(self, ctx: _Ctx, command: Command) -> list[Reply]:
+        return await self._play(ctx, command.game_id, "pass")
+
+    async def _cmd_swap(self, ctx: _Ctx, command: Command) -> list[Reply]:
+        return await self._play(ctx, command.game_id, f"swap {command.text}")
+
+    async def _cmd_resign(self, ctx: _Ctx, command: Command) -> list[Reply]:
+        return await self._play(ctx, command.game_id, "resign")
+
+    async def _play(self, ctx: _Ctx, game_id: int | None, text: str) -> list[Reply]:
+        """Apply one move of the asking player, then let bot seats answer."""
+        arrival = await self._find_game(ctx, game_id, ("lobby", "active"))
+        async with self._lock(arrival.id):
+            row = await self._reload(arrival)
+            table = await self._table(row)
+            seat_no = table.seat_of(ctx.user.id)
+            if seat_no is None:
+                raise ServiceError("NOT_A_PLAYER", f"You are not playing in game #{row.id}.")
+            if row.version != arrival.version and _moved_since(arrival, table.state, seat_no):
+                raise _already_played(row.id)
+            if row.status == "lobby" or table.state is None:
+                raise ServiceError(
+                    "NOT_STARTED", f"Game #{row.id} has not started yet; /start game={row.id}."
+                )
+            if row.status != "active":
+                raise ServiceError("GAME_OVER", f"Game #{row.id} is over; start one with /new.")
+            move = table.gdef.parse_move(text)
+            state = table.state.apply(seat_no, move)
+            replies = await self._commit(table, state, seat_no, move, "move")
+            table = replace(table, row=_advanced(table.row, state), state=state)
+            replies += await self._run_bots(table, state)
+            return replies
+
+    async def _commit(
+        self, table: _Table, state: GameState, seat_no: int, move: Move | None, kind: str
+    ) -> list[Reply]:
+        """Store one move in one transaction and describe it (the caller holds the lock)."""
+        row, now, before = table.row, self.clock(), table.state
+        over = state.outcome is not None
+        results = self._results(state) if over else None
+        board_before = await self._standings(table) if over else {}
+        notation = "timeout" if move is None else str(move)
+        ok = await self.db.games.commit_move(
+            row.id,
+            row.version,
+            seat_no,
+            notation,
+            {"kind": kind, "turn": state.turn},
+            _dump(state),
+            state.turn,
+            "finished" if over else "active",
+            () if over else self._deadlines(table, state, now),
+            results,
+            now=now,
+        )
+        if not ok:
+            raise _already_played(row.id)
+        table = replace(table, row=_advanced(row, state), state=state)
+        record = state.history[-1] if state.history else None
+        public = record.text if record is not None else notation
+        score = record.score if record is not None else 0
+        player = table.names[seat_no]
+        to_move = self._to_move_names(table, state)
+        text = f"#{row.id} {player}: {public}"
+        if score:
+            text += f" ({score:+d})"
+        text += " — " + self._score_line(table, state)
+        if not over:
+            text += f". {to_move} to move."
+        replies = [
+            Reply(
+                _chat_target(table.chat),
+                text,
+                images=await self._board_images(table, state),
+                buttons=() if over else _play_buttons(row.id),
+                event={
+                    "type": "timeout" if kind == "timeout" else "move_played",
+                    "game_id": row.id,
+                    "player": player,
+                    "seat": seat_no,
+                    "move": public,
+                    "score": score,
+                    "scores": list(state.scores),
+                    "players": list(table.names),
+                    "to_move": None if over else to_move,
+                    "turn": state.turn,
+                    "view": _public_view(state),
+                },
+            )
+        ]
+        user = table.users[seat_no]
+        if (
+            not over
+            and user is not None
+            and before is not None
+            and before.rack(seat_no) != state.rack(seat_no)
+        ):
+            replies.append(await self._rack_reply(table, state, seat_no))
+        if over:
+            replies.append(await self._game_over(table, state, board_before))
+        return replies
+
+    async def _run_bots(self, table: _Table, state: GameState) -> list[Reply]:
+        """Let bot seats move until a person is to move or the game is over."""
+        replies: list[Reply] = []
+        for _ in range(BOT_MOVES_LIMIT):
+            waiting = state.waiting_for()
+            if state.outcome is not None or not waiting:
+                return replies
+            seat = table.seats[waiting[0]]
+            if seat.bot_level is None:
+                return replies
+            move = await self._bot_move(table, state, seat)
+            new_state = state.apply(seat.seat_no, move)
+            replies += await self._commit(table, new_state, seat.seat_no, move, "move")
+            table = replace(table, row=_advanced(table.row, new_state), state=new_state)
+            state = new_state
+        raise RuntimeError(f"bots kept moving in game {table.row.id}")
+
+    async def _bot_move(self, table: _Table, state: GameState, seat: Seat) -> Move:
+        """Ask the AI for a bot seat's move (deterministic for a given game seed and turn)."""
+        level = seat.bot_level or "easy"
+        seed = game_seed(table.row) * 1009 + state.turn
+        try:
+            from bot.ai import choose_move  # type: ignore[attr-defined,unused-ignore]
+        except ImportError:  # the AI package is not built yet: bots pass
+            log.warning("bot.ai.choose_move is missing; the bot passes")
+            return table.gdef.parse_move("pass")
+        move = await asyncio.to_thread(choose_move, state, seat.seat_no, level, seed)
+        try:
+            state.apply(seat.seat_no, move)
+        except GameError:
+            log.exception("the %s bot chose an illegal move %s; it passes", level, move)
+            return table.gdef.parse_move("pass")
+        return move  # type: ignore[no-any-return,unused-ignore]
+
+    # -- deadlines --
+
+    def _deadlines(self, table: _Table, state: GameState, now: datetime) -> list[NewDeadline]:
+        """Return the turn timeout and its reminders for every person the game waits for."""
+        limit = table.gdef.turn_timeout(game_options(table.row))
+        if limit is None or state.outcome is not None:
+            return []
+        due = now + limit
+        out: list[NewDeadline] = []
+        for seat_no in state.waiting_for():
+            if table.seats[seat_no].user_id is None:
+                continue
+            for before in self.reminders:
+                if due - before > now:
+                    out.append(
+                        NewDeadline(
+                            "reminder",
+                            due - before,
+                            state.turn,
+                            {"seat": seat_no, "before": int(before.total_seconds())},
+                        )
+                    )
+            out.append(NewDeadline("timeout", due, state.turn, {"seat": seat_no}))
+        return out
+
+    async def on_deadline(self, deadline: Deadline) -> list[Reply]:
+        """Handle a claimed deadline: remind the player, or apply the timeout rule.
+
+        Idempotent: nothing happens unless the game is still active at the deadline's turn.
+        """
+        async with self._lock(deadline.game_id):
+            row = await self.db.games.get_game(deadline.game_id)
+            if row is None or row.status != "active" or row.turn != deadline.turn:
+                return []
+            table = await self._table(row)
+            state = table.state
+            seat_no = int(deadline.payload.get("seat", -1))
+            if state is None or seat_no not in state.waiting_for() or state.turn != deadline.turn:
+                return []
+            user = table.users[seat_no]
+            if deadline.kind == "reminder":
+                if user is None:
+                    return []
+                left = timedelta(seconds=int(deadline.payload.get("before", 0)))
+                return [
+                    Reply(
+                        _user_target(user),
+                        f"Your turn in game #{row.id} ({table.gdef.title}) runs out in "
+                        f"{_fmt_delta(left)}.",
+                        event={
+                            "type": "reminder",
+                            "game_id": row.id,
+                            "player": table.names[seat_no],
+                            "left_seconds": int(left.total_seconds()),
+                        },
+                    )
+                ]
+            if deadline.kind == "timeout":
+                new_state = table.gdef.on_timeout(state, seat_no)
+                replies = await self._commit(table, new_state, seat_no, None, "timeout")
+                table = replace(table, row=_advanced(row, new_state), state=new_state)
+                return replies + await self._run_bots(table, new_state)
+            log.warning("unknown deadline kind %r (deadline %d)", deadline.kind, deadline.id)
+            return []
+
+    # -- the end --
+
+    def _results(self, state: GameState) -> list[NewResult]:
+        assert state.outcome is not None
+        outcome = state.outcome
+        order = ranks(outcome.scores, outcome.winners)
+        return [
+            NewResult(seat, score, order[seat], seat in outcome.winners)
+            for seat, score in enumerate(outcome.scores)
+        ]
+
+    async def _standings(self, table: _Table) -> dict[int, int]:
+        """Return user id -> rank on this chat's leaderboard of this game."""
+        rows = await self.db.results.leaderboard(
+            chat_id=table.row.chat_id, game_key=table.row.game_key, limit=10_000
+        )
+        return {row.user_id: rank for rank, row in enumerate(rows, start=1)}
+
+    async def _game_over(self, table: _Table, state: GameState, before: Mapping[int, int]) -> Reply:
+        assert state.outcome is not None
+        outcome = state.outcome
+        after = await self._standings(table)
+        winners = [table.names[s] for s in outcome.winners]
+        ranking = [
+            {
+                "player": table.names[seat.seat_no],
+                "before": before.get(seat.user_id),
+                "after": after.get(seat.user_id),
+            }
+            for seat in table.seats
+            if seat.user_id is not None
+        ]
+        lines = [
+            f"Game #{table.row.id} is over ({outcome.reason}). "
+            + (f"{' and '.join(winners)} won" if winners else "Nobody won")
+            + " — "
+            + ", ".join(f"{n} {s}" for n, s in zip(table.names, outcome.scores, strict=True))
+            + "."
+        ]
+        moves = [
+            f"{r['player']} #{r['before']}→#{r['after']}"
+            if r["before"]
+            else f"{r['player']} #{r['after']}"
+            for r in ranking
+        ]
+        if moves:
+            lines.append("Chat ranking: " + ", ".join(moves) + ".")
+        return Reply(
+            _chat_target(table.chat),
+            "\n".join(lines),
+            images=await self._render("game_over", state, names=table.names),
+            event={
+                "type": "game_over",
+                "game_id": table.row.id,
+                "game": table.row.game_key,
+                "players": list(table.names),
+                "scores": list(outcome.scores),
+                "winners": winners,
+                "reason": outcome.reason,
+                "ranking": ranking,
+            },
+        )
+
+    # -- looking --
+
+    async def _cmd_board(self, ctx: _Ctx, command: Command) -> list[Reply]:
+        row = await self._find_game(ctx, command.game_id, ("active",), mine=False)
+        table = await self._table(row)
+        state = table.state
+        assert state is not None
+        text = f"Game #{row.id} ({table.gdef.title}): " + self._score_line(table, state)
+        if state.outcome is None:
+            text += f". {self._to_move_names(table, state)} to move."
+        return [
+            Reply(
+                ctx.to_chat,
+                text,
+                # Shown to the whole chat: nobody's badge says "you".
+                images=await self._board_images(table, state),
+                event={
+                    "type": "board",
+                    "game_id": row.id,
+                    "players": list(table.names),
+                    "scores": list(state.scores),
+                    "to_move": self._to_move_names(table, state) if state.outcome is None else None,
+                    "view": _public_view(state),
+                },
+            )
+        ]
+
+    async def _cmd_rack(self, ctx: _Ctx, command: Command) -> list[Reply]:
+        row = await self._find_game(ctx, command.game_id, ("active",))
+        table = await self._table(row)
+        seat = table.seat_of(ctx.user.id)
+        if seat is None or table.state is None:
+            raise ServiceError("NOT_A_PLAYER", f"You are not playing in game #{row.id}.")
+        return [await self._rack_reply(table, table.state, seat)]
+
+    async def _rack_reply(self, table: _Table, state: GameState, seat_no: int) -> Reply:
+        user = table.users[seat_no]
+        assert user is not None
+        tiles = list(state.rack(seat_no))
+        return Reply(
+            _user_target(user),
+            f"Your rack in game #{table.row.id}: {' '.join(tiles) or '(empty)'}",
+            images=await self._render("rack", state, names=table.names, seat=seat_no),
+            event={
+                "type": "rack",
+                "game_id": table.row.id,
+                "player": table.names[seat_no],
+                "tiles": tiles,
+            },
+        )
+
+    async def _cmd_games(self, ctx: _Ctx, command: Command) -> list[Reply]:
+        here = await self.db.games.list_games(chat_id=ctx.chat.id)
+        lines = []
+        listed = []
+        for row in sorted(here, key=lambda r: r.id):
+            table = await self._table(row)
+            lines.append(self._game_line(table))
+            listed.append({"game_id": row.id, "game": row.game_key, "status": row.status})
+        text = (
+            "Games here:\n" + "\n".join(lines) if lines else "No open games here; /new starts one."
+        )
+        replies = [Reply(ctx.to_chat, text, event={"type": "games", "games": listed})]
+        elsewhere = [
+            row
+            for row in await self.db.games.list_games(user_id=ctx.user.id)
+            if row.chat_id != ctx.chat.id
+        ]
+        if elsewhere:
+            mine = [self._game_line(await self._table(row)) for row in elsewhere]
+            replies.append(
+                Reply(
+                    ctx.to_user,
+                    "Your games in other chats:\n" + "\n".join(mine),
+                    event={"type": "my_games", "games": [r.id for r in elsewhere]},
+                )
+            )
+        return replies
+
+    def _game_line(self, table: _Table) -> str:
+        row = table.row
+        head = f"#{row.id} {table.gdef.title}: {' vs '.join(table.names)}"
+        if table.state is None:
+            return f"{head} (waiting to start)"
+        return f"{head} — {self._to_move_names(table, table.state)} to move"
+
+    async def _cmd_leaderboard(self, ctx: _Ctx, command: Command) -> list[Reply]:
+        key = command.text or None
+        if key is not None and key not in GAMES:
+            raise CommandError(f"There is no game {key!r}. {usage('leaderboard')}")
+        everywhere = command.options.get("scope") == "everywhere"
+        rows = await self.db.results.leaderboard(
+            chat_id=None if everywhere else ctx.chat.id, game_key=key, limit=10
+        )
+        where = "everywhere" if everywhere else "this chat"
+        title = f"Leaderboard of {where} — {GAMES[key].title if key else 'all games'}"
+        lines = [title]
+        lines += [
+            f"{rank}. {row.display_name}: {_plural(row.wins, 'win')} in"
+            f" {_plural(row.games, 'game')}, {_plural(row.points, 'point')}"
+            for rank, row in enumerate(rows, start=1)
+        ]
+        if not rows:
+            lines.append("No finished games yet.")
+        return [
+            Reply(
+                ctx.to_chat,
+                "\n".join(lines),
+                images=await self._leaderboard_images(rows, title, ctx.user.id),
+                event={
+                    "type": "leaderboard",
+                    "game": key,
+                    "scope": "everywhere" if everywhere else "chat",
+                    "rows": [_row_json(rank, row) for rank, row in enumerate(rows, start=1)],
+                },
+            )
+        ]
+
+    async def _cmd_stats(self, ctx: _Ctx, command: Command) -> list[Reply]:
+        user = ctx.user
+        if command.players:
+            name = command.players[0]
+            found = await self.db.users.find_user_by_name(ctx.chat.platform, name)
+            if found is None:
+                raise ServiceError("UNKNOWN_PLAYER", f"I know no player @{name}.")
+            user = found
+        overall = await self.db.results.user_stats(user.id)
+        per_game = {}
+        for key in sorted(GAMES):
+            stats = await self.db.results.user_stats(user.id, key)
+            if stats is not None and stats.games:
+                per_game[key] = stats
+        lines = [f"{user.display_name}:"]
+        if overall is None or not overall.games:
+            lines.append("no finished games yet.")
+        else:
+            lines.append(_stats_line("all games", overall))
+            lines += [_stats_line(GAMES[k].title, s) for k, s in per_game.items()]
+        return [
+            Reply(
+                ctx.to_chat,
+                "\n".join(lines),
+                event={
+                    "type": "stats",
+                    "player": user.display_name,
+                    "games": {k: _row_json(None, s) for k, s in per_game.items()},
+                },
+            )
+        ]
+
+    async def _cmd_rules(self, ctx: _Ctx, command: Command) -> list[Reply]:
+        gdef = GAMES.get(command.text)
+        if gdef is None:
+            raise CommandError(
+                f"There is no game {command.text!r}; games: {', '.join(sorted(GAMES))}. "
+                + usage("rules")
+            )
+        players = (
+            str(gdef.min_players)
+            if gdef.min_players == gdef.max_players
+            else f"{gdef.min_players}–{gdef.max_players}"
+        )
+        lines = [f"{gdef.title}: {players} players."]
+        timeout = gdef.turn_timeout(gdef.parse_options({}))
+        if timeout is not None:
+            lines.append(f"Each turn must be played within {_fmt_delta(timeout)}.")
+        for spec in gdef.options:
+            lines.append(f"Option {spec.name}={'|'.join(spec.choices)} (default {spec.default}).")
+        lines.append(gdef.notation_help())
+        return [Reply(ctx.to_chat, "\n".join(lines), event={"type": "rules", "game": gdef.key})]
+
+    async def _cmd_help(self, ctx: _Ctx, command: Command) -> list[Reply]:
+        return [
+            Reply(
+                ctx.to_chat, help_text(command.text), event={"type": "help", "topic": command.text}
+            )
+        ]
+
+    # -- presentation helpers --
+
+    def _to_move_names(self, table: _Table, state: GameState) -> str:
+        return " and ".join(table.names[s] for s in state.waiting_for()) or "nobody"
+
+    def _score_line(self, table: _Table, state: GameState) -> str:
+        return ", ".join(f"{n} {s}" for n, s in zip(table.names, state.scores, strict=True))
+
+    async def _board_images(
+        self, table: _Table, state: GameState, viewer: int | None = None
+    ) -> tuple[bytes | Image, ...]:
+        return await self._render("board", state, names=table.names, viewer=viewer)
+
+    async def _leaderboard_images(
+        self, rows: Sequence[LeaderboardRow], title: str, viewer_id: int
+    ) -> tuple[bytes | Image, ...]:
+        if not self.render:
+            return ()
+        try:
+            import renderers
+        except ImportError:
+            return ()
+        make = getattr(renderers, "render_leaderboard", None)
+        row_type = getattr(renderers, "LeaderRow", None)
+        if make is None or row_type is None:
+            return ()
+        leader_rows = [
+            row_type(rank, row.display_name, row.games, row.wins, row.points)
+            for rank, row in enumerate(rows, start=1)
+        ]
+        viewer = next(
+            (lr for lr, row in zip(leader_rows, rows, strict=True) if row.user_id == viewer_id),
+            None,
+        )
+        data = await asyncio.to_thread(make, leader_rows, title=title, viewer_row=viewer)
+        return (Image("leaderboard.png", data),)
+
+    async def _render(
+        self,
+        kind: str,
+        state: GameState,
+        *,
+        names: Sequence[str],
+        seat: int | None = None,
+        viewer: int | None = None,
+    ) -> tuple[bytes | Image, ...]:
+        """The single image hook: board, rack and game-over cards from `renderers` if present.
+
+        Returns no image when rendering is switched off or the renderers are not installed.
+        """
+        if not self.render:
+            return ()
+        try:
+            import renderers
+        except ImportError:
+            return ()
+        name = f"game-{state.game_key}-turn{state.turn}-{kind}.png"
+        try:
+            if kind == "board":
+                data = await asyncio.to_thread(
+                    renderers.board_png, state, names=list(names), viewer=viewer, last_move=True
+                )
+            elif kind == "rack" and seat is not None:
+                data = await asyncio.to_thread(renderers.rack_png, state, seat, name=names[seat])
+                name = f"game-{state.game_key}-turn{state.turn}-rack-seat{seat}.png"
+            else:
+                data = await asyncio.to_thread(renderers.render_game_over, state, names=list(names))
+        except LookupError:  # renderers.NoRenderer: this game has no pictures yet
+            return ()
+        return (Image(name, bytes(data)),)
+
+    async def _reload(self, row: GameRow) -> GameRow:
+        fresh = await self.db.games.get_game(row.id)
+        assert fresh is not None  # games are never deleted
+        return fresh
+
+    # -- replay (tests, audits) --
+
+    async def replay(self, game_id: int) -> GameState | None:
+        """Replay a game's move log from its initial deal; None for a game never started."""
+        row = await self.db.games.get_game(game_id)
+        if row is None or row.snapshot is None:
+            return None
+        seats = await self.db.games.seats(game_id)
+        gdef = GAMES[row.game_key]
+        state = initial_state(row, len(seats))
+        for move in await self.db.games.moves(game_id):
+            state = replay_move(
+                gdef, state, move.seat_no, move.notation, str(move.payload.get("kind"))
+            )
+        return state
+
+
+# --- small helpers ----------------------------------------------------------------------------
+
+
+def _dump(state: GameState) -> str:
+    return json.dumps(state.to_json(), separators=(",", ":"), sort_keys=True)
+
+
+def _public_view(state: GameState) -> dict[str, Any]:
+    """Return what a spectator may see, without the (long) move history."""
+    view = dict(state.view(None))
+    view.pop("history", None)
+    view.pop("rack", None)
+    return view
+
+
+def _advanced(row: GameRow, state: GameState) -> GameRow:
+    status: GameStatus = "finished" if state.outcome is not None else "active"
+    return replace(
+        row, version=row.version + 1, snapshot=_dump(state), turn=state.turn, status=status
+    )
+
+
+def _moved_since(arrival: GameRow, state: GameState | None, seat_no: int) -> bool:
+    """Return True when `seat_no` could move when the command arrived and has moved since."""
+    if arrival.snapshot is None or state is None:
+        return False
+    before = load_state(arrival)
+    if seat_no not in before.waiting_for():
+        return False
+    return any(record.seat == seat_no for record in state.history[len(before.history) :])
+
+
+def _play_buttons(game_id: int) -> tuple[Button, ...]:
+    return (Button("Board", f"board:{game_id}"), Button("My rack", f"rack:{game_id}"))
+
+
+def _already_played(game_id: int) -> ServiceError:
+    return ServiceError(
+        "ALREADY_PLAYED", f"That turn was already played in game #{game_id}; nothing was changed."
+    )
+
+
+def _row_json(rank: int | None, row: LeaderboardRow) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "player": row.display_name,
+        "games": row.games,
+        "wins": row.wins,
+        "points": row.points,
+        "best": row.best,
+    }
+    if rank is not None:
+        out["rank"] = rank
+    return out
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def _stats_line(label: str, row: LeaderboardRow) -> str:
+    best = f", best {row.best}" if row.best is not None else ""
+    return (
+        f"{label}: {_plural(row.games, 'game')}, {_plural(row.wins, 'win')},"
+        f" {_plural(row.points, 'point')}{best}"
+    )

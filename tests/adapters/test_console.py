@@ -1,0 +1,283 @@
+"""`feudbot console`: script mode with JSON output, restarts, a real subprocess, interactive use."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.__main__ import main
+from bot.adapters.common import ascii_board
+from bot.adapters.console import run_console, split_line
+from bot.core.game import GameState
+from bot.games import GAMES
+
+ROOT = Path(__file__).resolve().parents[2]
+NAMES = ("alice", "bob")
+
+
+def find_move(state: GameState, seat: int) -> str:
+    """Return a legal move from the AI (what a bot seat would play)."""
+    from bot.ai import choose_move
+
+    return str(choose_move(state, seat, "easy", 500 + state.turn))
+
+
+def whole_game(seed: int) -> tuple[list[str], list[GameState]]:
+    """Script a whole Webfeud game of alice and bob with the pure core: lines and states."""
+    state = GAMES["webfeud"].new_game(2, seed=seed, options={})
+    lines = [f"alice: /new webfeud @bob seed={seed}", "# a comment, then a blank line", ""]
+    states = [state]
+    while state.outcome is None:
+        seat = state.waiting_for()[0]
+        if state.turn == 2:
+            text = "swap " + "".join(state.rack(seat)[:2])
+            lines.append(f"{NAMES[seat]}: /swap {text[5:]}")
+        else:
+            text = find_move(state, seat)
+            lines.append(f"{NAMES[seat]}: /play {text}")
+        state = state.apply(seat, GAMES["webfeud"].parse_move(text))
+        states.append(state)
+    return lines, states
+
+
+def run_script(
+    tmp_path: Path, db: Path, lines: list[str], capsys, name: str = "s"
+) -> list[dict[str, Any]]:
+    script = tmp_path / f"{name}.txt"
+    script.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    status = main(
+        [
+            "console",
+            "--db",
+            str(db),
+            "--script",
+            str(script),
+            "--json",
+            "--out",
+            str(tmp_path / "img"),
+        ]
+    )
+    assert status == 0
+    out = capsys.readouterr().out
+    return [json.loads(line) for line in out.splitlines()]
+
+
+def assert_chat_is_rack_free(objs: list[dict[str, Any]], states: list[GameState]) -> None:
+    """No chat reply carries a rack event or any player's rack letters at any point."""
+    racks = {"".join(s.rack(seat)) for s in states for seat in range(2)}
+    racks = {r for r in racks if len(r) >= 5}
+    for obj in objs:
+        if obj["to"] != "chat":
+            continue
+        assert obj["event"].get("type") != "rack"
+        assert "tiles" not in obj["event"]
+        blob = obj["text"] + json.dumps(obj["event"])
+        for rack in racks:
+            assert rack not in blob
+            assert " ".join(rack) not in blob
+
+
+@pytest.fixture
+def game() -> tuple[list[str], list[GameState]]:
+    return whole_game(42)
+
+
+def test_whole_game_in_script_mode_as_json(tmp_path, capsys, game) -> None:
+    """A whole Webfeud game from a script: one JSON object per reply, the right final result."""
+    lines, states = game
+    db = tmp_path / "game.sqlite3"
+    objs = run_script(tmp_path, db, lines, capsys)
+    assert all(set(o) == {"to", "text", "images", "event"} for o in objs)
+    played = [o for o in objs if o["event"].get("type") == "move_played"]
+    assert len(played) == len(states) - 1
+    assert played[2]["event"]["move"] == "swapped 2 tiles"
+    over = [o for o in objs if o["event"].get("type") == "game_over"]
+    final = states[-1].outcome
+    assert final is not None
+    assert len(over) == 1
+    assert over[0]["event"]["scores"] == list(final.scores)
+    assert over[0]["event"]["winners"] == [NAMES[s] for s in final.winners]
+    assert not [o for o in objs if o["event"].get("type") == "error"]
+    racks = [o for o in objs if o["event"].get("type") == "rack"]
+    assert racks
+    assert all(o["to"] in NAMES for o in racks)
+    assert_chat_is_rack_free(objs, states)
+    for obj in objs:
+        for path in obj["images"]:
+            assert Path(path).read_bytes().startswith(b"\x89PNG")
+    conn = sqlite3.connect(db)
+    try:
+        snapshot = conn.execute("SELECT snapshot FROM games").fetchone()[0]
+    finally:
+        conn.close()
+    assert json.loads(snapshot) == states[-1].to_json()
+
+
+def test_a_game_continues_after_a_restart(tmp_path, capsys, game) -> None:
+    """Two script runs on one DB file: the second picks the game up where the first stopped."""
+    lines, states = game
+    db = tmp_path / "game.sqlite3"
+    half = len(lines) // 2
+    first = run_script(tmp_path, db, lines[:half], capsys, "one")
+    second = run_script(tmp_path, db, lines[half:], capsys, "two")
+    assert not [o for o in first + second if o["event"].get("type") == "error"]
+    over = [o for o in second if o["event"].get("type") == "game_over"]
+    assert over
+    assert over[0]["event"]["scores"] == list(states[-1].outcome.scores)
+
+
+def test_human_against_a_hard_bot_in_script_mode(tmp_path, capsys) -> None:
+    """/new webfeud bot=hard: the bot answers every pass at once, until it goes out and wins."""
+    lines = ["ann: /new webfeud bot=hard seed=7"] + ["ann: /pass"] * 40
+    objs = run_script(tmp_path, tmp_path / "bot.sqlite3", lines, capsys)
+    kinds = [o["event"].get("type") for o in objs]
+    end = kinds.index("game_over")
+    assert "error" not in kinds[:end]
+    assert all(o["event"]["reason"] == "NO_GAME" for o in objs[end + 1 :])
+    players = [o["event"]["player"] for o in objs[:end] if o["event"].get("type") == "move_played"]
+    assert players[:4] == ["ann", "bot-hard", "ann", "bot-hard"]
+    assert objs[end]["event"]["winners"] == ["bot-hard"]
+    assert all(o["to"] == "ann" for o in objs if o["event"].get("type") == "rack")
+
+
+def test_bad_lines_get_clear_replies_in_script_mode(tmp_path, capsys) -> None:
+    """Unknown commands and wrong arguments answer privately with the syntax."""
+    lines = ["alice: /dance", "alice: /swap", "bob: /play 8H QI"]
+    objs = run_script(tmp_path, tmp_path / "bad.sqlite3", lines, capsys)
+    assert [o["to"] for o in objs] == ["alice", "alice", "bob"]
+    assert [o["event"]["reason"] for o in objs] == ["BAD_COMMAND", "BAD_COMMAND", "NO_GAME"]
+    assert "Usage: /swap <tiles> [game=<id>]" in objs[1]["text"]
+
+
+def test_script_mode_as_a_real_subprocess(tmp_path) -> None:
+    """`python -m bot console --script --json` runs as a process, creating its database."""
+    script = tmp_path / "s.txt"
+    script.write_text("alice: /new webfeud @bob seed=42\nbob: /rack\nalice: /pass\n")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("FEUDBOT_DB", None)
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "console", "--script", str(script), "--json", "--no-images"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    objs = [json.loads(line) for line in done.stdout.splitlines()]
+    kinds = [o["event"]["type"] for o in objs]
+    assert kinds == ["game_created", "game_started", "rack", "rack", "rack", "move_played"]
+    assert objs[4]["to"] == "bob"
+    assert (tmp_path / "feudbot.sqlite3").exists()  # the default database file
+
+
+async def test_interactive_console_hot_seat(tmp_path) -> None:
+    """At the prompt, `@bob: /command` acts as bob; private replies show under a header."""
+    out = io.StringIO()
+    inp = io.StringIO("/new webfeud @bob seed=3\n@bob: /rack\n/board\n/quit\n")
+    status = await run_console(
+        str(tmp_path / "i.sqlite3"), name="alice", inp=inp, out=out, render=False
+    )
+    assert status == 0
+    text = out.getvalue()
+    assert text.count("alice> ") == 4
+    assert "(private to bob)" in text
+    assert "(private to alice)" in text
+    assert "  8 '" in text  # the ASCII board: row 8 starts with an L2 square
+    assert text.index("(private to bob)\n  Your rack") > 0
+
+
+def test_split_line_reads_names_comments_and_bare_commands() -> None:
+    """`name: /cmd`, `@name: /cmd`, bare `/cmd` (the default player), comments and blanks."""
+    assert split_line("bob: /play 8H QI", "me") == ("bob", "/play 8H QI")
+    assert split_line("@bob:/pass", "me") == ("bob", "/pass")
+    assert split_line("/pass", "me") == ("me", "/pass")
+    assert split_line("  # note", "me") is None
+    assert split_line("   ", "me") is None
+
+
+def test_ascii_board_marks_premiums_and_tiles() -> None:
+    """The text board shows letters, blanks in lower case and premium squares by symbol."""
+    state = GAMES["webfeud"].new_game(2, seed=1, options={})
+    state = state.apply(0, GAMES["webfeud"].parse_move(find_move(state, 0)))
+    board = ascii_board(state.view(None))
+    assert board is not None
+    rows = board.splitlines()
+    assert rows[0].split() == list("ABCDEFGHIJKLMNO")
+    assert len(rows) == 16
+    assert ascii_board({"no": "board"}) is None
+
+
+def test_run_without_tokens_starts_the_console(tmp_path, monkeypatch, capsys) -> None:
+    """`feudbot run` with no chat token welcomes the player to a local game."""
+    monkeypatch.chdir(tmp_path)
+    for var in ("DISCORD_TOKEN", "TELEGRAM_TOKEN", "FEUDBOT_DB"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("/help\n"))
+    assert main(["run", "--as", "alice"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("no chat tokens configured — starting a local game; type /help")
+    assert "/leaderboard [game]" in out
+    assert (tmp_path / "feudbot.sqlite3").exists()
+
+
+@pytest.mark.parametrize(
+    ("command", "variable"), [("telegram", "TELEGRAM_TOKEN"), ("discord", "DISCORD_TOKEN")]
+)
+def test_a_platform_without_its_token_exits_2(tmp_path, monkeypatch, command, variable) -> None:
+    """`feudbot telegram` / `feudbot discord` with no token: exit status 2, nothing started."""
+    monkeypatch.chdir(tmp_path)  # no .env here
+    monkeypatch.delenv(variable, raising=False)
+    assert main([command, "--db", str(tmp_path / "x.sqlite3")]) == 2
+    assert not (tmp_path / "x.sqlite3").exists()
+
+
+def test_migrate_creates_the_schema(tmp_path, capsys) -> None:
+    """`feudbot migrate --db PATH` applies the migrations and reports the version."""
+    db = tmp_path / "m.sqlite3"
+    assert main(["migrate", "--db", str(db)]) == 0
+    assert "schema version" in capsys.readouterr().out
+    conn = sqlite3.connect(db)
+    try:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] >= 1
+    finally:
+        conn.close()
+
+
+def test_console_start_to_prompt_is_quick(tmp_path) -> None:
+    """The console process shows its prompt within a few seconds (measured in bench/)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    began = time.perf_counter()
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "bot",
+            "console",
+            "--db",
+            str(tmp_path / "p.sqlite3"),
+            "--as",
+            "zed",
+        ],
+        cwd=tmp_path,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        out, _ = proc.communicate("/quit\n", timeout=30)
+    finally:
+        proc.kill()
+    assert "zed> " in out
+    assert time.perf_counter() - began < 15

@@ -1,0 +1,349 @@
+"""Slash-command sync, autocomplete, permissions, reminders, errors and Discord's limits."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import timedelta
+
+import pytest
+from discord_harness import FixedClock, Harness
+
+from bot.adapters.common import APOLOGY
+from bot.adapters.discord_bot import FeudBot
+from bot.commands import COMMANDS
+from bot.games import GAMES
+from bot.service import load_state, utcnow
+
+pytestmark = pytest.mark.timeout(30)
+
+MESSAGE_CONTENT_INTENT = 1 << 15
+
+
+async def test_commands_sync_to_the_dev_guild_and_mirror_the_command_table(harness):
+    """Every command of docs/commands.md exists, in the dev guild only, guild-only, described."""
+    fake = harness.fake
+    assert list(fake.commands) == [fake.guild_id]
+    names = set(fake.command_names())
+    assert {spec.name for spec in COMMANDS} <= names
+    for command in fake.commands[fake.guild_id]:
+        assert command["contexts"] == [0]  # guild channels only
+        assert all(option["description"] for option in command.get("options", []))
+    new = next(c for c in fake.commands[fake.guild_id] if c["name"] == "new")
+    game = next(o for o in new["options"] if o["name"] == "game")
+    assert [choice["value"] for choice in game["choices"]] == sorted(GAMES)
+
+
+async def test_commands_sync_globally_without_a_dev_guild(fake, db):
+    """Without DISCORD_DEV_GUILD_ID the commands are synced globally."""
+    h = Harness(fake, db, dev_guild=False)
+    await h.start()
+    try:
+        assert list(fake.commands) == [None]
+        inter = await h.slash(h.alice, "rules", game="webfeud")
+        assert "Webfeud" in h.replies(inter)[0].text
+    finally:
+        await h.stop()
+
+
+async def test_the_bot_asks_for_no_message_content(harness):
+    """IDENTIFY carries intents without the privileged message-content bit."""
+    assert harness.fake.intents & MESSAGE_CONTENT_INTENT == 0
+
+
+async def test_autocomplete_offers_games_rack_tiles_and_options(harness):
+    """Autocomplete lists this channel's games, the asker's rack tiles and the game's options."""
+    await harness.slash(harness.alice, "new", game="webfeud", player=str(harness.bob), seed=3)
+    games = await harness.autocomplete(harness.alice, "board", "game", game="")
+    assert [c["value"] for c in games] == [1]
+    assert "alice vs bob" in games[0]["name"]
+    row = await harness.db.games.get_game(1)
+    rack = "".join(load_state(row).rack(0))
+    tiles = await harness.autocomplete(harness.alice, "swap", "tiles", tiles="")
+    assert tiles[0]["value"] == rack
+    typed = rack[0]
+    tiles = await harness.autocomplete(harness.alice, "swap", "tiles", tiles=typed)
+    assert tiles[0]["value"] == typed
+    assert all(c["value"].startswith(typed) for c in tiles)
+    carol = await harness.autocomplete(harness.carol, "swap", "tiles", tiles="")
+    assert carol == []  # carol has no rack here
+    options = await harness.autocomplete(
+        harness.alice, "new", "options", game="webfeud", options="bo"
+    )
+    spec = GAMES["webfeud"].options[0]
+    assert [c["value"] for c in options] == [f"{spec.name}={v}" for v in spec.choices]
+
+
+async def test_cancel_needs_the_creator_or_manage_server(harness):
+    """A stranger may not /cancel; a member with Manage Server may."""
+    await harness.slash(harness.alice, "new", game="webfeud")
+    inter = await harness.slash(harness.bob, "cancel", game=1)
+    msgs = harness.replies(inter)
+    assert len(msgs) == 1
+    assert msgs[0].ephemeral
+    assert "Only the creator" in msgs[0].text
+    assert (await harness.db.games.get_game(1)).status == "lobby"
+    inter = await harness.slash(harness.carol, "cancel", game=1)
+    msgs = harness.replies(inter)
+    assert len(msgs) == 1
+    assert msgs[0].public
+    assert "cancelled" in msgs[0].text
+    assert (await harness.db.games.get_game(1)).status == "cancelled"
+
+
+async def test_an_unexpected_error_gets_an_ephemeral_apology_and_is_logged(harness, caplog):
+    """A crash in the service: logged with its traceback, the user sees only the apology."""
+
+    async def broken(*args, **kwargs):
+        raise RuntimeError("database on fire")
+
+    harness.bot.service.execute = broken
+    with caplog.at_level(logging.ERROR, logger="bot.adapters.discord_bot"):
+        inter = await harness.slash(harness.alice, "games")
+    msgs = harness.replies(inter)
+    assert len(msgs) == 1
+    assert msgs[0].ephemeral
+    assert msgs[0].content == APOLOGY
+    for msg in harness.fake.messages.values():
+        assert "Traceback" not in msg.text
+        assert "on fire" not in msg.text
+    assert harness.fake.public_messages() == []
+    assert any(r.exc_info and "on fire" in str(r.exc_info[1]) for r in caplog.records)
+
+
+async def test_a_button_error_gets_the_apology_too(harness):
+    """A crash behind a button lands in the same handler."""
+    inter = await harness.slash(harness.alice, "new", game="webfeud")
+    lobby = harness.replies(inter)[0]
+
+    async def broken(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    harness.bot.service.execute = broken
+    inter = await harness.click(harness.bob, lobby, "fb:join:1:0")
+    msgs = harness.replies(inter)
+    assert len(msgs) == 1
+    assert msgs[0].ephemeral
+    assert msgs[0].content == APOLOGY
+
+
+async def test_slow_work_is_acknowledged_first(harness):
+    """The defer goes out before the slow part, so a slow service still meets the deadline."""
+    harness.fake.ack_deadline = 0.3
+    service = harness.bot.service
+    execute = service.execute
+
+    async def slow(*args, **kwargs):
+        await asyncio.sleep(0.6)
+        return await execute(*args, **kwargs)
+
+    service.execute = slow
+    inter = await harness.slash(harness.alice, "new", game="webfeud")
+    assert inter.callback_type == 5
+    assert inter.callback_at - inter.dispatched_at < 0.3
+    assert "created" in harness.replies(inter)[0].text
+    assert harness.fake.late == []
+
+
+async def test_the_fake_refuses_a_late_acknowledgement(harness, monkeypatch):
+    """The deadline check has teeth: a handler that acknowledges late is caught."""
+    harness.fake.ack_deadline = 0.2
+    defer = FeudBot._defer
+
+    async def late_defer(self, interaction, **kwargs):
+        await asyncio.sleep(0.4)
+        await defer(self, interaction, **kwargs)
+
+    monkeypatch.setattr(FeudBot, "_defer", late_defer)
+    inter = await harness.slash(harness.alice, "games")
+    assert set(harness.fake.late) == {inter.id}
+    assert harness.fake.public_messages() == []
+    harness.fake.late.clear()
+
+
+async def test_a_rate_limited_reply_is_retried(harness):
+    """A 429 on the reply is waited out and the message still arrives once."""
+    harness.fake.rate_limit_once("PATCH", r"/messages/@original$")
+    inter = await harness.slash(harness.alice, "new", game="webfeud")
+    assert harness.fake.rate_limited
+    msgs = harness.replies(inter)
+    assert len(msgs) == 1
+    assert "created" in msgs[0].text
+
+
+async def test_reminders_and_timeouts_reach_the_player(fake, db):
+    """A reminder mentions the player in the channel (and DMs if allowed); a timeout ends it."""
+    h = Harness(fake, db)
+    start = utcnow()
+    h.clock = FixedClock(start)
+    await h.start()
+    try:
+        await h.slash(h.alice, "notify", dm=True)
+        await h.slash(h.alice, "new", game="webfeud", player=str(h.bob))
+        dms_before = len(fake.dms_to(h.alice))
+        fired = await h.bot.dispatcher.run_due(now=start + timedelta(hours=71, minutes=1))
+        assert [r.kind for r in fired] == ["reminder", "reminder"]
+        mentions = [m for m in fake.public_messages() if m.content.startswith(f"<@{h.alice}>")]
+        assert len(mentions) == 2
+        assert "runs out" in mentions[-1].content
+        assert len(fake.dms_to(h.alice)) == dms_before + 2
+        h.clock.now = start + timedelta(hours=72, seconds=5)
+        fired = await h.bot.dispatcher.run_due(now=h.clock.now)
+        assert "game_over" in [r.kind for r in fired]
+        assert "is over" in fake.public_messages()[-1].text
+        assert (await db.games.get_game(1)).status == "finished"
+    finally:
+        await h.stop()
+    assert fake.late == []
+
+
+async def test_a_new_command_of_the_table_gets_a_slash_command(fake, db, monkeypatch):
+    """A command added to bot/commands.py is mirrored from its shape and reaches the service."""
+    import bot.adapters.discord_bot as adapter
+    from bot.commands import CommandSpec
+
+    spec = CommandSpec("place", "<placement>", "Place the round's tile, e.g. `/place C4 90`.")
+    spec = CommandSpec(spec.name, spec.args, spec.summary, shape="text")
+    monkeypatch.setattr(adapter, "COMMANDS", (*COMMANDS, spec))
+    h = Harness(fake, db)
+    await h.start()
+    try:
+        place = next(c for c in fake.commands[fake.guild_id] if c["name"] == "place")
+        assert [o["name"] for o in place["options"]] == ["placement", "game"]
+        seen = []
+
+        async def record(chat, user, command):
+            seen.append(command)
+            return []
+
+        h.bot.service.execute = record
+        await h.slash(h.alice, "place", placement="C4 90", game=3)
+        assert seen[0].name == "place"
+        assert seen[0].text == "C4 90"
+        assert seen[0].game_id == 3
+    finally:
+        await h.stop()
+
+
+async def test_a_refused_dm_loses_nothing_else(fake, db):
+    """A player who allowed DMs but closed them: the reminder still reaches the channel."""
+    h = Harness(fake, db)
+    start = utcnow()
+    h.clock = FixedClock(start)
+    await h.start()
+    try:
+        await h.slash(h.alice, "notify", dm=True)
+        fake.closed_dms.add(h.alice)
+        await h.slash(h.alice, "new", game="webfeud", player=str(h.bob))
+        fired = await h.bot.dispatcher.run_due(now=start + timedelta(hours=71, minutes=1))
+        assert len(fired) == 2
+        mentions = [m for m in fake.public_messages() if m.content.startswith(f"<@{h.alice}>")]
+        assert len(mentions) == 2
+        assert fake.dms_to(h.alice) == []
+    finally:
+        await h.stop()
+
+
+async def test_main_discord_runs_the_bot_from_the_environment(fake, tmp_path, monkeypatch):
+    """`feudbot discord`'s entry point reads the settings, serves commands, stops on a 4004."""
+    from bot.adapters.discord_bot import main_discord
+
+    monkeypatch.setenv("DISCORD_TOKEN", "fake-token")
+    monkeypatch.setenv("DISCORD_DEV_GUILD_ID", str(fake.guild_id))
+    monkeypatch.chdir(tmp_path)  # no stray .env
+    alice = fake.add_user("alice")
+    db_path = str(tmp_path / "cli.sqlite3")
+    run = asyncio.ensure_future(asyncio.to_thread(main_discord, db_path, configure_logging=False))
+    await asyncio.wait_for(fake.wait_ready(), 15)
+    inter = await fake.send(fake.build_slash(alice, "rules", game="webfeud"))
+    await fake.wait_answered(inter)
+    for _ in range(100):
+        if fake.replies_to(inter) and fake.replies_to(inter)[0].content:
+            break
+        await asyncio.sleep(0.05)
+    assert "Webfeud" in fake.replies_to(inter)[0].text
+    await fake.close_gateway(4004)
+    assert await asyncio.wait_for(run, 15) == 1
+
+
+async def test_run_discord_stops_cleanly_when_asked(fake, tmp_path):
+    """run_discord serves until its stop event is set, then closes the bot and the database."""
+    from bot.adapters.discord_bot import run_discord
+    from bot.config import Settings
+
+    settings = Settings(
+        db_path=str(tmp_path / "run.sqlite3"),
+        discord_token="fake-token",
+        discord_dev_guild_id=fake.guild_id,
+    )
+    stop, ready = asyncio.Event(), asyncio.Event()
+    task = asyncio.create_task(run_discord(settings, stop=stop, ready=ready))
+    await asyncio.wait_for(ready.wait(), 15)
+    assert "new" in fake.command_names()
+    stop.set()
+    await asyncio.wait_for(task, 15)
+    assert task.exception() is None
+
+
+@pytest.mark.parametrize(
+    ("name", "options", "expected"),
+    [
+        ("games", {}, "#1"),
+        ("board", {}, "Game #1"),
+        ("leaderboard", {"game": "webfeud", "everywhere": True}, "Leaderboard"),
+        ("stats", {"player": "bob"}, "bob"),
+        ("help", {"command": "swap"}, "/swap"),
+        ("rules", {"game": "webfeud"}, "Webfeud"),
+    ],
+)
+async def test_looking_commands_answer_in_the_channel(harness, name, options, expected):
+    """The read-only commands answer publicly, with their option values passed through."""
+    await harness.slash(harness.alice, "new", game="webfeud", player=str(harness.bob))
+    if options.get("player") == "bob":
+        options = {**options, "player": str(harness.bob)}
+    inter = await harness.slash(harness.alice, name, **options)
+    public = [m for m in harness.replies(inter) if m.public]
+    assert public
+    assert expected in public[0].text
+
+
+async def test_feudbot_discord_cli_runs_the_bot(fake, tmp_path, monkeypatch):
+    """`feudbot discord --db …` (bot/__main__.py's importable main) runs the real bot."""
+    from bot.__main__ import main
+
+    monkeypatch.setenv("DISCORD_TOKEN", "fake-token")
+    monkeypatch.setenv("DISCORD_DEV_GUILD_ID", str(fake.guild_id))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("discord.utils.setup_logging", lambda **kwargs: None)
+    alice = fake.add_user("alice")
+    run = asyncio.ensure_future(
+        asyncio.to_thread(main, ["discord", "--db", str(tmp_path / "cli.sqlite3")])
+    )
+    await asyncio.wait_for(fake.wait_ready(), 15)
+    inter = await fake.send(fake.build_slash(alice, "help"))
+    await fake.wait_answered(inter)
+    for _ in range(100):
+        if any(m.content for m in fake.replies_to(inter)):
+            break
+        await asyncio.sleep(0.05)
+    await fake.close_gateway(4004)
+    assert await asyncio.wait_for(run, 15) == 1
+    assert any("/new" in m.text for m in fake.replies_to(inter))
+
+
+async def test_stopping_lets_a_running_command_finish(harness):
+    """A shutdown during a slow command waits for its answer before closing the session."""
+    service = harness.bot.service
+    execute = service.execute
+
+    async def slow(*args, **kwargs):
+        await asyncio.sleep(0.5)
+        return await execute(*args, **kwargs)
+
+    service.execute = slow
+    inter = await harness.fake.send(harness.fake.build_slash(harness.alice, "games"))
+    await harness.fake.wait_answered(inter)
+    await harness.stop()
+    msgs = harness.replies(inter)
+    assert len(msgs) == 1
+    assert "open games" in msgs[0].text.lower() or "#" in msgs[0].text

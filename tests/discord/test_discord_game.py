@@ -1,0 +1,156 @@
+"""A whole Webfeud game through the real discord.py client: slash commands and button clicks."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.adapters.discord_bot import STALE
+from bot.ai.wordgen import best_candidate, generate_moves
+from bot.service import load_state
+
+pytestmark = pytest.mark.timeout(30)
+
+SEED = 7
+
+
+def assert_no_rack_in_public(fake):
+    """No rack (text or picture) ever appeared where the channel can see it."""
+    for msg in fake.public_messages():
+        assert "rack" not in msg.text.lower(), msg.text
+        assert not any("rack" in a.filename for a in msg.attachments), msg.attachments
+
+
+async def state_of(harness, game_id):
+    row = await harness.db.games.get_game(game_id)
+    return row, load_state(row)
+
+
+def created_game_id(harness, inter):
+    public = [m for m in harness.replies(inter) if m.public]
+    for msg in public:
+        for cid in msg.custom_ids():
+            return int(cid.split(":")[2])
+    raise AssertionError([m.text for m in harness.replies(inter)])
+
+
+async def test_full_two_player_game_by_commands_and_buttons(harness):
+    """Lobby → Join button → moves by /play and the Pass button → game over, racks kept private."""
+    fake = harness.fake
+    inter = await harness.slash(harness.alice, "new", game="webfeud", seed=SEED)
+    lobby = harness.replies(inter)
+    assert len(lobby) == 1
+    assert lobby[0].public
+    assert "created" in lobby[0].text
+    assert lobby[0].custom_ids() == ["fb:join:1:0", "fb:start:1:0"]
+
+    inter = await harness.click(harness.bob, lobby[0], "fb:join:1:0")
+    msgs = harness.replies(inter)
+    started = [m for m in msgs if m.public and "has started" in m.text]
+    assert len(started) == 1
+    assert started[0].attachments
+    assert started[0].embeds[0]["image"]["url"].startswith("attachment://")
+    # bob clicked: his rack is an ephemeral follow-up; alice's is not sent anywhere public.
+    bob_rack = [m for m in msgs if m.ephemeral]
+    assert len(bob_rack) == 1
+    assert "Your rack" in bob_rack[0].text
+    assert fake.seen_by(harness.alice).count(bob_rack[0]) == 0
+
+    users = {0: harness.alice, 1: harness.bob}
+    moves = 0
+    while True:
+        row, state = await state_of(harness, 1)
+        if state.outcome is not None:
+            break
+        seat = state.waiting_for()[0]
+        who = users[seat]
+        if moves == 2:
+            tiles = await harness.autocomplete(who, "swap", "tiles", tiles="")
+            chosen = tiles[0]["value"][:2]
+            inter = await harness.slash(who, "swap", tiles=chosen)
+            public = [m for m in harness.replies(inter) if m.public]
+            assert "swapped 2 tiles" in public[0].text
+            assert chosen not in public[0].text.split("—")[0].split(":", 1)[1]
+        elif moves < 5:
+            candidate = best_candidate(generate_moves(state, seat))
+            assert candidate is not None
+            inter = await harness.slash(who, "play", move=str(candidate.move))
+            public = [m for m in harness.replies(inter) if m.public]
+            assert public
+            assert f"#{row.id}" in public[0].text
+            assert any(m.ephemeral and "Your rack" in m.text for m in harness.replies(inter))
+        else:
+            latest = fake.last_with_buttons("fb:pass:")
+            inter = await harness.click(who, latest, latest.button("fb:pass:1:"))
+            assert any(m.public and "pass" in m.text.lower() for m in harness.replies(inter))
+        moves += 1
+        assert moves < 20
+    assert any(m.public and "is over" in m.text for m in fake.public_messages())
+    assert fake.public_messages()[-1].custom_ids() == []  # no buttons under a finished game
+    assert_no_rack_in_public(fake)
+    assert len(harness.racks) >= 6
+    harness.assert_racks_private()
+    assert fake.errors == []
+
+
+async def test_new_with_a_player_starts_at_once_and_racks_stay_private(harness):
+    """/new with a member deals at once; the asker's rack is ephemeral, the other's DMed."""
+    fake = harness.fake
+    await harness.slash(harness.bob, "notify", dm=True)
+    inter = await harness.slash(harness.alice, "new", game="webfeud", player=str(harness.bob))
+    msgs = harness.replies(inter)
+    assert [m.ephemeral for m in msgs if "Your rack" in m.text] == [True]
+    dms = fake.dms_to(harness.bob)
+    assert len(dms) == 1
+    assert "Your rack" in dms[0].text
+    assert dms[0].attachments
+    assert fake.dms_to(harness.alice) == []  # alice did not allow DMs
+    inter = await harness.slash(harness.bob, "rack")
+    msgs = harness.replies(inter)
+    assert len(msgs) == 1
+    assert msgs[0].ephemeral
+    assert "Your rack" in msgs[0].text
+    started = fake.last_with_buttons("fb:rack:")
+    inter = await harness.click(harness.alice, started, started.button("fb:rack:"))
+    msgs = harness.replies(inter)
+    assert len(msgs) == 1
+    assert msgs[0].ephemeral
+    assert "Your rack" in msgs[0].text
+    assert_no_rack_in_public(fake)
+
+
+async def test_button_on_an_old_message_works_after_a_restart(harness):
+    """A Join button sent before a restart is routed by the new process and starts the game."""
+    inter = await harness.slash(harness.alice, "new", game="webfeud", seed=SEED)
+    lobby = harness.replies(inter)[0]
+    await harness.restart()
+    assert harness.fake.identifies == 2
+    inter = await harness.click(harness.bob, lobby, "fb:join:1:0")
+    assert any(m.public and "has started" in m.text for m in harness.replies(inter))
+    row = await harness.db.games.get_game(1)
+    assert row.status == "active"
+
+
+async def test_pass_on_an_earlier_turn_gets_a_polite_answer(harness):
+    """Pass clicked under an old board is refused ephemerally and changes nothing."""
+    inter = await harness.slash(harness.alice, "new", game="webfeud", player=str(harness.bob))
+    first = harness.fake.last_with_buttons("fb:pass:")
+    await harness.slash(harness.alice, "pass")
+    row_before = await harness.db.games.get_game(1)
+    inter = await harness.click(harness.bob, first, first.button("fb:pass:"))
+    msgs = harness.replies(inter)
+    assert len(msgs) == 1
+    assert msgs[0].ephemeral
+    assert msgs[0].content == STALE.format(game=1)
+    row_after = await harness.db.games.get_game(1)
+    assert row_after.version == row_before.version
+
+
+async def test_a_move_error_is_private_and_leaves_no_public_message(harness):
+    """An illegal /play answers privately; the public 'thinking' message is removed."""
+    await harness.slash(harness.alice, "new", game="webfeud", player=str(harness.bob))
+    before = len(harness.fake.public_messages())
+    inter = await harness.slash(harness.alice, "play", move="H8 ZZZZZZZ")
+    msgs = harness.replies(inter)
+    assert len(msgs) == 1
+    assert msgs[0].ephemeral
+    assert len(harness.fake.public_messages()) == before

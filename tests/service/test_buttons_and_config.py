@@ -1,0 +1,109 @@
+"""Buttons (ids only, stale ones refused), bots resumed after a crash, scopes, settings."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+import pytest
+
+from bot.config import DEFAULT_REMINDERS, load_settings, parse_duration
+from bot.games import GAMES
+from bot.service import CONSOLE, ChatRef, Service, UserRef, load_state
+
+ROOM = ChatRef(CONSOLE, "room")
+ALICE = UserRef(CONSOLE, "alice", "alice")
+BOB = UserRef(CONSOLE, "bob", "bob")
+
+
+async def test_buttons_carry_ids_and_run_the_same_use_cases(service: Service) -> None:
+    """Join/Start on a lobby, Board/My rack after a move; ids fit Telegram's 64 bytes."""
+    created = await service.handle(ROOM, ALICE, "/new webfeud")
+    game_id = created[0].event["game_id"]
+    assert [b.action_id for b in created[0].buttons] == [f"join:{game_id}"]
+    joined = await service.action(ROOM, BOB, f"join:{game_id}")
+    started = next(r for r in joined if r.kind == "game_started")
+    assert [b.label for b in started.buttons] == ["Board", "My rack"]
+    assert all(len(b.action_id.encode()) <= 64 for b in started.buttons)
+    rack = await service.action(ROOM, BOB, f"rack:{game_id}")
+    assert rack[0].kind == "rack"
+    assert rack[0].private
+
+
+async def test_a_button_from_an_earlier_turn_is_refused(service: Service, db, table_rows) -> None:
+    """`pass:<game>:<turn>` applies on that turn only; later presses change nothing."""
+    replies = await service.handle(ROOM, ALICE, "/new webfeud @bob seed=4")
+    game_id = next(r for r in replies if r.kind == "game_started").event["game_id"]
+    first = await service.action(ROOM, ALICE, f"pass:{game_id}:0")
+    assert first[0].kind == "move_played"
+    before = table_rows()
+    stale = await service.action(ROOM, BOB, f"pass:{game_id}:0")
+    assert stale[0].event["reason"] == "STALE_BUTTON"
+    junk = await service.action(ROOM, BOB, "explode:1")
+    assert junk[0].event["reason"] == "BAD_ACTION"
+    assert table_rows() == before
+
+
+async def test_bots_resume_after_a_crash(service: Service, db) -> None:
+    """A game left with a bot to move (a crash between commits) is moved on at start-up."""
+    replies = await service.handle(ROOM, ALICE, "/new webfeud bot=easy seed=6")
+    game_id = next(r for r in replies if r.kind == "game_started").event["game_id"]
+    row = await db.games.get_game(game_id)
+    assert row is not None
+    # Simulate the crash: alice's pass is stored, but the bot's answer never was.
+    state = load_state(row).apply(0, GAMES["webfeud"].parse_move("pass"))
+    assert await db.games.commit_move(
+        game_id, row.version, 0, "pass", {"kind": "move"}, json.dumps(state.to_json()), state.turn
+    )
+    resumed = await service.resume_bots()
+    assert [r.event["player"] for r in resumed if r.kind == "move_played"] == ["bot-easy"]
+    assert await service.resume_bots() == []
+
+
+async def test_leaderboard_of_the_chat_or_everywhere(service: Service) -> None:
+    """/leaderboard counts this chat; /leaderboard webfeud everywhere counts every chat."""
+    other = ChatRef(CONSOLE, "other")
+    await service.handle(ROOM, ALICE, "/new webfeud @bob seed=1")
+    await service.handle(ROOM, BOB, "/resign")
+    await service.handle(other, ALICE, "/new webfeud @bob seed=2")
+    await service.handle(other, ALICE, "/resign")
+    here = await service.handle(ROOM, ALICE, "/leaderboard")
+    assert [(r["player"], r["wins"]) for r in here[0].event["rows"]] == [("alice", 1), ("bob", 0)]
+    everywhere = await service.handle(ROOM, ALICE, "/leaderboard webfeud everywhere")
+    rows = everywhere[0].event["rows"]
+    assert everywhere[0].event["scope"] == "everywhere"
+    # Equal wins and points: the older user ranks first.
+    assert [(r["player"], r["games"], r["wins"]) for r in rows] == [
+        ("alice", 2, 1),
+        ("bob", 2, 1),
+    ]
+
+
+def test_settings_come_from_the_environment() -> None:
+    """One place reads the variables: tokens, database, seed switch, reminders."""
+    settings = load_settings(
+        {
+            "TELEGRAM_TOKEN": "1:x",
+            "FEUDBOT_DB": "/data/f.sqlite3",
+            "FEUDBOT_ALLOW_SEED": "1",
+            "FEUDBOT_REMINDERS": "1h,30m,24h",
+            "DISCORD_TOKEN": " ",
+        }
+    )
+    assert settings.telegram_token == "1:x"
+    assert settings.discord_token is None
+    assert settings.db_path == "/data/f.sqlite3"
+    assert settings.allow_seed
+    assert settings.reminders == (timedelta(hours=24), timedelta(hours=1), timedelta(minutes=30))
+    defaults = load_settings({})
+    assert defaults.db_path == "feudbot.sqlite3"
+    assert not defaults.allow_seed
+    assert defaults.reminders == DEFAULT_REMINDERS
+    assert load_settings({"FEUDBOT_REMINDERS": ""}).reminders == ()
+
+
+def test_parse_duration_refuses_nonsense() -> None:
+    """Durations are <number><s|m|h|d>."""
+    assert parse_duration("2d") == timedelta(days=2)
+    with pytest.raises(ValueError, match="duration"):
+        parse_duration("soon")

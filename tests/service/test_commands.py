@@ -1,0 +1,94 @@
+"""The command language: one table, one parser, the documentation generated from the table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.commands import (
+    COMMANDS,
+    Command,
+    CommandError,
+    commands_markdown,
+    help_text,
+    parse_command,
+)
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "commands.md"
+
+
+def test_docs_embed_the_generated_table() -> None:
+    """docs/commands.md holds exactly the table generated from COMMANDS (they cannot drift)."""
+    text = DOC.read_text(encoding="utf-8")
+    begin = text.index("-->\n", text.index("<!-- commands:begin")) + len("-->\n")
+    end = text.index("<!-- commands:end -->")
+    assert text[begin:end] == commands_markdown()
+
+
+def test_every_command_is_documented_with_its_syntax() -> None:
+    """Each command's syntax line appears in the docs and in /help."""
+    text = DOC.read_text(encoding="utf-8")
+    listing = help_text()
+    for spec in COMMANDS:
+        assert spec.syntax.replace("|", "\\|") in text
+        assert spec.syntax in listing
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("/play 8H QUIZ", Command("play", text="8H QUIZ")),
+        ("/PLAY h8 quiz game=12", Command("play", game_id=12, text="h8 quiz")),
+        ("/swap AEQ?", Command("swap", text="AEQ?")),
+        ("/pass@feudbot", Command("pass")),
+        ("/board game=3", Command("board", game_id=3)),
+        ("/leaderboard webfeud", Command("leaderboard", text="webfeud")),
+        ("/stats @Bob", Command("stats", players=("Bob",))),
+        ("/rules Webfeud", Command("rules", text="webfeud")),
+        ("/help /swap", Command("help", text="swap")),
+        (
+            "/new webfeud @bob bot=hard board=random seed=42",
+            Command(
+                "new",
+                game_key="webfeud",
+                players=("bob",),
+                bots=("hard",),
+                options={"board": "random", "seed": "42"},
+            ),
+        ),
+    ],
+)
+def test_parse_command_reads_each_shape(line: str, expected: Command) -> None:
+    """Lines parse into commands with their game id, text, players, bots and options."""
+    assert parse_command(line) == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "shows"),
+    [
+        ("/frobnicate", "There is no command /frobnicate"),
+        ("hello", "Commands start with a slash"),
+        ("/pass now", "Usage: /pass [game=<id>]"),
+        ("/swap", "Usage: /swap <tiles> [game=<id>]"),
+        ("/play", "Usage: /play <move> [game=<id>]"),
+        ("/play 8H QI game=x", "Usage: /play <move> [game=<id>]"),
+        ("/new", "Usage: /new <game>"),
+        ("/new webfeud bot=godlike", "Usage: /new <game>"),
+        ("/new webfeud sneaky", "Usage: /new <game>"),
+        ("/new webfeud game=3", "Usage: /new <game>"),
+        ("/rules", "Usage: /rules <game>"),
+        ("/stats bob", "Usage: /stats [@player]"),
+    ],
+)
+def test_wrong_input_shows_the_syntax(line: str, shows: str) -> None:
+    """Unknown commands and wrong arguments raise CommandError naming the right syntax."""
+    with pytest.raises(CommandError) as info:
+        parse_command(line)
+    assert shows in str(info.value)
+    assert len(str(info.value)) <= 200
+
+
+def test_help_for_one_command_gives_syntax_and_summary() -> None:
+    """/help swap shows the swap syntax line first."""
+    assert help_text("swap").splitlines()[0] == "/swap <tiles> [game=<id>]"

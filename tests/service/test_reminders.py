@@ -1,0 +1,147 @@
+"""The durable deadline dispatcher: reminders, the timeout rule, restarts, exactly-once firing."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+from pathlib import Path
+
+from bot.reminders import Dispatcher
+from bot.replies import Reply, UserTarget
+from bot.service import CONSOLE, ChatRef, Service, UserRef
+from storage import Database
+
+from .conftest import START, Clock
+
+HOUR = timedelta(hours=1)
+
+
+class Outbox:
+    """Collects what the dispatcher sends."""
+
+    def __init__(self) -> None:
+        self.sent: list[Reply] = []
+
+    async def __call__(self, replies) -> None:
+        self.sent += replies
+
+
+async def new_game(service: Service, seed: int = 1) -> int:
+    replies = await service.handle(
+        ChatRef(CONSOLE, "room"),
+        UserRef(CONSOLE, "alice", "alice"),
+        f"/new webfeud @bob seed={seed}",
+    )
+    return next(r.event["game_id"] for r in replies if r.kind == "game_started")
+
+
+async def test_reminders_at_24h_and_1h_then_the_timeout_loses(service, clock, db) -> None:
+    """With an injected clock: reminders at 48 h and 71 h, the 72 h timeout makes alice lose."""
+    game_id = await new_game(service)
+    outbox = Outbox()
+    dispatcher = Dispatcher(service, outbox)
+    assert await dispatcher.run_due(clock.advance(47 * HOUR)) == []
+    first = await dispatcher.run_due(clock.advance(HOUR))  # 48 h: 24 h left
+    assert [r.kind for r in first] == ["reminder"]
+    assert isinstance(first[0].to, UserTarget)
+    assert first[0].to.name == "alice"
+    assert first[0].event["left_seconds"] == 24 * 3600
+    assert await dispatcher.run_due(clock.now) == []  # fired once only
+    second = await dispatcher.run_due(clock.advance(23 * HOUR))  # 71 h: 1 h left
+    assert [r.event["left_seconds"] for r in second] == [3600]
+    assert "1 hour" in second[0].text
+    timeout = await dispatcher.run_due(clock.advance(HOUR - timedelta(seconds=1)))
+    assert timeout == []  # never early
+    timeout = await dispatcher.run_due(clock.advance(timedelta(seconds=1)))
+    assert [r.kind for r in timeout] == ["timeout", "game_over"]
+    assert timeout[0].event["player"] == "alice"
+    assert timeout[0].event["move"] == "ran out of time"
+    assert timeout[1].event["winners"] == ["bob"]
+    assert timeout[1].event["reason"] == "timeout"
+    assert outbox.sent == first + second + timeout
+    row = await db.games.get_game(game_id)
+    assert row is not None
+    assert row.status == "finished"
+    results = await db.results.game_results(game_id)
+    assert [r.won for r in results] == [False, True]
+    replayed = await service.replay(game_id)
+    assert replayed is not None
+    assert replayed.outcome is not None
+    assert replayed.outcome.reason == "timeout"
+    assert await dispatcher.run_due(clock.advance(1000 * HOUR)) == []
+
+
+async def test_a_move_makes_old_deadlines_harmless(service, clock, db) -> None:
+    """After alice moves, her deadlines are gone; bob's come 72 h after his turn began."""
+    game_id = await new_game(service)
+    dispatcher = Dispatcher(service, Outbox())
+    clock.advance(10 * HOUR)
+    await service.handle(ChatRef(CONSOLE, "room"), UserRef(CONSOLE, "alice", "alice"), "/pass")
+    fired = await dispatcher.run_due(START + 72 * HOUR)
+    assert fired == [r for r in fired if r.kind == "reminder"]  # bob's 24 h reminder only
+    assert [r.to.name for r in fired] == ["bob"]  # type: ignore[union-attr]
+    clock.now = START + 82 * HOUR
+    over = await dispatcher.run_due(clock.now)
+    assert [r.kind for r in over] == ["reminder", "timeout", "game_over"]
+    assert over[2].event["winners"] == ["alice"]
+    assert (await db.games.get_game(game_id)).status == "finished"  # type: ignore[union-attr]
+
+
+async def test_timeout_applies_only_if_the_turn_still_matches(service, clock, db) -> None:
+    """A stale timeout deadline (turn moved on) is claimed but changes nothing."""
+    game_id = await new_game(service)
+    [timeout] = [d for d in await db.deadlines.pending_deadlines(game_id) if d.kind == "timeout"]
+    await service.handle(ChatRef(CONSOLE, "room"), UserRef(CONSOLE, "alice", "alice"), "/pass")
+    assert await service.on_deadline(timeout) == []
+    assert len(await db.games.moves(game_id)) == 1
+
+
+async def test_a_deadline_stored_before_a_restart_fires_once_after_it(db_path: Path) -> None:
+    """Overdue deadlines fire at start-up, once, however many restarts and dispatchers follow."""
+    clock = Clock(START)
+    first = await Database.open(db_path)
+    try:
+        game_id = await new_game(Service(first, clock=clock, render=False), seed=5)
+    finally:
+        await first.close()
+    clock.now = START + 80 * HOUR  # the bot was down through all three deadlines
+    fired: list[Reply] = []
+    for _ in range(2):
+        db = await Database.open(db_path)
+        try:
+            service = Service(db, clock=clock, render=False)
+            # Two dispatchers race (e.g. two processes): each deadline still fires once.
+            one, two = Dispatcher(service, Outbox()), Dispatcher(service, Outbox())
+            results = await asyncio.gather(one.run_due(), two.run_due())
+            fired += results[0] + results[1]
+        finally:
+            await db.close()
+    assert sorted(r.kind for r in fired) == ["game_over", "reminder", "reminder", "timeout"]
+    db = await Database.open(db_path)
+    try:
+        row = await db.games.get_game(game_id)
+        assert row is not None
+        assert row.status == "finished"
+        assert await db.deadlines.pending_deadlines(game_id) == []
+    finally:
+        await db.close()
+
+
+async def test_background_dispatcher_wakes_for_an_earlier_deadline(db) -> None:
+    """The running task sleeps, is woken by a new earlier deadline, and fires it on time."""
+    # A reminder 1 s after the turn starts (72 h - 71:59:59 before the deadline).
+    service = Service(db, render=False, reminders=(timedelta(hours=72) - timedelta(seconds=1),))
+    outbox = Outbox()
+    dispatcher = Dispatcher(service, outbox)
+    dispatcher.start()
+    try:
+        await asyncio.sleep(0.05)  # the task is now asleep: no deadlines at all
+        await new_game(service)
+        for _ in range(60):
+            if outbox.sent:
+                break
+            await asyncio.sleep(0.1)
+    finally:
+        await dispatcher.stop()
+    assert [r.kind for r in outbox.sent] == ["reminder"]
+    assert outbox.sent[0].to.name == "alice"  # type: ignore[union-attr]

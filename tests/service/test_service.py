@@ -1,0 +1,404 @@
+"""The service over a real SQLite file: lobby, moves, privacy, double submissions, bad input."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.core.game import GameState
+from bot.games import GAMES
+from bot.replies import ChatTarget, Reply, UserTarget
+from bot.service import ChatRef, Service, UserRef, load_state, ranks
+from storage import Database
+from storage.migrate import latest_version
+
+WEBFEUD = GAMES["webfeud"]
+
+
+def find_move(state: GameState, seat: int, level: str = "easy") -> str:
+    """Return a legal move for `seat` from the AI (the same generator the bot seats use)."""
+    from bot.ai import choose_move
+
+    return str(choose_move(state, seat, level, 1000 + state.turn))
+
+
+def events(replies: list[Reply], kind: str) -> list[dict[str, Any]]:
+    return [r.event for r in replies if r.kind == kind]
+
+
+def error_of(replies: list[Reply]) -> dict[str, Any]:
+    assert len(replies) == 1, replies
+    assert replies[0].kind == "error"
+    assert isinstance(replies[0].to, UserTarget)
+    return replies[0].event
+
+
+async def stored(db: Database, game_id: int) -> GameState:
+    row = await db.games.get_game(game_id)
+    assert row is not None
+    return load_state(row)
+
+
+async def test_startup_migrates_an_empty_file(tmp_path: Path) -> None:
+    """Opening a new file applies every migration; the service then works on it."""
+    path = tmp_path / "empty.sqlite3"
+    path.touch()
+    db = await Database.open(path)
+    try:
+        service = Service(db, render=False)
+        replies = await service.handle(
+            ChatRef("console", "room"), UserRef("console", "alice", "alice"), "/games"
+        )
+        assert replies[0].kind == "games"
+    finally:
+        await db.close()
+    conn = sqlite3.connect(path)
+    try:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == latest_version()
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        assert {"games", "moves", "deadlines", "results", "seats"} <= tables
+    finally:
+        conn.close()
+
+
+async def test_new_game_with_a_seed_deals_reproducibly(say, db) -> None:
+    """Two games created with seed=42 deal the same racks, equal to the pure core's deal."""
+    first = await say("alice", "/new webfeud @bob seed=42")
+    second = await say("carol", "/new webfeud @dave seed=42", chat="other")
+    racks1 = [e["tiles"] for e in events(first, "rack")]
+    racks2 = [e["tiles"] for e in events(second, "rack")]
+    assert racks1 == racks2
+    expected = WEBFEUD.new_game(2, seed=42, options={})
+    assert racks1 == [list(expected.rack(0)), list(expected.rack(1))]
+    assert [e["type"] for e in (r.event for r in first)] == [
+        "game_created",
+        "game_started",
+        "rack",
+        "rack",
+    ]
+
+
+async def test_seed_is_refused_on_chat_platforms_unless_allowed(db, clock) -> None:
+    """seed= works off the console only with allow_seed (FEUDBOT_ALLOW_SEED=1)."""
+    chat = ChatRef("telegram", "-100")
+    alice, bob = UserRef("telegram", "1", "alice"), UserRef("telegram", "2", "bob")
+    strict = Service(db, clock=clock, render=False)
+    await strict.handle(chat, bob, "/help")  # bob is known to the bot from now on
+    refused = await strict.handle(chat, alice, "/new webfeud @bob seed=1")
+    assert error_of(refused)["reason"] == "SEED_NOT_ALLOWED"
+    relaxed = Service(db, clock=clock, render=False, allow_seed=True)
+    ok = await relaxed.handle(chat, alice, "/new webfeud @bob seed=1")
+    assert events(ok, "game_started")
+
+
+async def test_unknown_invitee_on_a_chat_platform_is_refused(db, clock, table_rows) -> None:
+    """Off the console, @name must be a user the bot has seen; nothing is stored otherwise."""
+    service = Service(db, clock=clock, render=False)
+    before = table_rows()
+    replies = await service.handle(
+        ChatRef("telegram", "-1"), UserRef("telegram", "1", "alice"), "/new webfeud @ghost"
+    )
+    assert error_of(replies)["reason"] == "UNKNOWN_PLAYER"
+    assert table_rows() == before
+
+
+async def test_lobby_join_leave_and_start(say, db) -> None:
+    """A game below max players waits in the lobby; /join fills it and it starts by itself."""
+    created = await say("alice", "/new webfeud")
+    assert events(created, "game_created")[0]["players"] == ["alice"]
+    assert not events(created, "game_started")
+    game_id = events(created, "game_created")[0]["game_id"]
+    start_early = await say("alice", "/start")
+    assert error_of(start_early)["reason"] == "BAD_PLAYER_COUNT"
+    left = await say("alice", "/leave")
+    assert events(left, "game_left")
+    row = await db.games.get_game(game_id)
+    assert row is not None
+    assert row.status == "cancelled"
+    again = await say("alice", "/new webfeud")
+    game_id = events(again, "game_created")[0]["game_id"]
+    joined = await say("bob", "/join")
+    assert events(joined, "game_joined")[0]["player"] == "bob"
+    assert events(joined, "game_started")[0]["game_id"] == game_id
+    assert {e["player"] for e in events(joined, "rack")} == {"alice", "bob"}
+
+
+async def test_a_move_is_one_transaction_with_its_deadlines(say, db, clock) -> None:
+    """After a move: snapshot, one log row, and the next player's timeout plus two reminders."""
+    start = await say("alice", "/new webfeud @bob seed=7")
+    game_id = events(start, "game_started")[0]["game_id"]
+    state = await stored(db, game_id)
+    replies = await say("alice", f"/play {find_move(state, 0)}")
+    played = events(replies, "move_played")[0]
+    assert played["player"] == "alice"
+    assert played["to_move"] == "bob"
+    assert played["score"] > 0
+    assert played["scores"] == [played["score"], 0]
+    assert len(await db.games.moves(game_id)) == 1
+    pending = await db.deadlines.pending_deadlines(game_id)
+    assert [(d.kind, d.due_at - clock.now) for d in pending] == [
+        ("reminder", WEBFEUD.turn_timeout({}) - timedelta(hours=24)),
+        ("reminder", WEBFEUD.turn_timeout({}) - timedelta(hours=1)),
+        ("timeout", WEBFEUD.turn_timeout({})),
+    ]
+    assert all(d.payload["seat"] == 1 and d.turn == 1 for d in pending)
+    # The mover's new rack goes to the mover only.
+    rack = [r for r in replies if r.kind == "rack"]
+    assert len(rack) == 1
+    assert isinstance(rack[0].to, UserTarget)
+    assert rack[0].to.name == "alice"
+
+
+async def test_double_submission_is_applied_once(say, db, table_rows) -> None:
+    """Two simultaneous plays of one turn: one applies, the other is told and stores nothing."""
+    start = await say("alice", "/new webfeud @bob seed=11")
+    game_id = events(start, "game_started")[0]["game_id"]
+    move = find_move(await stored(db, game_id), 0)
+    first, second = await asyncio.gather(
+        say("alice", f"/play {move}"), say("alice", f"/play {move}")
+    )
+    outcomes = sorted([first[0].kind, second[0].kind])
+    assert outcomes == ["error", "move_played"]
+    loser = first if first[0].kind == "error" else second
+    assert error_of(loser)["reason"] == "ALREADY_PLAYED"
+    assert "already played" in loser[0].text
+    assert len(await db.games.moves(game_id)) == 1
+    rows = table_rows()
+    again = await say("alice", f"/play {move}")
+    assert error_of(again)["reason"] == "NOT_YOUR_TURN"
+    assert table_rows() == rows
+
+
+async def test_two_processes_playing_the_same_turn_store_one_move(say, db, db_path, clock) -> None:
+    """Two connections (two processes' services) play one turn at once: one move is stored."""
+    start = await say("alice", "/new webfeud @bob seed=12")
+    game_id = events(start, "game_started")[0]["game_id"]
+    move = find_move(await stored(db, game_id), 0)
+    other_db = await Database.open(db_path)
+    try:
+        other = Service(other_db, clock=clock, render=False)
+        alice = UserRef("console", "alice", "alice")
+        first, second = await asyncio.gather(
+            say("alice", f"/play {move}"),
+            other.handle(ChatRef("console", "room"), alice, f"/play {move}"),
+        )
+    finally:
+        await other_db.close()
+    kinds = sorted([first[0].kind, second[0].kind])
+    assert kinds == ["error", "move_played"]
+    loser = first if first[0].kind == "error" else second
+    assert error_of(loser)["reason"] in {"ALREADY_PLAYED", "NOT_YOUR_TURN"}
+    assert len(await db.games.moves(game_id)) == 1
+
+
+BAD_INPUT = [
+    ("alice", "/frobnicate", "BAD_COMMAND", "There is no command"),
+    ("alice", "/swap", "BAD_COMMAND", "Usage: /swap <tiles>"),
+    ("alice", "/play", "BAD_COMMAND", "Usage: /play <move>"),
+    ("alice", "/play 8H", "INVALID_MOVE", "8H QUIZ"),
+    ("alice", "/play 8H XYZZYQ", "TILE_NOT_IN_RACK", "/rack"),
+    ("bob", "/pass", "NOT_YOUR_TURN", "not your turn"),
+    ("carol", "/pass", "NO_GAME", "/new"),
+    ("carol", "/pass game={game}", "NOT_A_PLAYER", "not playing"),
+    ("alice", "/pass game={other}", "NO_SUCH_GAME", "no game #"),
+    ("alice", "/pass game=999", "NO_SUCH_GAME", "no game #"),
+    ("alice", "/new chess @bob", "UNKNOWN_GAME", "webfeud"),
+    ("alice", "/new webfeud @bob colour=red", "BAD_OPTION", "board="),
+    ("alice", "/new webfeud @bob @carol", "BAD_PLAYER_COUNT", "2"),
+    ("alice", "/new webfeud @alice", "DUPLICATE_PLAYER", "Usage: /new"),
+    ("carol", "/cancel game={game}", "NOT_ALLOWED", "creator"),
+    ("alice", "/join", "NO_GAME", "/new"),
+    ("alice", "/leave", "ALREADY_STARTED", "/resign"),
+    ("alice", "/rules chess", "BAD_COMMAND", "Usage: /rules"),
+]
+
+
+@pytest.mark.parametrize(("who", "line", "reason", "shows"), BAD_INPUT)
+async def test_bad_input_gets_a_clear_reply_and_stores_nothing(
+    say, table_rows, who: str, line: str, reason: str, shows: str
+) -> None:
+    """Wrong commands, moves out of turn, foreign game ids, outsiders: an error, no row changed."""
+    start = await say("alice", "/new webfeud @bob seed=5")
+    game = events(start, "game_started")[0]["game_id"]
+    other_start = await say("dave", "/new webfeud @erin seed=5", chat="elsewhere")
+    other = events(other_start, "game_started")[0]["game_id"]
+    before = table_rows()
+    replies = await say(who, line.format(game=game, other=other))
+    event = error_of(replies)
+    assert event["reason"] == reason
+    assert shows.lower() in event["message"].lower()
+    assert replies[0].to.name == who  # type: ignore[union-attr]
+    assert table_rows() == before
+
+
+async def test_several_games_in_a_chat_need_a_game_id(say) -> None:
+    """With two games in the chat, a bare command asks for game=<id>; with it, it works."""
+    first = events(await say("alice", "/new webfeud @bob seed=1"), "game_started")[0]["game_id"]
+    await say("alice", "/new webfeud @carol seed=2")
+    ambiguous = await say("alice", "/pass")
+    assert error_of(ambiguous)["reason"] == "WHICH_GAME"
+    assert "game=<id>" in ambiguous[0].text
+    ok = await say("alice", f"/pass game={first}")
+    assert events(ok, "move_played")[0]["game_id"] == first
+    # bob sits in one of them only: no id needed.
+    bob = await say("bob", "/pass")
+    assert events(bob, "move_played")[0]["game_id"] == first
+
+
+async def test_cancel_by_creator_or_admin(say, db) -> None:
+    """The creator or a chat admin may cancel; its deadlines go with it."""
+    start = await say("alice", "/new webfeud @bob seed=1")
+    game_id = events(start, "game_started")[0]["game_id"]
+    refused = await say("bob", "/cancel")
+    assert error_of(refused)["reason"] == "NOT_ALLOWED"
+    done = await say("bob", "/cancel", admin=True)
+    assert events(done, "game_cancelled")[0]["game_id"] == game_id
+    assert await db.deadlines.pending_deadlines(game_id) == []
+
+
+def chat_never_shows_a_rack(replies: list[Reply], state: GameState) -> None:
+    """Check chat replies: no rack event, no rack letters string of any player."""
+    for reply in replies:
+        if isinstance(reply.to, ChatTarget):
+            assert reply.kind != "rack"
+            text = reply.text + json.dumps(reply.event)
+            for seat in range(state.players):
+                letters = "".join(state.rack(seat))
+                if len(letters) >= 4:
+                    assert letters not in text
+                    assert " ".join(letters) not in text
+            assert "tiles" not in reply.event
+
+
+async def test_whole_game_between_two_people(say, db, service) -> None:
+    """A complete game: every chat reply is rack-free, the end writes results and rankings."""
+    start = await say("alice", "/new webfeud @bob seed=2024")
+    game_id = events(start, "game_started")[0]["game_id"]
+    names = ["alice", "bob"]
+    everything = list(start)
+    swapped = False
+    for _ in range(200):
+        state = await stored(db, game_id)
+        if state.outcome is not None:
+            break
+        chat_never_shows_a_rack(everything[-4:], state)
+        seat = state.waiting_for()[0]
+        if not swapped and state.turn == 3:
+            tiles = "".join(state.rack(seat)[:3])
+            replies = await say(names[seat], f"/swap {tiles}")
+            swapped = True
+            played = events(replies, "move_played")[0]
+            assert played["move"] == "swapped 3 tiles"
+            assert tiles not in json.dumps([r.event for r in replies if not r.private])
+        else:
+            replies = await say(names[seat], f"/play {find_move(state, seat)}")
+        assert events(replies, "move_played"), replies
+        everything += replies
+    final = await stored(db, game_id)
+    assert final.outcome is not None
+    over = events(everything, "game_over")[0]
+    assert over["scores"] == list(final.outcome.scores)
+    assert over["winners"] == [names[s] for s in final.outcome.winners]
+    assert {r["player"] for r in over["ranking"]} == {"alice", "bob"}
+    results = await db.results.game_results(game_id)
+    assert [r.score for r in results] == list(final.outcome.scores)
+    assert [r.rank for r in results] == list(ranks(final.outcome.scores, final.outcome.winners))
+    assert await db.deadlines.pending_deadlines(game_id) == []
+    for reply in everything:
+        if reply.kind == "rack":
+            assert isinstance(reply.to, UserTarget)
+    board = await say("alice", "/leaderboard webfeud")
+    assert {row["player"] for row in board[0].event["rows"]} == {"alice", "bob"}
+    stats = await say("carol", "/stats @alice")
+    assert stats[0].event["games"]["webfeud"]["games"] == 1
+    replayed = await service.replay(game_id)
+    assert replayed is not None
+    assert replayed.to_json() == final.to_json()
+
+
+async def test_human_against_a_bot_seat(say, db, service) -> None:
+    """Bot seats answer at once; the human plays the AI's suggestions until the game ends."""
+    start = await say("alice", "/new webfeud bot=hard seed=99")
+    game_id = events(start, "game_started")[0]["game_id"]
+    assert events(start, "game_started")[0]["players"] == ["alice", "bot-hard"]
+    assert [r.to.name for r in start if r.kind == "rack"] == ["alice"]  # type: ignore[union-attr]
+    for _ in range(100):
+        state = await stored(db, game_id)
+        if state.outcome is not None:
+            break
+        assert state.waiting_for() == (0,)  # the bot has always moved already
+        replies = await say("alice", f"/play {find_move(state, 0, 'medium')}")
+        moves = events(replies, "move_played")
+        assert moves[0]["player"] == "alice"
+        if len(moves) > 1:
+            assert moves[1]["player"] == "bot-hard"
+        # Deadlines exist only for the human.
+        assert all(d.payload["seat"] == 0 for d in await db.deadlines.pending_deadlines(game_id))
+    final = await stored(db, game_id)
+    assert final.outcome is not None
+    results = await db.results.game_results(game_id)
+    assert results[1].user_id is None
+    assert len(results) == 2
+    replayed = await service.replay(game_id)
+    assert replayed is not None
+    assert replayed.to_json() == final.to_json()
+
+
+async def test_resign_out_of_turn_ends_the_game(say, db) -> None:
+    """/resign works whoever is to move; the other player wins."""
+    start = await say("alice", "/new webfeud @bob seed=3")
+    game_id = events(start, "game_started")[0]["game_id"]
+    replies = await say("bob", "/resign")
+    over = events(replies, "game_over")[0]
+    assert over["winners"] == ["alice"]
+    assert over["reason"] == "resign"
+    row = await db.games.get_game(game_id)
+    assert row is not None
+    assert row.status == "finished"
+    assert row.finished_at is not None
+    after = await say("alice", f"/pass game={game_id}")
+    assert error_of(after)["reason"] == "GAME_OVER"
+
+
+async def test_looking_commands(say) -> None:
+    """/board, /rack (private), /games, /rules and /help answer without changing anything."""
+    await say("alice", "/new webfeud @bob seed=8")
+    board = await say("bob", "/board")
+    assert board[0].kind == "board"
+    assert board[0].event["view"]["board"].count(".") == 225
+    rack = await say("bob", "/rack")
+    assert rack[0].private
+    assert len(rack[0].event["tiles"]) == 7
+    games = await say("carol", "/games")
+    assert games[0].event["games"][0]["status"] == "active"
+    rules = await say("carol", "/rules webfeud")
+    assert "72 hours" in rules[0].text
+    assert "8H QUIZ" in rules[0].text
+    help_ = await say("carol", "/help")
+    assert "/leaderboard [game]" in help_[0].text
+
+
+def test_ranks_put_winners_first_and_share_ties() -> None:
+    """Winners rank 1; the rest rank by score; equal standing shares a rank."""
+    assert ranks((10, 30), (1,)) == (2, 1)
+    assert ranks((50, 30), (1,)) == (2, 1)  # a timeout winner outranks a higher score
+    assert ranks((20, 20, 5), (0, 1)) == (1, 1, 3)
+
+
+async def test_games_lists_this_chat_and_privately_the_rest(say) -> None:
+    """/games shows the chat's open games; the asker's games in other chats come privately."""
+    await say("alice", "/new webfeud @bob seed=1")
+    await say("alice", "/new webfeud @carol seed=2", chat="elsewhere")
+    replies = await say("alice", "/games")
+    assert replies[0].kind == "games"
+    assert isinstance(replies[0].to, ChatTarget)
+    assert [g["game_id"] for g in replies[0].event["games"]] == [1]
+    assert replies[1].kind == "my_games"
+    assert replies[1].private
+    assert replies[1].event["games"] == [2]

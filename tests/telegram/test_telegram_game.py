@@ -1,0 +1,221 @@
+"""L1: the real PTB `Application` over the recording `BaseRequest` fake — a whole Webfeud game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot.adapters.telegram_bot import parse_callback
+from bot.service import load_state
+
+pytestmark = pytest.mark.timeout(30)
+
+
+def find_move(state: Any, seat: int) -> str:
+    """A legal move for `seat`, from the same AI the bot seats use."""
+    from bot.ai import choose_move
+
+    return str(choose_move(state, seat, "easy", 1000 + state.turn))
+
+
+async def stored_state(tg: Any, game_id: int) -> Any:
+    row = await tg.db.games.get_game(game_id)
+    return row, (load_state(row) if row.snapshot else None)
+
+
+def labels(message: dict[str, Any]) -> list[str]:
+    return [
+        b["text"]
+        for row in (message.get("reply_markup") or {}).get("inline_keyboard", [])
+        for b in row
+    ]
+
+
+async def test_a_full_game_in_a_group_by_commands_and_buttons(tg, people) -> None:
+    """Two players play Webfeud to the end in a group; racks stay private; one board message."""
+    api, group = tg.api, people.group
+    assert [c["command"] for c in api.commands][:3] == ["new", "join", "start"]
+
+    calls = await tg.say(people.alice, "/new webfeud seed=7")
+    lobby = next(c for c in calls if c.method == "sendMessage" and c.chat_id == group["id"])
+    assert "Game #1" in lobby.text
+    assert [b["text"] for b in lobby.buttons] == ["Join", "Start"]
+    assert all(len(b["callback_data"].encode()) <= 64 for b in lobby.buttons)
+    lobby_message = lobby.result
+
+    # Bob joins with the button; the game is full, so it starts by itself.
+    calls = await tg.press(people.bob, lobby_message, "Join")
+    assert calls[0].method == "answerCallbackQuery"  # answered before anything is sent
+    board_call = next(c for c in calls if c.method == "sendPhoto" and c.chat_id == group["id"])
+    assert "has started" in board_call.text
+    assert labels(board_call.result) == ["My rack", "Pass", "Board"]
+    row, state = await stored_state(tg, 1)
+    racks = {seat: "".join(state.rack(seat)) for seat in (0, 1)}
+    # Nobody has started the bot. Bob pressed the button: his rack comes in the alert; Alice is
+    # told in the group how to see her tiles — never the tiles themselves.
+    assert calls[0].params["show_alert"] is True
+    assert " ".join(racks[1]) in calls[0].text
+    notice = next(c for c in calls if "privately" in c.text and c.chat_id == group["id"])
+    assert "tg://user?id=1001" in notice.text
+    assert "tg://user?id=1002" not in notice.text
+    assert notice.buttons[0]["url"] == "https://t.me/feudbot_test_bot?start=g1"
+    board_id = board_call.result["message_id"]
+
+    # Alice asks for her rack with the button: an alert with the rack and a deep link.
+    calls = await tg.press(people.alice, tg.board(1), "My rack")
+    assert [c.method for c in calls] == ["answerCallbackQuery"]
+    alert = calls[0]
+    assert alert.params["show_alert"] is True
+    assert " ".join(racks[0]) in alert.text
+    assert "t.me/feudbot_test_bot?start=g1" in alert.text
+    assert len(alert.text) <= 200
+
+    # Bob starts the bot privately with the deep link: his rack arrives there as a picture.
+    calls = await tg.say(people.bob, "/start g1", chat=api.private(people.bob))
+    dm = [c for c in calls if c.chat_id == people.bob["id"]]
+    assert any(c.method == "sendPhoto" and " ".join(racks[1]) in c.text for c in dm)
+    # ... and from now on the button sends it privately too (then says so in the answer).
+    calls = await tg.press(people.bob, tg.board(1), "My rack")
+    assert [(c.method, c.chat_id) for c in calls] == [
+        ("sendPhoto", people.bob["id"]),
+        ("answerCallbackQuery", None),
+    ]
+    assert "private" in calls[1].text
+
+    # Real moves by command, then passes by button until the game ends.
+    players = {0: people.alice, 1: people.bob}
+    for _ in range(4):
+        row, state = await stored_state(tg, 1)
+        seat = state.waiting_for()[0]
+        move = find_move(state, seat)
+        calls = await tg.say(players[seat], f"/play {move}")
+        edits = [c for c in calls if c.method == "editMessageMedia"]
+        assert edits, calls
+        assert edits[-1].params["message_id"] == board_id
+        assert not [c for c in calls if c.method == "sendPhoto" and c.chat_id == group["id"]]
+    for _ in range(10):
+        row, state = await stored_state(tg, 1)
+        if row.status != "active":
+            break
+        seat = state.waiting_for()[0]
+        calls = await tg.press(players[seat], tg.api.message(group["id"], board_id), "Pass")
+        assert calls[0].method == "answerCallbackQuery"
+    row, state = await stored_state(tg, 1)
+    assert row.status == "finished"
+    over = [c for c in api.sent("sendPhoto", "sendMessage") if "is over" in c.text]
+    assert len(over) == 1
+    assert over[0].chat_id == group["id"]
+    assert "reply_markup" not in api.message(group["id"], board_id)  # no buttons after the end
+
+    # Nothing private ever reached the group: no rack text, no rack picture.
+    group_calls = [c for c in api.calls if c.chat_id == group["id"]]
+    assert not [c for c in group_calls if "Your rack" in c.text]
+    assert not [c for c in group_calls if any("rack" in n for n in c.filenames.values())]
+    # Unasked, the "how to see your tiles" notice came once (not after each of Alice's moves).
+    assert len([c for c in group_calls if "cannot send you your tiles" in c.text]) == 1
+    # One board message per game: every later board went into it.
+    assert len([c for c in group_calls if c.method == "sendPhoto" and "has started" in c.text]) == 1
+    assert tg.errors == []
+
+
+async def test_a_stale_button_is_refused_politely(tg, people) -> None:
+    """Pressing Pass under an earlier turn answers an alert and changes nothing."""
+    await tg.say(people.bob, "/help")
+    await tg.say(people.alice, "/new webfeud @bob seed=3")
+    board = tg.board(1)
+    data = next(
+        b["callback_data"]
+        for b in board["reply_markup"]["inline_keyboard"][0]
+        if b["text"] == "Pass"
+    )
+    game_id, _action, _turn = parse_callback(data)
+    await tg.press(people.alice, board, "Pass")  # alice passes: the turn moves on
+    row_before = await tg.db.games.get_game(game_id)
+    calls = await tg.press_data(people.bob, board, data)  # bob presses the old button
+    assert [c.method for c in calls] == ["answerCallbackQuery"]
+    assert calls[0].params["show_alert"] is True
+    assert "earlier turn" in calls[0].text
+    assert (await tg.db.games.get_game(game_id)).version == row_before.version
+    # Someone else's turn: the service's error comes back as an alert, not a group message.
+    calls = await tg.press(people.alice, tg.board(1), "Pass")
+    assert [c.method for c in calls] == ["answerCallbackQuery"]
+    assert calls[0].params["show_alert"] is True
+    assert tg.errors == []
+
+
+async def test_a_429_is_survived(tg, people) -> None:
+    """A 429 with retry_after from Telegram is waited out and the message still arrives."""
+    from fake_bot_api import retry_after
+
+    tg.api.fail_next("sendMessage", retry_after(1))
+    calls = await tg.say(people.alice, "/help")
+    sends = [c for c in calls if c.method == "sendMessage"]
+    assert [c.status for c in sends] == [429, 200]
+    assert "/new" in sends[-1].text
+    assert tg.errors == []
+
+
+async def test_not_modified_is_ignored(tg, people) -> None:
+    """An edit Telegram refuses as "message is not modified" is not an error."""
+    from fake_bot_api import not_modified
+
+    await tg.say(people.bob, "/help")
+    await tg.say(people.alice, "/new webfeud @bob seed=3")
+    tg.api.fail_next("editMessageMedia", not_modified())
+    calls = await tg.press(people.alice, tg.board(1), "Pass")
+    assert [c.status for c in calls if c.method == "editMessageMedia"] == [400]
+    assert not [c for c in calls if c.method == "sendPhoto"]
+    assert tg.errors == []
+
+
+async def test_errors_are_logged_and_apologised_for(tg, people, monkeypatch) -> None:
+    """A failing service call reaches the global handler: a short apology, no traceback."""
+
+    async def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("database on fire")
+
+    monkeypatch.setattr(tg.service, "handle", broken)
+    calls = await tg.say(people.alice, "/games")
+    texts = [c.text for c in calls if c.method == "sendMessage"]
+    assert texts == ["Sorry, something went wrong on my side; please try again in a moment."]
+    assert [type(e) for e in tg.errors] == [RuntimeError]
+
+
+async def test_a_slow_press_is_answered_before_the_work_ends(tg, people, monkeypatch) -> None:
+    """When the service is slow (bots thinking), the query is answered at once, then the board."""
+    import asyncio
+
+    from bot.adapters import telegram_bot
+
+    await tg.say(people.bob, "/help")
+    await tg.say(people.alice, "/new webfeud @bob seed=3")
+    handle = tg.service.handle
+
+    async def slow(*args: Any, **kwargs: Any) -> Any:
+        await asyncio.sleep(0.3)
+        return await handle(*args, **kwargs)
+
+    monkeypatch.setattr(telegram_bot, "ANSWER_WITHIN", 0.05)
+    monkeypatch.setattr(tg.service, "handle", slow)
+    calls = await tg.press(people.alice, tg.board(1), "Pass")
+    assert [c.method for c in calls] == ["answerCallbackQuery", "editMessageMedia"]
+    assert "Working" in calls[0].text
+    # A slow error comes back in the group, to the presser, as for a typed command.
+    calls = await tg.press(people.alice, tg.board(1), "Pass")
+    assert [c.method for c in calls] == ["answerCallbackQuery", "sendMessage"]
+    assert "tg://user?id=1001" in calls[1].text
+    assert tg.errors == []
+
+
+async def test_one_failed_send_does_not_lose_the_others(tg, people) -> None:
+    """A send that fails for good (400) is logged; the other replies of the batch still go out."""
+    from fake_bot_api import ApiError
+
+    await tg.say(people.bob, "/help")
+    await tg.say(people.alice, "/start", chat=tg.api.private(people.alice))
+    tg.api.fail_next("sendPhoto", ApiError(400, "Bad Request: chat not found"))
+    calls = await tg.say(people.alice, "/new webfeud @bob seed=3")
+    assert next(c.status for c in calls if c.method == "sendPhoto") == 400  # the board
+    assert any(c.chat_id == people.alice["id"] and c.ok for c in calls)  # alice's rack
+    assert tg.errors == []

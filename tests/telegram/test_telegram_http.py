@@ -1,0 +1,262 @@
+"""L2: `serve_telegram` with PTB's real HTTP client and polling against a loopback Bot API."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fake_bot_api import FakeBotServer, retry_after  # type: ignore[import-not-found]
+
+from bot.adapters.telegram_bot import Webhook, serve_telegram
+from bot.config import Settings
+from bot.service import load_state
+from storage import Database
+
+pytestmark = pytest.mark.timeout(30)
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def find_move(state: Any, seat: int) -> str:
+    from bot.ai import choose_move
+
+    return str(choose_move(state, seat, "easy", 1000 + state.turn))
+
+
+class Bot:
+    """One run of `serve_telegram` as a background task."""
+
+    def __init__(self, settings: Settings, limiter: Any, webhook: Any = None) -> None:
+        self.settings = settings
+        self.limiter = limiter
+        self.webhook = webhook
+        self.stop = asyncio.Event()
+        self.ready = asyncio.Event()
+        self.task: asyncio.Task[None] | None = None
+
+    async def __aenter__(self) -> Bot:
+        self.task = asyncio.create_task(
+            serve_telegram(
+                self.settings,
+                stop=self.stop,
+                ready=self.ready,
+                webhook=self.webhook,
+                rate_limiter=self.limiter(),
+                poll_timeout=1,
+            )
+        )
+        done, _ = await asyncio.wait(
+            {self.task, asyncio.create_task(self.ready.wait())},
+            timeout=10,
+            return_when=asyncio.FIRST_COMPLETED,
+        )
+        if self.task in done:
+            self.task.result()  # raises what went wrong
+        assert self.ready.is_set(), "the bot did not start polling"
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.stop.set()
+        assert self.task is not None
+        await asyncio.wait_for(self.task, 15)
+
+
+async def game_state(path: Path, game_id: int) -> tuple[Any, Any]:
+    db = await Database.open(path)
+    try:
+        row = await db.games.get_game(game_id)
+    finally:
+        await db.close()
+    assert row is not None
+    return row, (load_state(row) if row.snapshot else None)
+
+
+def board_message(api: Any, chat_id: int) -> dict[str, Any]:
+    """The newest bot message in the chat that carries the game buttons."""
+    for (chat, _mid), message in sorted(api.messages.items(), reverse=True):
+        labels = [
+            b["text"]
+            for row in (message.get("reply_markup") or {}).get("inline_keyboard", [])
+            for b in row
+        ]
+        if chat == chat_id and message["from"]["is_bot"] and "Pass" in labels:
+            return message
+    raise AssertionError("no board message")
+
+
+def data_of(message: dict[str, Any], label: str) -> str:
+    for row in message["reply_markup"]["inline_keyboard"]:
+        for button in row:
+            if button["text"] == label:
+                return str(button["callback_data"])
+    raise AssertionError(label)
+
+
+async def test_a_game_over_http_polling_survives_a_restart(api, people, tmp_path, limiter) -> None:
+    """Polling over real HTTP: a game starts, moves are played, and buttons work after a restart."""
+    db_path = tmp_path / "feudbot.sqlite3"
+    group = people.group
+    async with FakeBotServer(api) as base_url:
+        settings = Settings(
+            db_path=str(db_path),
+            telegram_token=api.token,
+            telegram_api_base_url=base_url.removesuffix("/bot"),  # the server alone is enough
+            allow_seed=True,
+        )
+        async with Bot(settings, limiter):
+            assert api.sent("getMe")
+            assert api.sent("setMyCommands")
+            assert api.sent("deleteWebhook")
+            api.push(api.message_update(group, people.bob, "/help"))
+            api.push(api.message_update(group, people.alice, "/new webfeud @bob seed=11"))
+            await api.wait_for(
+                lambda: any("has started" in c.text for c in api.sent("sendPhoto")),
+                what="the game to start",
+            )
+            board = board_message(api, group["id"])
+            row, state = await game_state(db_path, 1)
+            # Telegram says "too many requests" once: the edit is retried after retry_after.
+            api.fail_next("editMessageMedia", retry_after(1))
+            api.push(api.message_update(group, people.alice, f"/play {find_move(state, 0)}"))
+            await api.wait_for(lambda: bool(api.sent("editMessageMedia")), what="the first move")
+            assert [c.status for c in api.sent("editMessageMedia", ok=False)] == [429, 200]
+            edit = api.sent("editMessageMedia")[-1]
+            assert edit.params["message_id"] == board["message_id"]
+            assert edit.photo is not None
+            assert edit.photo.startswith(b"\x89PNG")
+            old_board = api.message(group["id"], board["message_id"])
+            old_pass = data_of(old_board, "Pass")
+
+        # The bot restarts: the board message id is forgotten, the game is not.
+        before = len(api.calls)
+        async with Bot(settings, limiter):
+            query = api.callback_update(people.bob, old_board, old_pass)
+            api.push(query)
+            await api.wait_for(
+                lambda: any(c.method == "sendPhoto" for c in api.calls[before:]),
+                what="the pass after the restart",
+            )
+            answers = [
+                c
+                for c in api.calls[before:]
+                if c.method == "answerCallbackQuery"
+                and c.params["callback_query_id"] == query["callback_query"]["id"]
+            ]
+            assert len(answers) == 1
+            assert answers[0].ok
+            row, state = await game_state(db_path, 1)
+            assert row.turn == 2
+            assert state.history[-1].text == "pass"
+            new_board = board_message(api, group["id"])
+            assert new_board["message_id"] != board["message_id"]
+            # The next move edits the new board message in place.
+            api.push(api.message_update(group, people.alice, f"/play {find_move(state, 0)}"))
+            await api.wait_for(
+                lambda: any(
+                    c.method == "editMessageMedia"
+                    and c.params["message_id"] == new_board["message_id"]
+                    for c in api.calls[before:]
+                ),
+                what="the move after the restart",
+            )
+            api.push(api.message_update(group, people.bob, "/resign"))
+            await api.wait_for(
+                lambda: any("is over" in c.text for c in api.calls[before:]),
+                what="the end of the game",
+            )
+        assert [c.status for c in api.calls if not c.ok] == [429]
+        # The last getUpdates confirmed every update, so none is handled twice.
+        assert api.sent("getUpdates")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+async def test_webhook_mode_receives_updates_over_http(api, people, tmp_path, limiter) -> None:
+    """With a webhook the bot registers it (with a secret) and plays what Telegram posts."""
+    port = free_port()
+    hook = Webhook(f"http://127.0.0.1:{port}/tg-hook", "127.0.0.1", port, secret="s3cret")
+    async with FakeBotServer(api) as base_url:
+        settings = Settings(
+            db_path=str(tmp_path / "hook.sqlite3"),
+            telegram_token=api.token,
+            telegram_api_base_url=base_url,
+            allow_seed=True,
+        )
+        async with Bot(settings, limiter, webhook=hook):
+            assert api.webhook == hook.url
+            assert api.webhook_secret == "s3cret"
+            assert not api.sent("getUpdates")
+            forged = api.message_update(people.group, people.alice, "/new webfeud")
+            assert await api.post_webhook(forged, secret="wrong") == 403
+            hello = api.message_update(people.group, people.bob, "/help")
+            assert await api.post_webhook(hello) == 200
+            await api.post_webhook(api.message_update(people.group, people.alice, "/new webfeud"))
+            await api.wait_for(
+                lambda: any("Game #1" in c.text for c in api.sent("sendMessage")),
+                what="the lobby",
+            )
+            lobby = next(c.result for c in api.sent("sendMessage") if "Game #1" in c.text)
+            press = api.callback_update(people.bob, lobby, data_of(lobby, "Join"))
+            await api.post_webhook(press)
+            await api.wait_for(
+                lambda: any("has started" in c.text for c in api.sent("sendPhoto")),
+                what="the start",
+            )
+        assert len([c for c in api.calls if "created" in c.text]) == 1  # not the forged post
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("command", ["telegram", "run"])
+async def test_feudbot_runs_telegram_as_a_process_and_stops_on_sigterm(
+    api, people, tmp_path, command
+) -> None:
+    """`feudbot telegram`, and `feudbot run` with only TELEGRAM_TOKEN set, serve Telegram.
+
+    The process reads TELEGRAM_API_BASE_URL from the environment and stops cleanly on SIGTERM.
+    """
+    async with FakeBotServer(api) as base_url:
+        env = {
+            **os.environ,
+            "TELEGRAM_TOKEN": api.token,
+            "TELEGRAM_API_BASE_URL": base_url,
+            "FEUDBOT_DB": str(tmp_path / "process.sqlite3"),
+            "DISCORD_TOKEN": "",
+        }
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bot",
+            command,
+            cwd=str(tmp_path),  # no .env there
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        try:
+            await api.wait_for(lambda: bool(api.sent("getUpdates")), within=20, what="polling")
+            api.push(api.message_update(group := people.group, people.alice, "/rules webfeud"))
+            await api.wait_for(
+                lambda: any(
+                    "Webfeud" in c.text for c in api.sent("sendMessage", chat_id=group["id"])
+                ),
+                what="the /rules reply",
+            )
+            process.send_signal(signal.SIGTERM)
+            _out, err = await asyncio.wait_for(process.communicate(), 20)
+        finally:
+            if process.returncode is None:
+                process.kill()
+                await process.wait()
+        assert process.returncode == 0, err.decode()
+        assert b"Traceback" not in err

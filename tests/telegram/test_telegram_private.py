@@ -1,0 +1,150 @@
+"""L1: private chats, private racks, blocked users, reminders and timeouts."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+
+from bot.reminders import Dispatcher
+from bot.service import utcnow
+
+pytestmark = pytest.mark.timeout(30)
+
+WELCOME_START = "Hello! Private messages are on"
+
+
+def in_group(calls: list[Any], group: dict[str, Any]) -> list[Any]:
+    return [c for c in calls if c.chat_id == group["id"]]
+
+
+async def test_the_command_language_in_a_private_chat(tg, people) -> None:
+    """/start greets, /help and /rules answer, and a game against a bot runs in the private chat."""
+    chat = tg.api.private(people.carol)
+    calls = await tg.say(people.carol, "/start", chat=chat)
+    assert [c.text[: len(WELCOME_START)] for c in calls] == [WELCOME_START]
+    calls = await tg.say(people.carol, "/help", chat=chat)
+    assert "/play" in calls[0].text
+    assert calls[0].chat_id == chat["id"]
+    calls = await tg.say(people.carol, "/rules webfeud", chat=chat)
+    assert "Webfeud" in calls[0].text
+
+    calls = await tg.say(people.carol, "/new webfeud bot=easy seed=5", chat=chat)
+    assert {c.chat_id for c in calls} == {chat["id"]}
+    # The rack comes into the private chat (it is Carol's own chat with the bot).
+    assert any(c.method == "sendPhoto" and "Your rack" in c.text for c in calls)
+    calls = await tg.press(people.carol, tg.board(1), "My rack")
+    assert calls[0].method == "answerCallbackQuery"
+    assert not calls[0].params.get("show_alert")
+    assert [c.method for c in calls[1:]] == ["sendPhoto"]
+    assert "Your rack" in calls[1].text
+    # /start game=<id> in a private chat is still the command language, not a greeting.
+    calls = await tg.say(people.carol, "/start game=1", chat=chat)
+    assert "already started" in calls[-1].text
+    # An unknown command in a private chat gets the command list.
+    calls = await tg.say(people.carol, "/pass", chat=chat)
+    assert calls
+    assert all(c.chat_id == chat["id"] for c in calls)
+    assert tg.errors == []
+
+
+async def test_errors_in_a_group_answer_the_command_where_it_was_typed(tg, people) -> None:
+    """A wrong command in the group gets a reply to that message, mentioning its author."""
+    calls = await tg.say(people.alice, "/play")
+    assert len(calls) == 1
+    assert calls[0].chat_id == people.group["id"]
+    assert "Usage: /play" in calls[0].text
+    assert "tg://user?id=1001" in calls[0].text
+    assert (
+        calls[0].params["reply_parameters"]["message_id"]
+        == max(mid for chat, mid in tg.api.messages if chat == people.group["id"]) - 1
+    )  # the command message, just before the bot's reply
+    assert tg.errors == []
+
+
+async def test_rack_by_command_in_a_group_never_shows_the_tiles(tg, people) -> None:
+    """/rack typed in the group: by DM when possible, else a notice with a deep link, every time."""
+    await tg.say(people.bob, "/help")
+    await tg.say(people.alice, "/new webfeud @bob seed=9")
+    for _ in range(2):
+        calls = await tg.say(people.alice, "/rack")
+        assert len(calls) == 1
+        assert "cannot send you your tiles" in calls[0].text
+        assert calls[0].buttons[0]["url"].endswith("?start=g1")
+    await tg.say(people.alice, "/start", chat=tg.api.private(people.alice))
+    calls = await tg.say(people.alice, "/rack")
+    assert [(c.method, c.chat_id) for c in calls] == [("sendPhoto", people.alice["id"])]
+    group_texts = " ".join(c.text for c in in_group(tg.api.calls, people.group))
+    assert "Your rack" not in group_texts
+    assert tg.errors == []
+
+
+async def test_a_user_who_blocked_the_bot_gets_the_alert_instead(tg, people) -> None:
+    """A 403 on the private message turns into the alert with the rack; dm_allowed is cleared."""
+    await tg.say(people.bob, "/start", chat=tg.api.private(people.bob))
+    await tg.say(people.alice, "/new webfeud @bob seed=9")
+    tg.api.blocked.add(people.bob["id"])
+    calls = await tg.press(people.bob, tg.board(1), "My rack")
+    assert [(c.method, c.status) for c in calls] == [
+        ("sendPhoto", 403),
+        ("answerCallbackQuery", 200),
+    ]
+    assert calls[1].params["show_alert"] is True
+    assert "Your rack in game #1" in calls[1].text
+    user = await tg.db.users.get_user_by_platform_id("telegram", str(people.bob["id"]))
+    assert user is not None
+    assert not user.dm_allowed
+    assert tg.errors == []
+
+
+async def test_reminders_and_timeouts_reach_the_player(tg, people) -> None:
+    """A reminder is a group mention without DMs; the timeout comes privately once allowed."""
+    await tg.say(people.bob, "/help")
+    await tg.say(people.alice, "/new webfeud @bob seed=9")
+    dispatcher = Dispatcher(tg.service, tg.front.send_replies)
+    start = utcnow()
+
+    first = len(tg.api.calls)
+    replies = await dispatcher.run_due(now=start + timedelta(hours=49))
+    assert [r.kind for r in replies] == ["reminder"]
+    calls = tg.api.calls[first:]
+    assert [c.chat_id for c in calls] == [people.group["id"]]
+    assert "tg://user?id=1001" in calls[0].text
+    assert "runs out in 24 hours" in calls[0].text
+
+    await tg.say(people.alice, "/start", chat=tg.api.private(people.alice))
+    first = len(tg.api.calls)
+    replies = await dispatcher.run_due(now=start + timedelta(hours=80))
+    assert [r.kind for r in replies][:2] == ["reminder", "timeout"]
+    calls = tg.api.calls[first:]
+    private = [c for c in calls if c.chat_id == people.alice["id"]]
+    assert any("runs out in 1 hour" in c.text for c in private)
+    assert any("timed out" in c.text for c in private)
+    assert any("is over" in c.text for c in in_group(calls, people.group))
+    assert tg.errors == []
+
+
+async def test_a_player_without_username_is_invited_by_the_mention_menu(tg, people) -> None:
+    """A text_mention (a user without @username, full name with a space) seats that user."""
+    carol = tg.api.user(1004, "Carol", None)
+    carol["last_name"] = "Smith"
+    calls = await tg.say(people.alice, "/new webfeud Carol Smith", mentions={"Carol Smith": carol})
+    started = [c for c in calls if "has started" in c.text]
+    assert started, calls
+    assert "alice vs Carol_Smith" in started[0].text
+    assert tg.errors == []
+
+
+async def test_a_group_admin_may_cancel_someone_elses_game(tg, people) -> None:
+    """/cancel asks Telegram who is an admin: a member may not, the group's owner may."""
+    await tg.say(people.carol, "/help")
+    lobby = (await tg.say(people.bob, "/new webfeud"))[0].result
+    assert "reply_markup" in lobby
+    calls = await tg.say(people.carol, "/cancel game=1")
+    assert "Only the creator" in calls[-1].text
+    calls = await tg.say(people.alice, "/cancel game=1")
+    assert [c.method for c in calls] == ["getChatMember", "editMessageReplyMarkup", "sendMessage"]
+    assert "cancelled by alice" in calls[-1].text
+    assert "reply_markup" not in tg.api.message(people.group["id"], lobby["message_id"])
+    assert tg.errors == []

@@ -1,0 +1,119 @@
+"""The Telegram adapter's small pure helpers and its production configuration."""
+
+from __future__ import annotations
+
+import pytest
+from telegram.ext import AIORateLimiter
+
+from bot.adapters.telegram_bot import (
+    OFFICIAL_API_BASE_URL,
+    api_base_url,
+    build_application,
+    callback_data,
+    clip,
+    command_menu,
+    deep_link,
+    file_base_url,
+    parse_callback,
+    pass_label,
+    split_text,
+    webhook_from,
+)
+from bot.commands import COMMANDS
+
+pytestmark = pytest.mark.timeout(30)
+
+
+@pytest.mark.parametrize(
+    ("setting", "expected"),
+    [
+        (None, OFFICIAL_API_BASE_URL),
+        ("", OFFICIAL_API_BASE_URL),
+        ("http://127.0.0.1:8081", "http://127.0.0.1:8081/bot"),
+        ("http://127.0.0.1:8081/", "http://127.0.0.1:8081/bot"),
+        ("http://127.0.0.1:8081/bot", "http://127.0.0.1:8081/bot"),
+    ],
+)
+def test_api_base_url_accepts_a_server_or_a_full_prefix(setting, expected) -> None:
+    """TELEGRAM_API_BASE_URL may name the server alone or the ``…/bot`` prefix."""
+    assert api_base_url(setting) == expected
+
+
+def test_file_base_url_follows_the_api_base_url() -> None:
+    """Files of a self-hosted server are under ``/file/bot``."""
+    assert file_base_url("http://h:8081/bot") == "http://h:8081/file/bot"
+
+
+def test_callback_data_round_trips_and_rejects_foreign_data() -> None:
+    """g:<id>:<action>:<turn> parses back; anything else (or an unknown action) is None."""
+    assert parse_callback(callback_data(12, "pass", 7)) == (12, "pass", 7)
+    for junk in (None, "", "x:1:pass:2", "g:1:explode:2", "g:a:pass:2", "g:1:pass"):
+        assert parse_callback(junk) is None
+    with pytest.raises(ValueError, match="64"):
+        callback_data(1, "x" * 60, 1)
+
+
+def test_the_command_menu_is_valid_for_set_my_commands() -> None:
+    """One entry per command; names are lower case, descriptions 1-256 characters."""
+    menu = command_menu()
+    assert [c.command for c in menu] == [spec.name for spec in COMMANDS]
+    assert all(1 <= len(c.description) <= 256 for c in menu)
+
+
+def test_split_text_keeps_every_line_under_the_limit() -> None:
+    """Long texts are cut at line breaks into messages Telegram accepts."""
+    text = "\n".join(f"line {n} " + "x" * 50 for n in range(200))
+    parts = split_text(text, 1000)
+    assert all(len(p) <= 1000 for p in parts)
+    assert "\n".join(parts) == text
+    assert split_text("y" * 2500, 1000) == ["y" * 1000, "y" * 1000, "y" * 500]
+
+
+def test_clip_and_deep_link() -> None:
+    """Alerts are clipped with an ellipsis; the deep link names the bot and the game."""
+    assert clip("abcdef", 4) == "abc…"
+    assert clip("abc", 4) == "abc"
+    assert deep_link("feudbot", 3) == "https://t.me/feudbot?start=g3"
+
+
+async def test_production_rate_limiter_is_twenty_per_minute_per_group(tmp_path) -> None:
+    """Without a test override the bot uses AIORateLimiter: 20 a minute per group, retries."""
+    from bot.service import Service
+    from storage import Database
+
+    db = await Database.open(tmp_path / "x.sqlite3")
+    try:
+        app, _front = build_application("1:abc", Service(db, render=False))
+        limiter = app.bot.rate_limiter
+        assert isinstance(limiter, AIORateLimiter)
+        assert limiter._group_max_rate == 20
+        assert limiter._group_time_period == 60
+        assert limiter._max_retries >= 1
+        assert app.bot.base_url == "https://api.telegram.org/bot1:abc"
+    finally:
+        await db.close()
+
+
+def test_the_pass_button_follows_the_game() -> None:
+    """Webfeud's pass is "Pass"; a game without a pass move gets no such button."""
+    assert pass_label("webfeud") == "Pass"
+    assert pass_label("no-such-game") is None
+
+
+def test_webhook_settings_are_read_from_the_environment() -> None:
+    """No TELEGRAM_WEBHOOK_URL: polling; with it, the URL's path is served with the secret."""
+    from bot.config import Settings, load_settings
+
+    assert webhook_from(Settings()) is None
+    hook = webhook_from(
+        load_settings(
+            {
+                "TELEGRAM_WEBHOOK_URL": "https://bot.example.org/tg/hook",
+                "TELEGRAM_WEBHOOK_LISTEN": "0.0.0.0",
+                "TELEGRAM_WEBHOOK_PORT": "8080",
+                "TELEGRAM_WEBHOOK_SECRET": "s",
+            }
+        )
+    )
+    assert hook is not None
+    assert (hook.path, hook.listen, hook.port, hook.secret) == ("/tg/hook", "0.0.0.0", 8080, "s")
