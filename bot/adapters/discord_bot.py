@@ -33,7 +33,7 @@ import logging
 import re
 import signal
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -1114,6 +1114,15 @@ def main_discord(db_path: str | None = None, *, configure_logging: bool = True) 
     if configure_logging:
         discord.utils.setup_logging(level=logging.INFO)
 
+    return run_foreground(lambda stop: run_discord(settings, db_path=db_path, stop=stop))
+
+
+def run_foreground(serve: Callable[[asyncio.Event], Awaitable[None]]) -> int:
+    """Run `serve(stop)` until SIGINT or SIGTERM sets `stop`; return the exit status.
+
+    Status 0 for a clean stop; 1 when Discord refused the token or closed the gateway.
+    """
+
     async def main() -> None:
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
@@ -1121,7 +1130,7 @@ def main_discord(db_path: str | None = None, *, configure_logging: bool = True) 
             # Not available on Windows, nor outside the main thread (tests run it in a thread).
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 loop.add_signal_handler(sig, stop.set)
-        await run_discord(settings, db_path=db_path, stop=stop)
+        await serve(stop)
 
     try:
         asyncio.run(main())

@@ -13,18 +13,12 @@ sends only the replies addressed to its own chats and users.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-import signal
 
-import discord
-
-from bot.adapters.discord_bot import run_discord
+from bot.adapters.discord_bot import run_discord, run_foreground
 from bot.adapters.telegram_bot import telegram_running
 from bot.config import Settings
 from bot.service import Service
-
-log = logging.getLogger(__name__)
 
 
 async def serve_platforms(
@@ -54,23 +48,4 @@ def run_platforms(settings: Settings) -> int:
             level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
         )
     logging.getLogger("httpx").setLevel(logging.WARNING)
-
-    async def main() -> None:
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-                loop.add_signal_handler(sig, stop.set)
-        await serve_platforms(settings, stop=stop)
-
-    try:
-        asyncio.run(main())
-    except KeyboardInterrupt:
-        return 0
-    except discord.LoginFailure as error:
-        log.error("Discord refused the token: %s", error)
-        return 1
-    except discord.ConnectionClosed as error:
-        log.error("Discord closed the connection (code %s); stopping.", error.code)
-        return 1
-    return 0
+    return run_foreground(lambda stop: serve_platforms(settings, stop=stop))
