@@ -1,0 +1,155 @@
+"""Bad input, for every game in GAMES: random and malformed commands through the service.
+
+No exception escapes; every refusal is a non-empty message of at most 200 characters; and when
+every reply to an input is a refusal, the stored games (games, seats, move log, deadlines,
+results) are byte-for-byte what they were.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+
+from bot.commands import COMMANDS
+from bot.games import GAMES
+from bot.service import CONSOLE, ChatRef, Service, UserRef
+from storage import Database
+
+GAME_TABLES = ("games", "seats", "moves", "deadlines", "results")
+CHAT = ChatRef(CONSOLE, "badlands")
+PEOPLE = ("alice", "bob", "carol")  # carol never sits in the game
+
+# Pieces of arguments: coordinates right and wrong, tiles and non-tiles, ids of no game, huge
+# numbers, unicode, options with wrong values, mentions.
+PIECES = (
+    "8H",
+    "H8",
+    "A1",
+    "O15",
+    "P16",
+    "Z99",
+    "0A",
+    "8",
+    "H",
+    "99999999999999999999",
+    "-1",
+    "QUIZ",
+    "qi",
+    "AEQ?",
+    "?",
+    "R5",
+    "J=R5",
+    "K13",
+    "B1",
+    "13",
+    "0",
+    "C4",
+    "90",
+    "45",
+    "take",
+    "G7",
+    "game=1",
+    "game=999",
+    "game=-3",
+    "game=abc",
+    "bot=godlike",
+    "seed=x",
+    "mode=pro",
+    "board=random",
+    "board=moon",
+    "@bob",
+    "@nobody",
+    "everywhere",
+    "2026",
+    "ÆØÅ",
+    "日本",
+    "😀",
+    "\u200b",
+    "",
+    " ",
+    "/",
+    "//play",
+    "pass",
+    "resign",
+    "swap",
+    "🂡🂢",
+)
+
+command_line = st.builds(
+    lambda name, args: " ".join([f"/{name}", *args]),
+    st.sampled_from([spec.name for spec in COMMANDS] + ["play", "play", "swap", "nosuch"]),
+    st.lists(st.sampled_from(PIECES), max_size=5),
+)
+any_text = st.one_of(command_line, st.text(max_size=40), st.just(""))
+
+
+def dump(path: Path) -> list[list[tuple[object, ...]]]:
+    conn = sqlite3.connect(path)
+    try:
+        return [
+            conn.execute(f"SELECT * FROM {table} ORDER BY 1, 2").fetchall()
+            for table in GAME_TABLES
+        ]
+    finally:
+        conn.close()
+
+
+async def say(path: Path, who: str, text: str) -> list[tuple[str, str]]:
+    db = await Database.open(path)
+    try:
+        service = Service(db, render=False, allow_seed=True)
+        replies = await service.handle(CHAT, UserRef(CONSOLE, who, who), text)
+    finally:
+        await db.close()
+    return [(r.kind, r.text) for r in replies]
+
+
+@pytest.fixture(scope="module")
+def tables(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """One database per game, each holding a started game of alice and bob."""
+    out = {}
+    for key, game in GAMES.items():
+        path = tmp_path_factory.mktemp(key) / "bad.sqlite3"
+        invite = " @bob" if game.max_players >= 2 else ""
+        asyncio.run(say(path, "alice", f"/new {key}{invite} seed=5"))
+        asyncio.run(say(path, "alice", "/start"))
+        out[key] = path
+    return out
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_refused_input_changes_nothing(tables: dict[str, Path], key: str) -> None:
+    """Random commands from players and a stranger: refusals are short and store nothing."""
+    template = tables[key]
+    path = template.with_name("work.sqlite3")
+
+    @settings(
+        max_examples=150,
+        deadline=None,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+    )
+    @given(who=st.sampled_from(PEOPLE), text=any_text)
+    def check(who: str, text: str) -> None:
+        # Every input meets the same freshly started game (the template is never touched).
+        for leftover in path.parent.glob("work.sqlite3*"):
+            leftover.unlink()
+        shutil.copyfile(template, path)
+        before = dump(path)
+        replies = asyncio.run(say(path, who, text))
+        assert replies, f"no answer to {text!r}"
+        errors = [message for kind, message in replies if kind == "error"]
+        for message in errors:
+            assert message.strip(), f"empty refusal of {text!r}"
+            assert len(message) <= 200, f"{len(message)} characters for {text!r}: {message}"
+        event("refused" if len(errors) == len(replies) else "accepted")
+        if len(errors) == len(replies):
+            assert dump(path) == before, f"refused {text!r} changed the stored games"
+
+    check()
