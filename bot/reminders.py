@@ -5,7 +5,9 @@ sleeps until the earliest pending one, is woken early when a commit inserts an e
 (`Database.add_deadline_listener` sets an `asyncio.Event`), claims each due deadline atomically
 (`claim_deadline`: exactly one caller wins, so each fires once) and hands it to
 `Service.on_deadline`, whose handlers are idempotent (a timeout applies only if the game's turn
-still matches). Overdue deadlines fire at start-up. The clock is injectable; tests drive
+still matches). Overdue deadlines fire at start-up. A handler that raises (a bug, a locked
+database) is logged and its deadline re-queued a few times with a growing delay, so one bad game
+neither stops the others nor silently loses its timeout. The clock is injectable; tests drive
 `run_due(now)` directly.
 
 ```python
@@ -26,6 +28,7 @@ from datetime import datetime, timedelta
 
 from bot.replies import Reply
 from bot.service import Service
+from storage.models import Deadline
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +37,9 @@ Send = Callable[[Sequence[Reply]], Awaitable[None]]
 # asyncio sleeps are capped so a clock jump (suspend, NTP) is noticed within this long.
 MAX_SLEEP = timedelta(minutes=10)
 BATCH = 100
+# A handler that raises puts its deadline back after 1, 2, 4, 8 minutes, then gives up (logged).
+RETRY_DELAY = timedelta(minutes=1)
+MAX_ATTEMPTS = 5
 
 
 class Dispatcher:
@@ -69,13 +75,29 @@ class Dispatcher:
             for deadline in due:
                 if not await self.db.deadlines.claim_deadline(deadline.id):
                     continue  # another dispatcher (or an earlier pass) fired it
-                replies = await self.service.on_deadline(deadline)
+                try:
+                    replies = await self.service.on_deadline(deadline)
+                except Exception:
+                    await self._retry_later(deadline, moment)
+                    continue
                 if replies:
                     fired += replies
                     await self.send(replies)
             if len(due) < BATCH:
                 break
         return fired
+
+    async def _retry_later(self, deadline: Deadline, now: datetime) -> None:
+        """A handler failed: log it and put the deadline back, later, a few times at most."""
+        attempts = int(deadline.payload.get("attempts", 0)) + 1
+        if attempts >= MAX_ATTEMPTS:
+            log.exception(
+                "deadline %d (%s) failed %d times; giving up", deadline.id, deadline.kind, attempts
+            )
+            return
+        delay = RETRY_DELAY * 2 ** (attempts - 1)
+        log.exception("deadline %d (%s) failed; retrying in %s", deadline.id, deadline.kind, delay)
+        await self.db.deadlines.retry_deadline(deadline.id, now + delay)
 
     async def run(self) -> None:
         """Loop for ever: fire what is due, then sleep until the next deadline or a wake-up."""

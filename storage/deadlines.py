@@ -9,6 +9,8 @@
 - `next_due_at() -> datetime | None`: when the earliest pending deadline falls due
 - `claim_deadline(deadline_id) -> bool`: flips pending → done; True for exactly one caller, which
   is what makes each deadline fire once however many dispatchers race for it
+- `retry_deadline(deadline_id, due_at) -> bool`: puts a claimed deadline whose handler failed
+  back in the queue for `due_at`, counting the attempt in its payload (``"attempts"``)
 - `cancel_deadline(deadline_id) -> bool`
 - `pending_deadlines(game_id) -> list[Deadline]`, `get_deadline(deadline_id) -> Deadline | None`
 
@@ -129,6 +131,24 @@ class DeadlineRepository(Repository):
                 "UPDATE deadlines SET state = 'done' WHERE id = ? AND state = 'pending'",
                 (deadline_id,),
             )
+        return changed == 1
+
+    async def retry_deadline(self, deadline_id: int, due_at: datetime) -> bool:
+        """Re-queue a claimed (done) deadline for `due_at` and count the failed attempt.
+
+        Returns False when the deadline is not in the done state (nothing changed).
+        """
+        async with self._db.transaction() as conn:
+            changed = await execute(
+                conn,
+                "UPDATE deadlines SET state = 'pending', due_at = ?,"
+                " payload = json_set(payload, '$.attempts',"
+                " coalesce(json_extract(payload, '$.attempts'), 0) + 1)"
+                " WHERE id = ? AND state = 'done'",
+                (to_epoch_ceil(due_at), deadline_id),
+            )
+            if changed:
+                self._db._deadline_added(from_epoch(to_epoch_ceil(due_at)))
         return changed == 1
 
     async def cancel_deadline(self, deadline_id: int) -> bool:
