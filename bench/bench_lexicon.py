@@ -34,6 +34,8 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
+from figures import figure  # noqa: E402
+
 from bot.lexicon import Lexicon, english  # noqa: E402
 
 CHILD_RUNS = 5
@@ -269,6 +271,10 @@ def main() -> None:
     ours = in_children("ours")
     traced = in_children("ours", traced=True)
     _say(f"english() in a fresh process: {ours['seconds'] * 1000:.0f} ms (median of {CHILD_RUNS})")
+    figure(
+        "lexicon load (fresh process)", ours["seconds"] * 1000, "ms", goal="<= 1000", stat="median"
+    )
+    figure("lexicon memory (RSS growth)", ours["rss"] / 1e6, "MB", goal="<= 40")
     _say(
         f"RSS growth: {_mb(ours['rss'])}; tracemalloc kept {_mb(traced['traced'])}, "
         f"peak {_mb(traced['peak'])}"

@@ -28,6 +28,8 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
+from figures import figure  # noqa: E402
+
 from bot.ai import choose_move  # noqa: E402
 from bot.ai.wordgen import best_candidate, generate_moves  # noqa: E402
 from bot.games.webfeud import WEBFEUD  # noqa: E402
@@ -117,6 +119,14 @@ def main() -> None:
         states = [with_blanks(b, blanks) for b in boards]
         walls, cpus, counts = time_generator(states, args.repeat if blanks < 2 else 1)
         goal = f"   (goal p50 <= {GOAL_GENERATE_MS:.0f} ms)" if blanks == 1 else ""
+        if blanks == 1:
+            figure(
+                "word AI best move (7 tiles, 1 blank)",
+                percentile(walls, 0.5),
+                "ms",
+                goal=f"<= {GOAL_GENERATE_MS:.0f}",
+                stat="p50",
+            )
         print(
             f"generate_moves + best, 7 tiles, {blanks} blank{'s' if blanks != 1 else ''}: "
             f"p50 {percentile(walls, 0.5):6.1f} ms   p90 {percentile(walls, 0.9):6.1f} ms   "
@@ -125,6 +135,13 @@ def main() -> None:
         )
 
     evals = time_evaluate([with_blanks(b, 1) for b in boards])
+    figure(
+        "word move validate + score",
+        percentile(evals, 0.5),
+        "ms",
+        goal=f"<= {GOAL_EVALUATE_MS}",
+        stat="p50",
+    )
     print(
         f"state.evaluate of one placement: p50 {percentile(evals, 0.5):.3f} ms   "
         f"p90 {percentile(evals, 0.9):.3f} ms   (goal p50 <= {GOAL_EVALUATE_MS} ms)"

@@ -25,6 +25,8 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
+from figures import figure  # noqa: E402
+
 from bot.games.webfeud import WEBFEUD  # noqa: E402
 from bot.games.wordgame import Pass, Swap, WordState  # noqa: E402
 from renderers import render_board, render_game_over, render_rack  # noqa: E402
@@ -75,6 +77,8 @@ def timed(render: Callable[[], bytes], runs: int) -> tuple[float, list[float], l
 def report(label: str, first: float, wall: list[float], cpu: list[float], png: bytes) -> None:
     """Print one line of figures (CPU time shows the cost when the machine is busy)."""
     wall = sorted(wall)
+    figure(f"render {label}", statistics.median(wall), "ms", stat="p50")
+    figure(f"PNG size {label}", len(png) / 1024, "KB")
     p95 = wall[min(len(wall) - 1, round(0.95 * (len(wall) - 1)))]
     print(
         f"{label:<18} p50 {statistics.median(wall):5.1f} ms  p95 {p95:5.1f} ms  "

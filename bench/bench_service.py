@@ -22,6 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from figures import figure  # noqa: E402
+
 from bot.ai.wordgen import best_candidate, generate_moves  # noqa: E402
 from bot.games import GAMES  # noqa: E402
 from bot.service import CONSOLE, ChatRef, Service, UserRef  # noqa: E402
@@ -83,6 +85,7 @@ async def throughput(games: int, moves: int) -> None:
         finally:
             await db.close()
     total = sum(counts)
+    figure("service moves applied + persisted", total / elapsed, "moves/s", goal=">= 300")
     print(
         f"service: {total} moves in {games} games applied and persisted in {elapsed:.2f} s"
         f" = {total / elapsed:.0f} moves/s (SQLite WAL, no rendering)"
@@ -122,6 +125,7 @@ def start_to_prompt() -> None:
         proc.stdin.close()
         proc.wait(timeout=30)
     print(f"console: start to prompt {elapsed * 1000:.0f} ms (python -m bot console, new DB)")
+    figure("feudbot console start to prompt", elapsed * 1000, "ms")
 
 
 def main() -> None:

@@ -27,6 +27,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from figures import figure
+
 from storage import Database, NewDeadline
 
 RUNS = 50
@@ -109,6 +111,13 @@ async def time_queries(db: Database, now: datetime) -> None:
         await db.deadlines.next_due_at()
         next_samples.append(time.perf_counter() - start)
     print(f"due_deadlines(now, 100) -> {found} rows: {describe(due_samples)}")
+    figure(
+        "due-deadline query (100k active games)",
+        statistics.median(due_samples) * 1000,
+        "ms",
+        goal="<= 10",
+        stat="p50",
+    )
     print(f"next_due_at():                  {describe(next_samples)}")
 
 

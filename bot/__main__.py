@@ -1,4 +1,4 @@
-"""The `feudbot` command line: run | console | simulate | discord | telegram | migrate."""
+"""The `feudbot` command line: run | console | simulate | discord | telegram | bench | migrate."""
 
 from __future__ import annotations
 
@@ -97,6 +97,13 @@ def _run(args: argparse.Namespace) -> int:
     )
 
 
+def _bench(args: argparse.Namespace) -> int:
+    from bot.benchmark import run_bench
+
+    only = [name for name in (args.only or "").split(",") if name]
+    return run_bench(only, sys.stdout, sys.stderr)
+
+
 def _migrate(args: argparse.Namespace) -> int:
     from bot.config import load_settings
 
@@ -153,6 +160,10 @@ def build_parser() -> argparse.ArgumentParser:
     tel = sub.add_parser("telegram", help="run the Telegram bot (needs TELEGRAM_TOKEN)")
     tel.add_argument("--db", help="SQLite file (default: $FEUDBOT_DB or feudbot.sqlite3)")
     tel.set_defaults(func=_telegram)
+
+    ben = sub.add_parser("bench", help="run every benchmark; print the figures (table + JSON)")
+    ben.add_argument("--only", help="comma-separated subset, e.g. lexicon,movegen,render")
+    ben.set_defaults(func=_bench)
 
     mig = sub.add_parser("migrate", help="create or upgrade the database schema")
     mig.add_argument("--db", help="SQLite file (default: $FEUDBOT_DB or feudbot.sqlite3)")
