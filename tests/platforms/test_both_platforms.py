@@ -124,9 +124,25 @@ async def test_one_process_serves_both_platforms_and_routes_deadline_news(
                 lambda: any("Webfeud" in c.text for c in api.sent("sendMessage", chat_id=GROUP_ID)),
                 what="the /rules reply on Telegram",
             )
+            sent_before = len(api.sent("sendMessage", chat_id=GROUP_ID))
         finally:
             stop.set()
             await asyncio.wait_for(task, 20)
+        # A restart: the timeout already fired, so it does not fire again.
+        stop, ready = asyncio.Event(), asyncio.Event()
+        task = asyncio.create_task(serve_platforms(settings, stop=stop, ready=ready))
+        try:
+            await asyncio.wait_for(ready.wait(), 20)
+            api.push(api.message_update(group, alice_tg, "/games"))
+            await api.wait_for(
+                lambda: len(api.sent("sendMessage", chat_id=GROUP_ID)) >= sent_before + 1,
+                what="an answer after the restart",
+            )
+        finally:
+            stop.set()
+            await asyncio.wait_for(task, 20)
+        timeouts = [c for c in api.sent("sendMessage", chat_id=GROUP_ID) if "out of time" in c.text]
+        assert len(timeouts) == 1
     assert not any("out of time" in m.text for m in discord_fake.public_messages())
     db = await Database.open(str(path))
     try:
