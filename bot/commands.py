@@ -67,12 +67,40 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "Play a move in the game's notation, e.g. `/play 8H QUIZ` (see `/rules <game>`).",
         shape="text",
     ),
-    CommandSpec("pass", "", "Give up your turn.", shape="none"),
+    CommandSpec(
+        "pass",
+        "",
+        "Give up your turn (in Rummikub: draw a tile, the same as `/draw`).",
+        shape="none",
+    ),
     CommandSpec(
         "swap",
         "<tiles>",
         "Return these tiles to the bag and draw as many, e.g. `/swap AEQ?` (? = blank).",
         shape="text",
+    ),
+    # Rummikub: a turn is built in steps on a draft (each /play without `done` is a step).
+    CommandSpec(
+        "done",
+        "",
+        "Rummikub: end your turn with the drafted table, or be told which meld is invalid and why.",
+        shape="none",
+    ),
+    CommandSpec("undo", "", "Rummikub: take back the last step of your draft.", shape="none"),
+    CommandSpec(
+        "reset", "", "Rummikub: take back your whole draft; the tiles go back.", shape="none"
+    ),
+    CommandSpec(
+        "draw",
+        "",
+        "Rummikub: play nothing this turn (any draft is taken back) and draw a tile from the pool.",
+        shape="none",
+    ),
+    CommandSpec(
+        "hint",
+        "",
+        "Suggest a move, privately, in a casual game (Rummikub with `assist=on`).",
+        shape="none",
     ),
     CommandSpec("resign", "", "Give up the game; the others win.", shape="none"),
     CommandSpec("board", "", "Show the board, the scores and whose turn it is.", shape="none"),

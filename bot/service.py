@@ -673,8 +673,10 @@ class Service:
                 )
             if row.status != "active":
                 raise ServiceError("GAME_OVER", f"Game #{row.id} is over; start one with /new.")
-            move = table.gdef.parse_move(text)
+            move = await self._assisted(table, seat_no, table.gdef.parse_move(text))
             state = table.state.apply(seat_no, move)
+            if table.gdef.draft_step(table.state, state):
+                return await self._commit_draft(table, state, seat_no, move)
             replies = await self._commit(table, state, seat_no, move, "move")
             table = replace(table, row=_advanced(table.row, state), state=state)
             replies += await self._run_bots(table, state)
@@ -782,6 +784,135 @@ class Service:
             log.exception("the %s bot chose an illegal move %s; it passes", level, move)
             return table.gdef.parse_move("pass")
         return move  # type: ignore[no-any-return,unused-ignore]
+
+    # -- turns built in steps (Rummikub's draft), the Assist option and hints --
+
+    async def _cmd_done(self, ctx: _Ctx, command: Command) -> list[Reply]:
+        return await self._step_control(ctx, command, "done")
+
+    async def _cmd_undo(self, ctx: _Ctx, command: Command) -> list[Reply]:
+        return await self._step_control(ctx, command, "undo")
+
+    async def _cmd_reset(self, ctx: _Ctx, command: Command) -> list[Reply]:
+        return await self._step_control(ctx, command, "reset")
+
+    async def _cmd_draw(self, ctx: _Ctx, command: Command) -> list[Reply]:
+        return await self._step_control(ctx, command, "draw")
+
+    async def _step_control(self, ctx: _Ctx, command: Command, word: str) -> list[Reply]:
+        """Play a one-word move of games whose turns are built in steps (/done, /undo, …)."""
+        row = await self._find_game(ctx, command.game_id, ("lobby", "active"))
+        gdef = GAMES[row.game_key]
+        try:
+            gdef.parse_move(word)
+        except InvalidMove:
+            raise ServiceError(
+                "NOT_IN_THIS_GAME",
+                f"/{word} belongs to Rummikub; {gdef.title} has no such move. See /rules "
+                f"{gdef.key}.",
+            ) from None
+        return await self._play(ctx, row.id, word)
+
+    async def _assisted(self, table: _Table, seat_no: int, move: Move) -> Move:
+        """Return the move completed by the game's Assist when the game was made with it on."""
+        if table.state is None or game_options(table.row).get("assist") != "on":
+            return move
+        from bot.ai import assist
+
+        return await asyncio.to_thread(assist, table.state, seat_no, move)
+
+    async def _commit_draft(
+        self, table: _Table, state: GameState, seat_no: int, move: Move
+    ) -> list[Reply]:
+        """Store a step of a turn still being built and show the drafted table (lock held).
+
+        The turn, whose turn it is and the turn's deadlines stay as they are; the step goes to
+        the move log (kind ``draft``) so the log still replays to the snapshot.
+        """
+        row, before = table.row, table.state
+        ok = await self.db.games.commit_move(
+            row.id,
+            row.version,
+            seat_no,
+            str(move),
+            {"kind": "draft", "turn": state.turn},
+            _dump(state),
+            state.turn,
+            "active",
+            now=self.clock(),
+            keep_deadlines=True,
+        )
+        if not ok:
+            raise _already_played(row.id)
+        table = replace(table, row=_advanced(row, state), state=state)
+        view = _public_view(state)
+        invalid = [
+            {"meld": meld["number"], "tiles": meld["tiles"], "problem": meld["problem"]}
+            for meld in view.get("melds", [])
+            if not meld.get("valid", True)
+        ]
+        player = table.names[seat_no]
+        text = f"#{row.id} {player} (draft): {move} — "
+        if invalid:
+            first = invalid[0]
+            text += f"meld {first['meld']} ({' '.join(first['tiles'])}) {first['problem']}"
+            if len(invalid) > 1:
+                text += f"; {len(invalid) - 1} more invalid"
+            text += ". Fix it, /undo or /reset."
+        else:
+            text += "every meld is valid. /done ends your turn."
+        replies = [
+            Reply(
+                _chat_target(table.chat),
+                text,
+                images=await self._board_images(table, state),
+                event={
+                    "type": "draft",
+                    "game_id": row.id,
+                    "player": player,
+                    "seat": seat_no,
+                    "move": str(move),
+                    "turn": state.turn,
+                    "to_move": self._to_move_names(table, state),
+                    "invalid": invalid,
+                    "view": view,
+                },
+            )
+        ]
+        if (
+            table.users[seat_no] is not None
+            and before is not None
+            and before.rack(seat_no) != state.rack(seat_no)
+        ):
+            replies.append(await self._rack_reply(table, state, seat_no))
+        return replies
+
+    async def _cmd_hint(self, ctx: _Ctx, command: Command) -> list[Reply]:
+        row = await self._find_game(ctx, command.game_id, ("active",))
+        table = await self._table(row)
+        seat = table.seat_of(ctx.user.id)
+        if seat is None or table.state is None:
+            raise ServiceError("NOT_A_PLAYER", f"You are not playing in game #{row.id}.")
+        if game_options(row).get("assist") != "on":
+            raise ServiceError(
+                "NOT_CASUAL",
+                "Hints are for casual games, made with assist=on, e.g. /new rummikub @bob "
+                "assist=on.",
+            )
+        if seat not in table.state.waiting_for():
+            raise ServiceError("NOT_YOUR_TURN", "It is not your turn; ask for a hint on it.")
+        from bot.ai import hint
+
+        move = await asyncio.to_thread(hint, table.state, seat)
+        if move is None:
+            raise ServiceError("NO_HINTS", f"{table.gdef.title} has no hints.")
+        return [
+            Reply(
+                ctx.to_user,
+                f"Hint for game #{row.id}, from the start of your turn: /play {move}",
+                event={"type": "hint", "game_id": row.id, "move": str(move)},
+            )
+        ]
 
     # -- deadlines --
 

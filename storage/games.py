@@ -337,6 +337,7 @@ class GameRepository(Repository):
         results: Sequence[NewResult] | None = None,
         *,
         now: datetime | None = None,
+        keep_deadlines: bool = False,
     ) -> bool:
         """Record one move of an active game in a single transaction.
 
@@ -345,6 +346,8 @@ class GameRepository(Repository):
         cancels the game's pending deadlines, inserts `deadlines_to_add` and, when `results`
         are given (only with `new_status="finished"`), writes one result row per seat.
         `finished_at` is set when the game ends ('finished' or 'cancelled').
+        With `keep_deadlines` the pending deadlines stay as they are and none are added (a step
+        of a turn being built, e.g. a Rummikub draft: the turn's clock keeps running).
 
         Returns:
             True when the move was recorded; False when the version was stale or the game was
@@ -385,8 +388,9 @@ class GameRepository(Repository):
                     " SELECT ?, coalesce(max(seq), 0) + 1, ?, ?, ?, ? FROM moves WHERE game_id = ?",
                     (game_id, seat_no, notation, dump_json(payload), stamp, game_id),
                 )
-                await cancel_pending(conn, game_id)
-                await insert_deadlines(self._db, conn, game_id, deadlines_to_add, stamp)
+                if not keep_deadlines:
+                    await cancel_pending(conn, game_id)
+                    await insert_deadlines(self._db, conn, game_id, deadlines_to_add, stamp)
                 if results is not None:
                     await _insert_results(conn, game_id, results, stamp)
         except _StaleVersion:

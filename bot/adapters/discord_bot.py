@@ -88,7 +88,7 @@ BUTTON_STYLES = {
 TURN_BOUND = frozenset({"pass"})
 # Events that show a game someone can act on, and the buttons under them.
 LOBBY_EVENTS = frozenset({"game_created", "game_joined", "game_left"})
-PLAY_EVENTS = frozenset({"game_started", "move_played", "timeout", "board"})
+PLAY_EVENTS = frozenset({"game_started", "move_played", "timeout", "board", "draft"})
 
 
 def custom_id(action: str, game_id: int, turn: int) -> str:

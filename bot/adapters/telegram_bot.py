@@ -102,9 +102,9 @@ PLAY_ACTIONS = ("rack", "pass", "board")
 # Buttons that act on one turn: pressing them after that turn is refused politely.
 TURN_BOUND = frozenset({"pass"})
 # Replies whose content is a player's secret: never shown in a group, not even as a fallback.
-SECRET_KINDS = frozenset({"rack"})
+SECRET_KINDS = frozenset({"rack", "hint"})  # a hint names rack tiles
 # Chat replies that show a game's board: they update the game's one board message.
-BOARD_KINDS = frozenset({"game_started", "move_played", "timeout"})
+BOARD_KINDS = frozenset({"game_started", "move_played", "timeout", "draft"})
 _CALLBACK = re.compile(r"^g:(\d{1,18}):([a-z]{1,8}):(\d{1,9})$")
 _DEEP_LINK = re.compile(r"^g(\d{1,18})$")
 STALE = "That button belongs to an earlier turn of game #{id}; use the newest board message."

@@ -9,10 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from bot.ai.rummikub import assist_move, choose_rummikub_move, hint_move
 from bot.ai.wordplayers import choose_word_move
 from bot.core.game import GameState, Move
 
-__all__ = ["LEVELS", "PLAYERS", "choose_move"]
+__all__ = ["ASSISTS", "HINTS", "LEVELS", "PLAYERS", "assist", "choose_move", "hint"]
 
 #: The strength levels, weakest first.
 LEVELS = ("easy", "medium", "hard")
@@ -20,7 +21,14 @@ LEVELS = ("easy", "medium", "hard")
 #: game key -> the function that picks a move: (state, seat, level, seed) -> move.
 PLAYERS: dict[str, Callable[[Any, int, str, int], Move]] = {
     "webfeud": choose_word_move,
+    "rummikub": choose_rummikub_move,
 }
+
+#: game key -> (state, seat, move) -> the move meant with the game's Assist option.
+ASSISTS: dict[str, Callable[[Any, int, Any], Move]] = {"rummikub": assist_move}
+
+#: game key -> (state, seat) -> a suggested move for a person (`/hint` in casual games).
+HINTS: dict[str, Callable[[Any, int], Move]] = {"rummikub": hint_move}
 
 
 def choose_move(state: GameState, seat: int, level: str, seed: int) -> Move:
@@ -37,3 +45,15 @@ def choose_move(state: GameState, seat: int, level: str, seed: int) -> Move:
     if player is None:
         raise ValueError(f"no computer player for {state.game_key!r}")
     return player(state, seat, level, seed)
+
+
+def assist(state: GameState, seat: int, move: Move) -> Move:
+    """Return the move `seat` meant, completed by the game's Assist (unchanged without one)."""
+    helper = ASSISTS.get(state.game_key)
+    return move if helper is None else helper(state, seat, move)
+
+
+def hint(state: GameState, seat: int) -> Move | None:
+    """Return a suggested move for `seat`, or None when the game offers no hints."""
+    helper = HINTS.get(state.game_key)
+    return None if helper is None else helper(state, seat)

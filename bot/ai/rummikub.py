@@ -17,13 +17,14 @@ from collections.abc import Iterable, Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from bot.core.errors import GameError
+from bot.core.errors import GameError, Reason, RuleError
 from bot.games.numtiles import COLOURS, HIGH, JOKER, check_meld, colour, is_joker, number
 from bot.games.rummikub import (
     INITIAL_MELD,
     Draw,
     Line,
     Put,
+    Reset,
     RummikubMove,
     RummikubState,
     Source,
@@ -74,6 +75,49 @@ def assist_line(state: RummikubState, seat: int, tiles: Sequence[str]) -> Line |
         return None
     steps = plan_steps(table, list(tiles), melds)
     return Line(tuple(steps)) if steps else None
+
+
+def assist_move(state: RummikubState, seat: int, move: RummikubMove) -> RummikubMove:
+    """Return the move a player meant with ``assist=on``: `move` itself, or the rearrangement.
+
+    A new meld of rack tiles that is not a meld by itself (``R8 B8``) becomes the steps of the
+    solver's table arrangement that fit those tiles (and ``done`` if the line ended in it).
+    Anything else is returned unchanged, so the rules give their usual answer.
+
+    Raises:
+        RuleError: ``NO_ARRANGEMENT`` when no rearrangement of the table fits the tiles.
+    """
+    if state.option("assist") != "on" or state.outcome is not None or seat != state.to_move:
+        return move
+    if not isinstance(move, Line) or len(move.steps) != 1:
+        return move
+    step = move.steps[0]
+    if not isinstance(step, Put) or step.target or any(meld for meld, _ in step.sources):
+        return move
+    tiles = [tile for _, tile in step.sources]
+    if check_meld(tiles).valid or Counter(tiles) - Counter(state.rack(seat)):
+        return move  # a meld by itself, or tiles the player lacks: the rules answer
+    named = " ".join(tiles)
+    if not state.opened[seat]:
+        raise RuleError(
+            Reason.NO_ARRANGEMENT,
+            f"{named} is not a meld, and Assist may rearrange the table only after your initial "
+            "meld: lay 30 points from your rack first.",
+        )
+    line = assist_line(state, seat, tiles)
+    if line is None:
+        raise RuleError(
+            Reason.NO_ARRANGEMENT,
+            f"No rearrangement of the table fits {named}; try other tiles, or /draw.",
+        )
+    return Line(line.steps, done=move.done)
+
+
+def hint_move(state: RummikubState, seat: int) -> RummikubMove:
+    """Return a suggested whole turn for `seat`, from the start of the turn (any draft ignored)."""
+    if state.draft and seat == state.to_move:
+        state = state.apply(seat, Reset())
+    return suggest_move(state, seat)
 
 
 def _legal(state: RummikubState, seat: int, line: Line) -> bool:

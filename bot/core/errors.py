@@ -43,6 +43,8 @@ class Reason(StrEnum):
     INITIAL_MELD_FROM_RACK_ONLY = "INITIAL_MELD_FROM_RACK_ONLY"
     NO_TILE_PLAYED = "NO_TILE_PLAYED"
     NOTHING_TO_UNDO = "NOTHING_TO_UNDO"
+    # Rummikub (the Assist option).
+    NO_ARRANGEMENT = "NO_ARRANGEMENT"
 
 
 class GameError(Exception):

@@ -172,6 +172,14 @@ class GameDef(ABC):
         """Return the state after `seat` let the turn deadline pass."""
         raise NotImplementedError(f"{self.key} has no turn timeout")
 
+    def draft_step(self, before: GameState, after: GameState) -> bool:
+        """Return True when a move only drafted a turn that is still being built.
+
+        The service stores such a step without touching the turn's deadlines and shows the
+        drafted position (Rummikub's steps before ``done``); by default every move ends a turn.
+        """
+        return False
+
     def check_players(self, players: int) -> None:
         """Raise `RuleError` unless the game can be played by `players` seats."""
         if not self.min_players <= players <= self.max_players:

@@ -762,6 +762,14 @@ class RummikubDef(GameDef):
         assert isinstance(state, RummikubState)
         return state.timeout(seat)
 
+    def draft_step(self, before: Any, after: Any) -> bool:  # noqa: ANN401
+        """Return True for a step, `undo` or `reset`: the same turn goes on, with a draft."""
+        return (
+            isinstance(after, RummikubState)
+            and after.outcome is None
+            and after.turn == before.turn
+        )
+
 
 RUMMIKUB = RummikubDef(
     key=GAME_KEY,
