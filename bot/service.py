@@ -859,8 +859,10 @@ class Service:
             if len(invalid) > 1:
                 text += f"; {len(invalid) - 1} more invalid"
             text += ". Fix it, /undo or /reset."
-        else:
+        elif view.get("draft"):
             text += "every meld is valid. /done ends your turn."
+        else:
+            text += "nothing is drafted: the table is as the turn found it."
         replies = [
             Reply(
                 _chat_target(table.chat),

@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 
 from bot.core.game import GameState
 from renderers.cards import LeaderRow, best_move, render_game_over, render_leaderboard
+from renderers.numtiles import render_number_rack, render_table
 from renderers.toolkit import DEFAULT, Theme
 from renderers.wordgame import render_board, render_rack
 
@@ -51,6 +52,7 @@ def register(game_key: str, *, board: BoardRenderer, rack: RackRenderer | None =
 
 
 register("webfeud", board=render_board, rack=render_rack)
+register("rummikub", board=render_table, rack=render_number_rack)
 
 
 def board_png(state: GameState, **kw: object) -> bytes:

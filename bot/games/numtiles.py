@@ -86,6 +86,10 @@ def rack_value(tiles: Iterable[str]) -> int:
 # --- melds -------------------------------------------------------------------------------------
 
 
+def _too_short(length: int) -> str:
+    return f"has only {length} tile{'' if length == 1 else 's'}; a meld needs at least 3"
+
+
 @dataclass(frozen=True, slots=True)
 class Verdict:
     """What a meld is: ``run``, ``group`` or invalid (``kind`` empty, ``problem`` says why)."""
@@ -138,7 +142,7 @@ def _run_reading(tiles: tuple[str, ...]) -> Verdict:
     arranged = tuple(f"{col}{n}" if n in present else JOKER for n in range(start, start + length))
     value = sum(range(start, start + length))
     if length < MIN_MELD:
-        return Verdict("", value, arranged, f"has only {length} tiles; a meld needs at least 3")
+        return Verdict("", value, arranged, _too_short(length))
     return Verdict("run", value, arranged)
 
 
@@ -158,7 +162,7 @@ def _group_reading(tiles: tuple[str, ...]) -> Verdict:
         return Verdict("", 0, fallback, "has more than 4 tiles: a group has one of each colour")
     value = nums.pop() * len(tiles)
     if len(tiles) < MIN_MELD:
-        return Verdict("", value, fallback, f"has only {len(tiles)} tiles; a meld needs at least 3")
+        return Verdict("", value, fallback, _too_short(len(tiles)))
     return Verdict("group", value, fallback)
 
 
@@ -177,9 +181,7 @@ def check_meld(tiles: Iterable[str]) -> Verdict:
         short = run if run.problem.startswith("has only") else group
         if short.problem.startswith("has only"):
             return short
-        return Verdict(
-            "", 0, sort_tiles(tiles), f"has only {len(tiles)} tiles; a meld needs at least 3"
-        )
+        return Verdict("", 0, sort_tiles(tiles), _too_short(len(tiles)))
     numbers = [t for t in tiles if not is_joker(t)]
     if len({colour(t) for t in numbers}) == 1:
         return run

@@ -1,0 +1,137 @@
+"""The number-tile images (Rummikub's table and rack): public facts only, stable bytes, marks."""
+
+from __future__ import annotations
+
+import io
+from itertools import combinations
+
+import pytest
+from PIL import Image
+
+import renderers
+from bot.games.rummikub import RUMMIKUB
+from renderers.numtiles import (
+    INKS,
+    TILE_H,
+    TILE_W,
+    layout_melds,
+    number_tile,
+    render_number_rack,
+    render_table,
+)
+from renderers.toolkit import DEFAULT, header_height
+
+MAX_PNG = 250 * 1024
+NAMES = ["alice", "bob"]
+TABLE = [["R4", "R5", "R6", "R7", "R8"], ["K3", "B3", "Y3"], ["J", "B7", "B8"]]
+
+
+def image(png: bytes) -> Image.Image:
+    return Image.open(io.BytesIO(png)).convert("RGB")
+
+
+def drafted():
+    """Alice moves R4 to a new meld of its own: meld 4 is invalid while she drafts."""
+    state = RUMMIKUB.rigged([["R9", "K13", "J"], ["K1", "K2"]], TABLE)
+    return state.apply(0, RUMMIKUB.parse_move("1:R4>new"))
+
+
+def meld_boxes(state):
+    melds = state.view(None)["melds"]
+    return layout_melds(
+        [len(m["tiles"]) for m in melds],
+        left=DEFAULT.padding + 3,
+        right=DEFAULT.width - DEFAULT.padding - 3,
+        top=header_height(DEFAULT, state.players) + 10,
+    )
+
+
+def hex_rgb(colour: str) -> tuple[int, int, int]:
+    return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
+
+
+def near(pixel, colour: str, tolerance: int = 40) -> bool:
+    return all(abs(a - b) <= tolerance for a, b in zip(pixel, hex_rgb(colour), strict=True))
+
+
+def test_the_same_state_gives_the_same_bytes() -> None:
+    """Rendering a state twice, or its JSON round trip, gives identical PNG bytes."""
+    state = drafted()
+    again = RUMMIKUB.from_json(state.to_json())
+    assert render_table(state, names=NAMES) == render_table(again, names=NAMES)
+    assert render_number_rack(state, 0, name="alice") == render_number_rack(again, 0, name="alice")
+
+
+def test_images_are_phone_sized_pngs() -> None:
+    """Table and rack are 900 px wide PNGs well under 250 KB, even with a crowded table."""
+    state = RUMMIKUB.new_game(4, seed=2, options={})
+    for _ in range(60):  # a long bot game fills the table
+        if state.outcome is not None:
+            break
+        from bot.ai.rummikub import choose_rummikub_move
+
+        state = state.apply(state.to_move, choose_rummikub_move(state, state.to_move, "easy", 0))
+    assert sum(len(m) for m in state.table) >= 30
+    for png in (
+        render_table(state, names=["a", "b", "c", "d"]),
+        render_number_rack(state, 0, name="a"),
+    ):
+        assert png.startswith(b"\x89PNG")
+        assert len(png) < MAX_PNG
+        assert image(png).width == DEFAULT.width
+
+
+def test_the_table_shows_no_rack() -> None:
+    """Two positions that differ only in the racks' contents draw the same table image."""
+    one = RUMMIKUB.rigged([["R9", "K13"], ["K1", "K2"]], TABLE)
+    two = RUMMIKUB.rigged([["B9", "Y13"], ["R1", "R2"]], TABLE)
+    assert render_table(one, names=NAMES) == render_table(two, names=NAMES)
+
+
+def test_an_invalid_drafted_meld_is_framed_and_crossed() -> None:
+    """The invalid meld 4 gets the red frame; the valid melds do not; a valid table has none."""
+    state = drafted()
+    png = image(render_table(state, names=NAMES))
+    boxes = meld_boxes(state)
+    invalid = boxes[3]
+    assert near(png.getpixel((invalid.left - 2, invalid.top + 30)), INKS.invalid)
+    assert not near(png.getpixel((boxes[1].left - 2, boxes[1].top + 30)), INKS.invalid)
+    changed = boxes[0]  # meld 1 lost R4: outlined as changed, not invalid
+    assert near(png.getpixel((changed.left - 2, changed.top + 30)), INKS.changed)
+    fixed = state.apply(0, RUMMIKUB.parse_move("undo"))
+    clean = image(render_table(fixed, names=NAMES))
+    colours = clean.getcolors(maxcolors=1 << 16) or []
+    assert not [c for _, c in colours if near(c, INKS.invalid, 12)]
+    assert image(render_table(state, names=NAMES)).height > clean.height  # the problem line
+
+
+def test_colours_differ_without_colour_and_jokers_stand_out() -> None:
+    """In greyscale, the four colours of one number and the joker are all different tiles."""
+    tiles = ["K5", "B5", "Y5", "R5", "J"]
+    grey = {t: number_tile(t, TILE_W, TILE_H).convert("L").tobytes() for t in tiles}
+    for a, b in combinations(tiles, 2):
+        assert grey[a] != grey[b], (a, b)
+
+
+def test_the_rack_wraps_and_grows() -> None:
+    """A rack of 30 tiles takes more rows than one of 14; a bad seat is refused."""
+    many = ["K1", "K2", "K3", "K4", "K5", "K6", "K7", "K8", "K9", "K10", "K11", "K12", "K13"]
+    small = RUMMIKUB.rigged([[*many, "R1"], ["R2"]], [])
+    big = RUMMIKUB.rigged([many + [t.replace("K", "B") for t in many] + ["J", "J"], ["R1"]], [])
+    assert (
+        image(render_number_rack(big, 0, name="a")).height
+        > image(render_number_rack(small, 0, name="a")).height
+    )
+    with pytest.raises(ValueError, match="no seat"):
+        render_number_rack(small, 2, name="a")
+    with pytest.raises(ValueError, match="names"):
+        render_table(small, names=["only one"])
+
+
+def test_rummikub_is_registered_for_board_and_rack() -> None:
+    """renderers.board_png and rack_png draw Rummikub with these renderers."""
+    state = drafted()
+    assert renderers.board_png(state, names=NAMES, viewer=None, last_move=True) == render_table(
+        state, names=NAMES
+    )
+    assert renderers.rack_png(state, 0, name="alice") == render_number_rack(state, 0, name="alice")

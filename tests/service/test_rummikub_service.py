@@ -1,0 +1,242 @@
+"""Rummikub through the service: draft steps, /done /undo /reset /draw, the time limit, bots."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from datetime import timedelta
+
+import pytest
+
+from bot.ai import choose_move
+from bot.ai.rummikub import assist_move
+from bot.core.errors import Reason, RuleError
+from bot.games import GAMES
+from bot.games.rummikub import RUMMIKUB, Draw, Line
+from bot.reminders import Dispatcher
+from bot.replies import ChatTarget, UserTarget
+from bot.service import load_state
+
+pytestmark = pytest.mark.timeout(120)
+
+# With seed 4 and two players, alice holds K1 K8 K12 K13 B8 Y1 Y6 Y6 Y9 Y11 Y13 R1 R6 R13:
+# she can open with K1 Y1 R1 and K13 Y13 R13 (worth 42).
+SEED = 4
+OPENING = ("K1 Y1 R1", "K13 Y13 R13")
+
+
+class Outbox:
+    """Collects what the dispatcher sends."""
+
+    def __init__(self) -> None:
+        self.sent: list = []
+
+    async def __call__(self, replies) -> None:
+        self.sent += replies
+
+
+async def start(say, *options: str) -> int:
+    """Create and start alice's Rummikub game against bob; return its id."""
+    extra = " ".join(options)
+    await say("alice", f"/new rummikub @bob seed={SEED} {extra}".strip())
+    replies = await say("alice", "/start")
+    return next(r.event["game_id"] for r in replies if r.kind == "game_started")
+
+
+def only(replies, kind: str):
+    found = [r for r in replies if r.kind == kind]
+    assert len(found) == 1, [(r.kind, r.text) for r in replies]
+    return found[0]
+
+
+async def test_steps_update_a_draft_and_done_names_the_invalid_meld(
+    say, db, table_rows, service
+) -> None:
+    """Steps draft the table (invalid melds marked), /done refuses, /undo and /reset restore."""
+    game_id = await start(say)
+    before = load_state(await db.games.get_game(game_id))
+    rack = list(before.rack(0))
+
+    replies = await say("alice", "/play K1 Y1")
+    draft = only(replies, "draft")
+    assert isinstance(draft.to, ChatTarget)
+    assert draft.event["invalid"] == [
+        {"meld": 1, "tiles": ["K1", "Y1"], "problem": draft.event["invalid"][0]["problem"]}
+    ]
+    assert "has only 2 tiles" in draft.text
+    assert draft.event["turn"] == 0
+    assert draft.event["to_move"] == "alice"
+    private = only(replies, "rack")
+    assert isinstance(private.to, UserTarget)
+    assert private.to.name == "alice"
+    assert Counter(private.event["tiles"]) == Counter(rack) - Counter(["K1", "Y1"])
+    for reply in replies:  # her rack never reaches the chat
+        if not reply.private:
+            assert "Your rack" not in reply.text
+            assert "rack" not in reply.event.get("view", {}) or reply.event["view"]["rack"] is None
+    row = await db.games.get_game(game_id)
+    assert row.turn == 0
+
+    refusal = only(await say("alice", "/done"), "error")
+    assert refusal.event["reason"] == Reason.INVALID_MELD
+    assert "Meld 1 (K1 Y1)" in refusal.text
+    assert "/undo" in refusal.text
+
+    only(await say("alice", "/play 1+R1"), "draft")
+    low = only(await say("alice", "/done"), "error")
+    assert low.event["reason"] == Reason.INITIAL_MELD_TOO_LOW
+
+    undone = only(await say("alice", "/undo"), "draft")
+    assert undone.event["view"]["melds"][0]["tiles"] == ["K1", "Y1"]
+    reset = only(await say("alice", "/reset"), "draft")
+    assert reset.event["view"]["melds"] == []
+    assert reset.event["invalid"] == []
+    nothing = only(await say("alice", "/undo"), "error")
+    assert nothing.event["reason"] == Reason.NOTHING_TO_UNDO
+    state = load_state(await db.games.get_game(game_id))
+    assert state.rack(0) == before.rack(0)
+
+    for step in OPENING:
+        only(await say("alice", f"/play {step}"), "draft")
+    replies = await say("alice", "/done")
+    played = only(replies, "move_played")
+    assert played.event["turn"] == 1
+    assert played.event["to_move"] == "bob"
+    state = load_state(await db.games.get_game(game_id))
+    assert [list(m) for m in state.table] == [["K1", "Y1", "R1"], ["K13", "Y13", "R13"]]
+    assert state.opened == (True, False)
+    kinds = [json.loads(row[4])["kind"] for row in table_rows()["moves"]]
+    assert kinds == ["draft"] * 6 + ["move"]
+    replayed = await service.replay(game_id)
+    assert replayed is not None
+    assert replayed.to_json() == state.to_json()
+
+
+async def test_one_line_turn_and_draw_for_pass(say, db) -> None:
+    """A whole turn on one line ends it at once; /pass and /draw both draw one tile."""
+    game_id = await start(say)
+    replies = await say("alice", f"/play {OPENING[0]}; {OPENING[1]}; done")
+    assert only(replies, "move_played").event["turn"] == 1
+    assert not [r for r in replies if r.kind == "draft"]
+    pool = load_state(await db.games.get_game(game_id)).view(None)["pool"]
+    drew = only(await say("bob", "/pass"), "move_played")
+    assert drew.event["move"] == "drew a tile"
+    state = load_state(await db.games.get_game(game_id))
+    assert state.view(None)["pool"] == pool - 1
+    assert len(state.rack(1)) == 15
+    only(await say("alice", "/play K8 B8"), "draft")  # a draft is taken back by a draw
+    only(await say("alice", "/draw"), "move_played")
+    state = load_state(await db.games.get_game(game_id))
+    assert len(state.rack(0)) == 14 - 6 + 1
+    assert len(state.table) == 2
+
+
+async def test_rummikub_commands_are_refused_in_other_games(say) -> None:
+    """/done, /undo, /reset and /draw say which game they belong to; /hint needs assist=on."""
+    await say("alice", "/new webfeud @bob seed=1")
+    for word in ("done", "undo", "reset", "draw"):
+        refusal = only(await say("alice", f"/{word}"), "error")
+        assert refusal.event["reason"] == "NOT_IN_THIS_GAME"
+        assert len(refusal.text) <= 200
+    refusal = only(await say("alice", "/hint"), "error")
+    assert refusal.event["reason"] == "NOT_CASUAL"
+
+
+async def test_hint_in_a_casual_game_is_private_and_legal(say, db) -> None:
+    """With assist=on, /hint answers privately with a move the rules accept."""
+    game_id = await start(say, "assist=on")
+    refusal = only(await say("bob", "/hint"), "error")
+    assert refusal.event["reason"] == "NOT_YOUR_TURN"
+    hint = only(await say("alice", "/hint"), "hint")
+    assert isinstance(hint.to, UserTarget)
+    assert hint.to.name == "alice"
+    state = load_state(await db.games.get_game(game_id))
+    move = RUMMIKUB.parse_move(hint.event["move"])
+    after = state.apply(0, move)
+    assert after.turn == 1
+
+
+async def test_assist_before_the_initial_meld_is_refused_through_the_service(say, db) -> None:
+    """assist=on: tiles that are no meld by themselves need an opened player; nothing changes."""
+    game_id = await start(say, "assist=on")
+    before = (await db.games.get_game(game_id)).version
+    refusal = only(await say("alice", "/play K8 B8"), "error")
+    assert refusal.event["reason"] == Reason.NO_ARRANGEMENT
+    assert (await db.games.get_game(game_id)).version == before
+    assert only(await say("alice", "/play K1 Y1 R1"), "draft")  # a real meld needs no assist
+
+
+def test_assist_turns_named_tiles_into_the_solvers_rearrangement() -> None:
+    """assist=on: `R6` alone becomes the steps that split R4…R8 around it; off: unchanged."""
+    table = [["R4", "R5", "R6", "R7", "R8"]]
+    state = RUMMIKUB.rigged([["R6", "B1"], ["K1", "K2"]], table, options={"assist": "on"})
+    move = RUMMIKUB.parse_move("R6")
+    line = assist_move(state, 0, move)
+    assert isinstance(line, Line)
+    assert line != move
+    after = state.apply(0, Line(line.steps, done=True))
+    assert Counter(after.racks[0]) == Counter(["B1"])
+    off = RUMMIKUB.rigged([["R6", "B1"], ["K1", "K2"]], table)
+    assert assist_move(off, 0, move) is move
+    with pytest.raises(RuleError) as caught:
+        assist_move(state, 0, RUMMIKUB.parse_move("B1"))
+    assert caught.value.reason == Reason.NO_ARRANGEMENT
+
+
+async def test_time_limit_penalty_through_the_dispatcher(say, db, service, clock, table_rows):
+    """time=15s: a draft step keeps the deadline; at 15 s the tiles go back and alice draws 3."""
+    game_id = await start(say, "time=15s")
+    before = load_state(await db.games.get_game(game_id))
+    deadlines = table_rows()["deadlines"]
+    assert len([d for d in deadlines if d[2] == "timeout"]) == 1
+    dispatcher = Dispatcher(service, Outbox())
+    clock.advance(timedelta(seconds=10))
+    only(await say("alice", f"/play {OPENING[0]}"), "draft")
+    assert table_rows()["deadlines"] == deadlines  # not re-created by the step
+    assert await dispatcher.run_due(clock.advance(timedelta(seconds=4))) == []
+    fired = await dispatcher.run_due(clock.advance(timedelta(seconds=1)))  # 15 s after the start
+    timeout = only(fired, "timeout")
+    assert timeout.event["player"] == "alice"
+    assert timeout.event["move"] == "ran out of time and drew 3 tiles"
+    assert not [r for r in fired if not r.private and "Your rack" in r.text]
+    state = load_state(await db.games.get_game(game_id))
+    assert state.table == ()  # the drafted meld went back
+    assert Counter(state.rack(0)) == Counter(before.rack(0)) + Counter(before.pool[:3])
+    assert state.view(None)["pool"] == len(before.pool) - 3
+    assert state.to_move == 1
+    pending = await db.deadlines.pending_deadlines(game_id)
+    assert [(d.kind, d.due_at - clock.now) for d in pending] == [("timeout", timedelta(seconds=15))]
+    replayed = await service.replay(game_id)
+    assert replayed is not None
+    assert replayed.to_json() == state.to_json()
+
+
+async def test_a_full_four_player_game_with_bot_seats(say, db, service) -> None:
+    """Alice and three bots (easy, medium, hard) play to the end; invariants and replay hold."""
+    replies = await say("alice", "/new rummikub bot=easy bot=medium bot=hard seed=2")
+    game_id = only(replies, "game_started").event["game_id"]
+    for _ in range(400):
+        row = await db.games.get_game(game_id)
+        if row.status != "active":
+            break
+        state = load_state(row)
+        state.check_invariants()
+        assert state.waiting_for() == (0,)
+        move = choose_move(state, 0, "easy", state.turn)
+        text = "/draw" if isinstance(move, Draw) else f"/play {move}"
+        replies = await say("alice", text)
+        assert not [r for r in replies if r.kind == "error"], [r.text for r in replies]
+        for reply in replies:
+            if not reply.private:
+                assert "Your rack" not in reply.text
+    row = await db.games.get_game(game_id)
+    assert row.status == "finished"
+    state = load_state(row)
+    state.check_invariants()
+    assert state.outcome is not None
+    results = await db.results.game_results(game_id)
+    assert [r.score for r in sorted(results, key=lambda r: r.seat_no)] == list(state.scores)
+    replayed = await service.replay(game_id)
+    assert replayed is not None
+    assert replayed.to_json() == state.to_json()
+    assert GAMES["rummikub"] is RUMMIKUB
