@@ -45,6 +45,22 @@ class Reason(StrEnum):
     NOTHING_TO_UNDO = "NOTHING_TO_UNDO"
     # Rummikub (the Assist option).
     NO_ARRANGEMENT = "NO_ARRANGEMENT"
+    # Numfeud.
+    CELL_TAKEN = "CELL_TAKEN"
+    CELL_EMPTY = "CELL_EMPTY"
+    TILE_LOCKED = "TILE_LOCKED"
+    TWO_JOKERS = "TWO_JOKERS"
+    JOKER_IN_LAST_PLAY = "JOKER_IN_LAST_PLAY"
+    INVENTORY_FULL = "INVENTORY_FULL"
+    SWAP_LIMIT = "SWAP_LIMIT"
+    # SmartFeud (taking a tile from the board, multiplayer resignation).
+    TAKE_NOT_ALLOWED = "TAKE_NOT_ALLOWED"
+    TAKE_EMPTY_SQUARE = "TAKE_EMPTY_SQUARE"
+    TAKEN_TILE_NOT_USED = "TAKEN_TILE_NOT_USED"
+    ONLY_TAKEN_TILE = "ONLY_TAKEN_TILE"
+    TAKEN_TILE_PUT_BACK = "TAKEN_TILE_PUT_BACK"
+    PLAYER_LEFT = "PLAYER_LEFT"
+    NOTHING_TO_QUIT = "NOTHING_TO_QUIT"
 
 
 class GameError(Exception):

@@ -1,0 +1,1128 @@
+"""Numfeud: number melds on a crossword grid, locking jokers (../shared/rules/numfeud.txt).
+
+The board is a 15×15 grid (cells ``row * 15 + col``, centre H8) holding board codes: ``R5`` is
+a red five, ``J=R5`` a joker standing for a red five. Every maximal horizontal or vertical line
+of two or more tiles must be a valid combination of at least three: a group (one number,
+different colours) or a run (one colour, counting up by one from left to right or top to
+bottom). A turn is one line of steps separated by ``;``: ``8H R5 R6 R7`` lays tiles from the
+anchor (board tiles included, as in the word games), ``K8>L9`` moves an unlocked board tile.
+After a turn the jokers on the board, and the tiles touching them, are locked; writing the tile
+a joker stands for over it frees the joker into the player's inventory.
+
+Scores stay 0 during a game; at the end they are the ranking points each seat wins or loses.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import timedelta
+from itertools import combinations, pairwise, permutations
+from typing import Any, Self
+
+from bot.core.errors import InvalidMove, InvariantError, Reason, RuleError
+from bot.core.game import JSON, GameDef, MoveRecord, Outcome
+from bot.core.grid import COLUMNS, Anchor, cell_name, parse_anchor
+from bot.core.tiles import draw, missing_from, new_bag, return_to_bag
+from bot.games.numtiles import HIGH, JOKER, LOW, MIN_MELD, Verdict
+
+SCHEMA_VERSION = 1
+GAME_KEY = "numfeud"
+SIZE = 15  # the word games' board: the same notation, centre H8, room for a 13-tile run
+CENTRE = (SIZE // 2) * SIZE + SIZE // 2
+COLOURS = "RBYG"  # red, blue, yellow, green: also the display order
+COLOUR_NAMES = {"R": "red", "B": "blue", "Y": "yellow", "G": "green"}
+RACK_SIZE = 16  # tiles dealt to each player
+MAX_RACK = 20  # the most tiles an inventory may hold
+SWAP_LIMIT = 13  # tiles a player may swap in one game
+JOKER_VALUE = 15  # a joker left in an inventory
+FORFEIT_POINTS = 50  # resigning after a move, running out of time, a full inventory
+TIMEOUT = timedelta(hours=72)
+TILE_COUNTS: dict[str, int] = {f"{c}{n}": 2 for c in COLOURS for n in range(LOW, HIGH + 1)}
+TILE_COUNTS[JOKER] = 2  # 106 tiles
+
+_TILE = r"([RBYG])(1[0-3]|[1-9])"
+_TOKEN = re.compile(rf"^(?:{_TILE}|J(?:=({_TILE}))?)$", re.IGNORECASE)
+_SHIFT = re.compile(r"^([A-Za-z]\d{1,2}|\d{1,2}[A-Za-z])>([A-Za-z]\d{1,2}|\d{1,2}[A-Za-z])$")
+
+NOTATION_HELP = (
+    "Lay tiles from a square: 8H R5 R6 R7 (row 8, column H, across) or H8 R5 R6 R7 (down); "
+    "write board tiles too; a joker with what it stands for, J=R5. Move an unlocked board tile "
+    "first with K8>L9; join steps with ;. Free a joker by writing its tile over it. "
+    "Also: swap R5 B7 J, pass, resign."
+)
+
+
+# --- tiles -------------------------------------------------------------------------------------
+
+
+def is_joker(code: str) -> bool:
+    """Return whether a tile or board code is a joker (``J`` or ``J=R5``)."""
+    return code.startswith(JOKER)
+
+
+def face(code: str) -> str:
+    """Return the tile a board code shows: ``J=R5`` -> ``R5``, ``R5`` -> ``R5``."""
+    return code[2:] if code.startswith("J=") else code
+
+
+def physical(code: str) -> str:
+    """Return the tile that sits in the cell or the inventory: ``J=R5`` -> ``J``."""
+    return JOKER if is_joker(code) else code
+
+
+def colour(tile: str) -> str:
+    """Return the colour letter of a number tile or a joker's face."""
+    return face(tile)[0]
+
+
+def number(tile: str) -> int:
+    """Return the number of a number tile or a joker's face."""
+    return int(face(tile)[1:])
+
+
+def tile_value(tile: str) -> int:
+    """Return what a tile left in an inventory counts: its number, 15 for a joker."""
+    return JOKER_VALUE if is_joker(tile) else number(tile)
+
+
+def inventory_value(tiles: Iterable[str]) -> int:
+    """Return the sum of an inventory (a joker counts 15)."""
+    return sum(tile_value(t) for t in tiles)
+
+
+def tile_order(tile: str) -> tuple[int, int]:
+    """Return a sort key: by colour (R B Y G), then number; jokers last."""
+    if is_joker(tile):
+        return (len(COLOURS), 0)
+    return (COLOURS.index(colour(tile)), number(tile))
+
+
+def sort_tiles(tiles: Iterable[str]) -> tuple[str, ...]:
+    """Return tiles in inventory display order."""
+    return tuple(sorted(tiles, key=tile_order))
+
+
+def parse_token(text: str) -> str:
+    """Return the canonical code of ``r5``, ``j=r5`` or ``j``; raise `InvalidMove` if unknown."""
+    match = _TOKEN.match(text.strip())
+    if match is None:
+        raise InvalidMove(
+            f"{text!r} is not a tile. A tile is a colour R, B, Y or G and a number 1–13 (R5, "
+            "G13); a joker is J, and on the board J=R5 (the tile it stands for)."
+        )
+    if match.group(1):
+        return f"{match.group(1).upper()}{int(match.group(2))}"
+    if match.group(3):
+        return f"J={match.group(4).upper()}{int(match.group(5))}"
+    return JOKER
+
+
+def check_line(codes: Sequence[str]) -> Verdict:
+    """Judge one maximal line of board codes in reading order (left to right, top to bottom).
+
+    A group is one number in different colours (3 or 4 tiles); a run is one colour counting up
+    by one (3 to 13 tiles). A joker is what its code says it stands for; a line holds at most
+    one joker.
+    """
+    arranged = tuple(codes)
+    faces = [face(c) for c in arranged]
+    numbers = [number(f) for f in faces]
+    colours = [colour(f) for f in faces]
+    value = sum(numbers)
+    if len(arranged) < MIN_MELD:
+        return Verdict("", value, arranged, f"has only {len(arranged)} tiles; a line needs 3+")
+    if sum(1 for c in arranged if is_joker(c)) > 1:
+        return Verdict("", value, arranged, "holds two jokers; a combination may hold one")
+    if len(set(numbers)) == 1:
+        if len(set(colours)) < len(colours):
+            return Verdict("", value, arranged, "repeats a colour: a group needs new colours")
+        return Verdict("group", value, arranged)
+    if len(set(colours)) == 1:
+        if all(b == a + 1 for a, b in pairwise(numbers)):
+            return Verdict("run", value, arranged)
+        return Verdict("", value, arranged, "is not in order: a run counts up by one")
+    return Verdict("", value, arranged, "mixes colours and numbers")
+
+
+def _joker_count(codes: Iterable[str]) -> int:
+    return sum(1 for c in codes if is_joker(c))
+
+
+# --- geometry ----------------------------------------------------------------------------------
+
+
+def _cell(row: int, col: int) -> int:
+    return row * SIZE + col
+
+
+def _name(cell: int) -> str:
+    return cell_name(*divmod(cell, SIZE))
+
+
+ROWS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(_cell(r, c) for c in range(SIZE)) for r in range(SIZE)
+)
+COLS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(_cell(r, c) for r in range(SIZE)) for c in range(SIZE)
+)
+NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(
+        _cell(r + dr, c + dc)
+        for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
+        if 0 <= r + dr < SIZE and 0 <= c + dc < SIZE
+    )
+    for r in range(SIZE)
+    for c in range(SIZE)
+)
+
+
+def segments(board: Sequence[str]) -> Iterator[tuple[int, bool, tuple[int, ...]]]:
+    """Yield (first cell, across, cells) of every maximal line of two or more tiles."""
+    for across, lines in ((True, ROWS), (False, COLS)):
+        for line in lines:
+            run: list[int] = []
+            for cell in (*line, -1):
+                if cell >= 0 and board[cell]:
+                    run.append(cell)
+                    continue
+                if len(run) >= 2:
+                    yield run[0], across, tuple(run)
+                run = []
+
+
+def _cross(board: Sequence[str], cell: int, across: bool) -> tuple[list[str], list[str]]:
+    """Return the board codes before and after `cell` along the line through it."""
+    row, col = divmod(cell, SIZE)
+    step = 1 if across else SIZE
+    pos = col if across else row
+    before: list[str] = []
+    j, p = cell - step, pos - 1
+    while p >= 0 and board[j]:
+        before.append(board[j])
+        j, p = j - step, p - 1
+    before.reverse()
+    after: list[str] = []
+    j, p = cell + step, pos + 1
+    while p < SIZE and board[j]:
+        after.append(board[j])
+        j, p = j + step, p + 1
+    return before, after
+
+
+def locked_cells(board: Sequence[str]) -> frozenset[int]:
+    """Return the locked cells: every joker on the board and the tiles touching it.
+
+    Called at the start of a turn, when every joker on the board was played in an earlier turn.
+    """
+    out: set[int] = set()
+    for cell, code in enumerate(board):
+        if code and is_joker(code):
+            out.add(cell)
+            out.update(n for n in NEIGHBOURS[cell] if board[n])
+    return frozenset(out)
+
+
+def connected(board: Sequence[str]) -> bool:
+    """Return whether the tiles on the board form one orthogonally connected group."""
+    tiles = [i for i, code in enumerate(board) if code]
+    if not tiles:
+        return True
+    seen = {tiles[0]}
+    todo = [tiles[0]]
+    while todo:
+        cell = todo.pop()
+        for n in NEIGHBOURS[cell]:
+            if board[n] and n not in seen:
+                seen.add(n)
+                todo.append(n)
+    return len(seen) == len(tiles)
+
+
+def board_problem(board: Sequence[str]) -> RuleError | None:
+    """Return why the board breaks the line rule (a `RuleError` to raise), or None if it holds."""
+    for first, across, cells in segments(board):
+        codes = [board[c] for c in cells]
+        where = f"{Anchor(*divmod(first, SIZE), across)}"
+        if _joker_count(codes) > 1:
+            return RuleError(
+                Reason.TWO_JOKERS,
+                f"The line {where} {' '.join(codes)} holds two jokers: a combination may hold "
+                "only one.",
+            )
+        verdict = check_line(codes)
+        if not verdict.valid:
+            return RuleError(
+                Reason.INVALID_MELD,
+                f"The line {where} {' '.join(codes)} {verdict.problem}. Every line of 2+ tiles "
+                "must be a group or a run of 3+.",
+            )
+    return None
+
+
+# --- moves -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Lay:
+    """Lay tiles from the anchor, one token per cell; board tiles are written as they are."""
+
+    anchor: Anchor
+    tiles: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return f"{self.anchor} {' '.join(self.tiles)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Shift:
+    """Move an unlocked board tile from one cell to an empty one, within the turn."""
+
+    source: tuple[int, int]  # (row, col)
+    target: tuple[int, int]
+
+    def __str__(self) -> str:
+        return f"{cell_name(*self.source)}>{cell_name(*self.target)}"
+
+
+Step = Lay | Shift
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """A turn that lays tiles: steps applied in order, the board checked at the end."""
+
+    steps: tuple[Step, ...]
+
+    def __str__(self) -> str:
+        return "; ".join(str(step) for step in self.steps)
+
+
+@dataclass(frozen=True, slots=True)
+class Swap:
+    """Return these tiles to the bag and draw one more than returned."""
+
+    tiles: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return "swap " + " ".join(self.tiles)
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Lay nothing and draw one tile."""
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class Resign:
+    """Give up the game."""
+
+    def __str__(self) -> str:
+        return "resign"
+
+
+NumfeudMove = Turn | Swap | Pass | Resign
+
+
+def _parse_cell(text: str) -> tuple[int, int]:
+    anchor = parse_anchor(text)
+    return anchor.row, anchor.col
+
+
+def _parse_step(text: str) -> Step:
+    parts = text.split()
+    if len(parts) == 1 and (m := _SHIFT.match(parts[0])):
+        return Shift(_parse_cell(m.group(1)), _parse_cell(m.group(2)))
+    if len(parts) < 2:
+        raise InvalidMove(
+            f"{text!r} is not a step. Lay tiles like 8H R5 R6 R7 or move a board tile like K8>L9."
+        )
+    anchor = parse_anchor(parts[0])
+    tiles = tuple(parse_token(t) for t in parts[1:])
+    if JOKER in tiles:
+        raise InvalidMove("Say what a laid joker stands for, e.g. 8H R5 J=R6 R7.")
+    return Lay(anchor, tiles)
+
+
+def parse_numfeud_move(text: str) -> NumfeudMove:
+    """Parse ``8H R5 R6 R7``, ``K8>L9; 9L R9 R10 R11``, ``swap R5 J``, ``pass`` or ``resign``."""
+    parts = text.split()
+    if not parts:
+        raise InvalidMove(f"Say what to play. {NOTATION_HELP}")
+    head = parts[0].lower()
+    if head == "pass" and len(parts) == 1:
+        return Pass()
+    if head == "resign" and len(parts) == 1:
+        return Resign()
+    if head == "swap":
+        tiles = tuple(parse_token(t) for t in parts[1:])
+        if not tiles or any(t.startswith("J=") for t in tiles):
+            raise InvalidMove("Name the tiles to swap from your inventory, e.g. swap R5 B7 J.")
+        return Swap(tiles)
+    steps = tuple(_parse_step(chunk) for chunk in text.split(";") if chunk.strip())
+    if not steps:
+        raise InvalidMove(f"Say what to play. {NOTATION_HELP}")
+    return Turn(steps)
+
+
+# --- the play search ---------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Search:
+    """Single-line plays of one inventory on one board (the "any legal play?" search)."""
+
+    board: Sequence[str]
+    rack: Sequence[str]
+    have: Counter[str] = field(init=False)
+    jokers: int = field(init=False)
+    first: bool = field(init=False)
+    _allowed: dict[tuple[int, bool], frozenset[str] | None] = field(init=False)
+    _no_joker: set[tuple[int, bool]] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.have = Counter(self.rack)
+        self.jokers = self.have.pop(JOKER, 0)
+        self.first = not any(self.board)
+        self._allowed = {}
+        self._no_joker = set()
+
+    def allowed(self, cell: int, across: bool) -> frozenset[str] | None:
+        """Return the faces a new tile at `cell` may show for its cross line (None: any)."""
+        key = (cell, across)
+        if key in self._allowed:
+            return self._allowed[key]
+        before, after = _cross(self.board, cell, not across)
+        out: frozenset[str] | None
+        if not before and not after:
+            out = None
+        else:
+            ref = (before or after)[0]
+            ref_pos = 0 if before else len(before) + 1
+            here = len(before)
+            col, num = colour(ref), number(ref)
+            candidates = {f"{c}{num}" for c in COLOURS}
+            run_num = num + here - ref_pos
+            if LOW <= run_num <= HIGH:
+                candidates.add(f"{col}{run_num}")
+            out = frozenset(f for f in candidates if check_line([*before, f, *after]).valid)
+            if _joker_count(before) + _joker_count(after):
+                self._no_joker.add(key)  # the cross line holds a joker already
+        self._allowed[key] = out
+        return out
+
+    def lays(self) -> Iterator[Lay]:
+        """Yield every single-line lay: one maximal window per line, its holes from the rack."""
+        board, total = self.board, len(self.rack)
+        for across, lines in ((True, ROWS), (False, COLS)):
+            for line in lines:
+                for a in range(SIZE):
+                    if a > 0 and board[line[a - 1]]:
+                        continue
+                    yield from self._from(line, a, across, total)
+
+    def _from(self, line: tuple[int, ...], a: int, across: bool, total: int) -> Iterator[Lay]:
+        board = self.board
+        fixed: list[tuple[int, str]] = []
+        holes: list[int] = []
+        fixed_jokers = 0
+        run_colour, run_start, run_ok = "", 0, True
+        group_number, group_colours, group_ok = 0, "", True
+        for b in range(a, min(a + HIGH, SIZE)):
+            off = b - a
+            code = board[line[b]]
+            if code:
+                f = face(code)
+                fixed.append((off, f))
+                fixed_jokers += is_joker(code)
+                if fixed_jokers > 1:
+                    return
+                if len(fixed) == 1:
+                    run_colour, run_start = colour(f), number(f) - off
+                    group_number, group_colours = number(f), colour(f)
+                else:
+                    run_ok = run_ok and colour(f) == run_colour and number(f) - off == run_start
+                    group_ok = (
+                        group_ok and number(f) == group_number and colour(f) not in group_colours
+                    )
+                    group_colours += colour(f)
+            else:
+                holes.append(off)
+                if len(holes) > total:
+                    return
+            length = off + 1
+            if fixed:
+                run_possible = run_ok and run_start >= LOW and run_start + length - 1 <= HIGH
+            else:
+                run_possible = True
+            group_possible = group_ok and length <= len(COLOURS)
+            if not run_possible and not group_possible:
+                return
+            if length < MIN_MELD or not holes:
+                continue
+            if b + 1 < SIZE and board[line[b + 1]]:
+                continue
+            cells = line[a : b + 1]
+            if self.first:
+                if CENTRE not in cells:
+                    continue
+            elif not fixed and all(self.allowed(cells[h], across) is None for h in holes):
+                continue
+            start_row, start_col = divmod(cells[0], SIZE)
+            anchor = Anchor(start_row, start_col, across)
+            faces: list[str] = [""] * length
+            for off_f, f in fixed:
+                faces[off_f] = f
+            codes = [board[c] for c in cells]
+            if run_possible:
+                starts = (
+                    [(run_colour, run_start)]
+                    if fixed
+                    else self._run_starts(cells, holes, across, length)
+                )
+                for col, start in starts:
+                    for h in holes:
+                        faces[h] = f"{col}{start + h}"
+                    lay = self._fill(anchor, cells, codes, holes, faces, fixed_jokers, across)
+                    if lay is not None:
+                        yield lay
+            if group_possible:
+                for num, hole_colours in self._group_fills(
+                    cells, holes, across, group_number if fixed else 0, group_colours
+                ):
+                    for h, col in zip(holes, hole_colours, strict=True):
+                        faces[h] = f"{col}{num}"
+                    lay = self._fill(anchor, cells, codes, holes, faces, fixed_jokers, across)
+                    if lay is not None:
+                        yield lay
+
+    def _run_starts(
+        self, cells: Sequence[int], holes: Sequence[int], across: bool, length: int
+    ) -> list[tuple[str, int]]:
+        """Return (colour, first number) of the runs a window of holes only could hold."""
+        for h in holes:
+            allowed = self.allowed(cells[h], across)
+            if allowed is not None:
+                out: set[tuple[str, int]] = set()
+                for f in allowed:
+                    start = number(f) - h
+                    if start >= LOW and start + length - 1 <= HIGH:
+                        out.add((colour(f), start))
+                return sorted(out)
+        return [(c, s) for c in COLOURS for s in range(LOW, HIGH - length + 2)]
+
+    def _group_fills(
+        self,
+        cells: Sequence[int],
+        holes: Sequence[int],
+        across: bool,
+        num: int,
+        used: str,
+    ) -> Iterator[tuple[int, tuple[str, ...]]]:
+        """Yield (number, colours of the holes in order) for a group window."""
+        constrained = any(self.allowed(cells[h], across) is not None for h in holes)
+        if num:
+            numbers: Iterable[int] = (num,)
+        else:
+            numbers = range(LOW, HIGH + 1)
+            for h in holes:
+                allowed = self.allowed(cells[h], across)
+                if allowed is not None:
+                    numbers = sorted({number(f) for f in allowed})
+                    break
+        free = [c for c in COLOURS if c not in (used if num else "")]
+        for n in numbers:
+            if constrained:
+                yield from ((n, p) for p in permutations(free, len(holes)))
+            else:
+                yield from ((n, p) for p in combinations(free, len(holes)))
+
+    def _fill(
+        self,
+        anchor: Anchor,
+        cells: Sequence[int],
+        codes: Sequence[str],
+        holes: Sequence[int],
+        faces: Sequence[str],
+        fixed_jokers: int,
+        across: bool,
+    ) -> Lay | None:
+        """Return the lay that puts `faces` in the holes from the rack (one joker at most)."""
+        use_joker = fixed_jokers == 0 and self.jokers > 0
+        used_joker = False
+        need: Counter[str] = Counter()
+        out = list(codes)
+        for h in holes:
+            f = faces[h]
+            allowed = self.allowed(cells[h], across)
+            if allowed is not None and f not in allowed:
+                return None
+            if self.have[f] > need[f]:
+                need[f] += 1
+                out[h] = f
+            elif use_joker and not used_joker and (cells[h], across) not in self._no_joker:
+                used_joker = True
+                out[h] = f"J={f}"
+            else:
+                return None
+        if len(holes) == len(self.rack) and self.jokers:
+            return None  # a joker may not be part of the play that empties the inventory
+        return Lay(anchor, tuple(out))
+
+
+def can_stand_for(board: Sequence[str], cell: int, tile: str) -> bool:
+    """Return whether the joker on `cell` may be freed with `tile`.
+
+    That is the face it was given, or any tile that keeps every line through the cell valid
+    (in G9 R9 J=Y9 the joker is "either yellow or blue").
+    """
+    if face(board[cell]) == tile:
+        return True
+    for across in (True, False):
+        before, after = _cross(board, cell, across)
+        if (before or after) and not check_line([*before, tile, *after]).valid:
+            return False
+    return True
+
+
+def joker_frees(board: Sequence[str], rack: Sequence[str]) -> Iterator[Lay]:
+    """Yield the plays that free a board joker with a tile it stands for."""
+    have = sorted(set(rack) - {JOKER}, key=tile_order)
+    for cell, code in enumerate(board):
+        if code and is_joker(code):
+            row, col = divmod(cell, SIZE)
+            for tile in have:
+                if can_stand_for(board, cell, tile):
+                    yield Lay(Anchor(row, col, True), (tile,))
+
+
+def single_line_plays(board: Sequence[str], rack: Sequence[str]) -> Iterator[Turn]:
+    """Yield the joker frees, then every single-line lay of `rack` on `board`, as turns."""
+    for lay in joker_frees(board, rack):
+        yield Turn((lay,))
+    for lay in _Search(board, rack).lays():
+        yield Turn((lay,))
+
+
+# --- the state ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class NumfeudState:
+    """One position of a game of Numfeud."""
+
+    board: tuple[str, ...]  # SIZE*SIZE board codes, "" for an empty cell
+    racks: tuple[tuple[str, ...], ...]
+    bag: tuple[str, ...]
+    scores: tuple[int, ...]
+    to_move: int
+    turn: int
+    seed: int
+    swapped: tuple[int, ...]  # tiles each seat has swapped so far (at most SWAP_LIMIT)
+    moves: tuple[int, ...]  # moves each seat has made (resigning after one costs points)
+    passes: int = 0  # consecutive passes with an empty bag
+    history: tuple[MoveRecord, ...] = ()
+    outcome: Outcome | None = None
+
+    # -- the contract --
+
+    @property
+    def game_key(self) -> str:
+        """The key of this game in `GAMES`."""
+        return GAME_KEY
+
+    @property
+    def players(self) -> int:
+        """The number of seats."""
+        return len(self.racks)
+
+    def waiting_for(self) -> tuple[int, ...]:
+        """Return the seat to move (none once the game is over)."""
+        return () if self.outcome is not None else (self.to_move,)
+
+    def rack(self, seat: int) -> tuple[str, ...]:
+        """Return the inventory of `seat`."""
+        return self.racks[seat]
+
+    def locked(self) -> frozenset[int]:
+        """Return the locked cells now (jokers and the tiles touching them)."""
+        return locked_cells(self.board)
+
+    def view(self, seat: int | None) -> JSON:
+        """Return what `seat` may see: the board, its own inventory, the others' tile counts."""
+        data: JSON = {
+            "game": GAME_KEY,
+            "board": _board_json(self.board),
+            "locked": sorted(_name(c) for c in self.locked()),
+            "rack_sizes": [len(r) for r in self.racks],
+            "bag": len(self.bag),
+            "swaps_left": [SWAP_LIMIT - s for s in self.swapped],
+            "scores": list(self.scores),
+            "to_move": None if self.outcome else self.to_move,
+            "turn": self.turn,
+            "outcome": self.outcome.to_json() if self.outcome else None,
+        }
+        if seat is not None:
+            data["rack"] = list(self.racks[seat])
+        return data
+
+    def to_json(self) -> JSON:
+        """Return the full state with a schema version."""
+        return {
+            "v": SCHEMA_VERSION,
+            "game": GAME_KEY,
+            "board": _board_json(self.board),
+            "racks": [list(r) for r in self.racks],
+            "bag": list(self.bag),
+            "scores": list(self.scores),
+            "to_move": self.to_move,
+            "turn": self.turn,
+            "seed": self.seed,
+            "swapped": list(self.swapped),
+            "moves": list(self.moves),
+            "passes": self.passes,
+            "history": [r.to_json() for r in self.history],
+            "outcome": self.outcome.to_json() if self.outcome else None,
+        }
+
+    def check_invariants(self) -> None:
+        """Raise `InvariantError` if tiles, inventories, the board or the scores are wrong."""
+        tiles = Counter(self.bag)
+        for rack in self.racks:
+            tiles.update(rack)
+        tiles.update(physical(c) for c in self.board if c)
+        if tiles != Counter(TILE_COUNTS):
+            raise InvariantError(f"tiles not conserved: {tiles - Counter(TILE_COUNTS)}")
+        if any(len(r) > MAX_RACK for r in self.racks):
+            raise InvariantError("an inventory holds more than 20 tiles")
+        if any(s > SWAP_LIMIT for s in self.swapped):
+            raise InvariantError("a player swapped more than 13 tiles")
+        problem = board_problem(self.board)
+        if problem is not None:
+            raise InvariantError(f"board breaks the line rule: {problem}")
+        if not connected(self.board):
+            raise InvariantError("board tiles are not connected")
+        if self.outcome is None and any(self.scores):
+            raise InvariantError("scores move only when the game ends")
+        if self.outcome is not None and self.outcome.scores != self.scores:
+            raise InvariantError("outcome scores differ from the scores")
+        if self.outcome is not None and self.outcome.reason in ("out", "full", "blocked"):
+            if self.outcome.reason == "full" and sorted(self.scores) != [
+                -FORFEIT_POINTS,
+                FORFEIT_POINTS,
+            ]:
+                raise InvariantError("a full inventory is -50 / +50")
+            if self.outcome.reason == "out" and sum(self.scores) != 0:
+                raise InvariantError("going out moves points from the loser to the winner")
+
+    # -- the search --
+
+    def plays(self, seat: int) -> Iterator[Turn]:
+        """Yield the single-line plays of `seat` (joker frees first); all are legal."""
+        return single_line_plays(self.board, self.racks[seat])
+
+    def has_legal_play(self, seat: int) -> bool:
+        """Return whether `seat` can lay down any tile (the inventory-full test)."""
+        return next(self.plays(seat), None) is not None
+
+    # -- moves --
+
+    def apply(self, seat: int, move: Any) -> Self:  # noqa: ANN401 - the GameState protocol
+        """Return the state after `seat` plays `move`; raise `RuleError` if it is illegal."""
+        if self.outcome is not None:
+            raise RuleError(Reason.GAME_OVER, "This game is over; start a new one with /new.")
+        if isinstance(move, Resign):
+            return self.forfeit(seat, "resign")
+        if seat != self.to_move:
+            raise RuleError(Reason.NOT_YOUR_TURN, "It is not your turn; wait for your opponent.")
+        if isinstance(move, Turn):
+            return self._turn(seat, move)
+        if isinstance(move, Swap):
+            return self._swap(seat, move)
+        if isinstance(move, Pass):
+            return self._pass(seat)
+        raise InvalidMove(f"Unknown move {move!r}. {NOTATION_HELP}")
+
+    def _turn(self, seat: int, move: Turn) -> Self:
+        board = list(self.board)
+        rack = list(self.racks[seat])
+        first = not any(self.board)
+        old_jokers = {c for c, code in enumerate(self.board) if code and is_joker(code)}
+        played: list[str] = []  # physical tiles laid from the inventory
+        new_cells: set[int] = set()
+
+        def is_locked(cell: int) -> bool:
+            return cell in old_jokers or any(n in old_jokers for n in NEIGHBOURS[cell])
+
+        for step in move.steps:
+            if isinstance(step, Shift):
+                source, target = (self._index(*step.source), self._index(*step.target))
+                if not board[source]:
+                    raise RuleError(
+                        Reason.CELL_EMPTY,
+                        f"There is no tile on {_name(source)} to move; see the board with /board.",
+                    )
+                if is_locked(source):
+                    raise RuleError(
+                        Reason.TILE_LOCKED,
+                        f"{board[source]} on {_name(source)} is locked to a joker; free the joker "
+                        "first by writing its tile over it.",
+                    )
+                if board[target]:
+                    raise RuleError(
+                        Reason.CELL_TAKEN,
+                        f"{_name(target)} already holds {board[target]}; move the tile to an "
+                        "empty square.",
+                    )
+                board[target], board[source] = board[source], ""
+                if source in new_cells:
+                    new_cells.discard(source)
+                    new_cells.add(target)
+                continue
+            self._lay(step, board, rack, old_jokers, played, new_cells)
+
+        # At least one tile from the inventory is laid each turn.
+        if not played:
+            raise RuleError(
+                Reason.NO_TILE_PLAYED,
+                "Lay at least one tile from your inventory, or pass or swap.",
+            )
+        # The first play covers the centre square.
+        if first and not board[CENTRE]:
+            raise RuleError(
+                Reason.FIRST_MOVE_NOT_THROUGH_START,
+                f"Your first play must cover the centre square {_name(CENTRE)}.",
+            )
+        # Later plays connect: the board stays one connected group of tiles.
+        if not connected(board):
+            raise RuleError(
+                Reason.NOT_ADJACENT,
+                "Your tiles must connect to the tiles on the board, and no tile may be left "
+                "standing apart.",
+            )
+        # Every maximal line of two or more tiles is a group or a run of three or more.
+        problem = board_problem(board)
+        if problem is not None:
+            raise problem
+        # The joker cannot be part of the play that empties the inventory.
+        if not rack and JOKER in played:
+            raise RuleError(
+                Reason.JOKER_IN_LAST_PLAY,
+                "A joker may not be part of the play that empties your inventory; keep a tile "
+                "back or lay the joker earlier.",
+            )
+        record = MoveRecord(seat, str(move), 0, tuple(sorted(new_cells)))
+        state = replace(
+            self,
+            board=tuple(board),
+            racks=_set(self.racks, seat, sort_tiles(rack)),
+            to_move=(seat + 1) % self.players,
+            turn=self.turn + 1,
+            moves=_add(self.moves, seat, 1),
+            passes=0,
+            history=(*self.history, record),
+        )
+        if not rack:
+            return state._finish_out(seat)
+        return state._check_full()
+
+    def _index(self, row: int, col: int) -> int:
+        if not (0 <= row < SIZE and 0 <= col < SIZE):
+            raise RuleError(
+                Reason.OUT_OF_BOUNDS,
+                f"{cell_name(row, min(col, 25))} is not on the board: columns run "
+                f"A–{COLUMNS[SIZE - 1]}, rows 1–{SIZE}.",
+            )
+        return _cell(row, col)
+
+    def _lay(
+        self,
+        step: Lay,
+        board: list[str],
+        rack: list[str],
+        old_jokers: set[int],
+        played: list[str],
+        new_cells: set[int],
+    ) -> None:
+        anchor = step.anchor
+        end_row, end_col = anchor.step(len(step.tiles) - 1)
+        self._index(anchor.row, anchor.col)
+        if end_row >= SIZE or end_col >= SIZE:
+            raise RuleError(
+                Reason.OUT_OF_BOUNDS,
+                f"{len(step.tiles)} tiles from {anchor} run off the board (rows 1–{SIZE}, "
+                f"columns A–{COLUMNS[SIZE - 1]}).",
+            )
+        laid = 0
+        for i, token in enumerate(step.tiles):
+            cell = _cell(*anchor.step(i))
+            on_board = board[cell]
+            if not on_board:
+                tile = physical(token)
+                if tile not in rack:
+                    raise RuleError(
+                        Reason.TILE_NOT_IN_RACK,
+                        f"You have no {'joker' if tile == JOKER else tile} in your inventory. "
+                        "See your tiles with /rack.",
+                    )
+                rack.remove(tile)
+                board[cell] = token
+                played.append(tile)
+                new_cells.add(cell)
+                laid += 1
+            elif on_board == token:
+                continue
+            elif is_joker(on_board) and not is_joker(token):
+                # Freeing a joker: the tile it stands for takes its place, it joins the inventory.
+                if not can_stand_for(board, cell, token):
+                    raise RuleError(
+                        Reason.CELL_TAKEN,
+                        f"The joker on {_name(cell)} stands for {face(on_board)}; free it with "
+                        "that tile.",
+                    )
+                if token not in rack:
+                    raise RuleError(
+                        Reason.TILE_NOT_IN_RACK,
+                        f"You have no {token} to free the joker on {_name(cell)}. See /rack.",
+                    )
+                rack.remove(token)
+                rack.append(JOKER)
+                board[cell] = token
+                old_jokers.discard(cell)
+                played.append(token)
+                new_cells.add(cell)
+                laid += 1
+            else:
+                raise RuleError(
+                    Reason.CELL_TAKEN,
+                    f"{_name(cell)} already holds {on_board}, not {token}: write the tiles on "
+                    "the board as they are.",
+                )
+        if not laid:
+            raise RuleError(
+                Reason.NO_NEW_TILES, f"Those tiles are already on the board from {anchor}."
+            )
+
+    def _swap(self, seat: int, move: Swap) -> Self:
+        k = len(move.tiles)
+        if not self.bag:
+            raise RuleError(Reason.BAG_TOO_SMALL, "The bag is empty, so you cannot swap; pass.")
+        if self.swapped[seat] + k > SWAP_LIMIT:
+            left = SWAP_LIMIT - self.swapped[seat]
+            raise RuleError(
+                Reason.SWAP_LIMIT,
+                f"You may swap {SWAP_LIMIT} tiles in a game and have {left} swaps left; swap "
+                "fewer tiles or pass.",
+            )
+        if len(self.racks[seat]) + 1 > MAX_RACK:
+            raise RuleError(
+                Reason.INVENTORY_FULL,
+                f"You hold {MAX_RACK} tiles, the most allowed, and a swap draws one more: lay "
+                "down a tile.",
+            )
+        missing = missing_from(self.racks[seat], move.tiles)
+        if missing:
+            raise RuleError(
+                Reason.TILE_NOT_IN_RACK,
+                f"You have no {', '.join(missing)} in your inventory. See your tiles with /rack.",
+            )
+        # The tiles go back into the bag first; then one more than returned is drawn.
+        bag = return_to_bag(self.bag, move.tiles, f"{self.seed}:{self.turn}")
+        drawn, bag = draw(bag, k + 1)
+        rack = list(self.racks[seat])
+        for tile in move.tiles:
+            rack.remove(tile)
+        text = f"swapped {k} tile{'s' if k != 1 else ''}"
+        state = replace(
+            self,
+            racks=_set(self.racks, seat, sort_tiles([*rack, *drawn])),
+            bag=bag,
+            to_move=(seat + 1) % self.players,
+            turn=self.turn + 1,
+            swapped=_add(self.swapped, seat, k),
+            moves=_add(self.moves, seat, 1),
+            passes=0,
+            history=(*self.history, MoveRecord(seat, text, 0)),
+        )
+        return state._check_full()
+
+    def _pass(self, seat: int) -> Self:
+        if self.bag and len(self.racks[seat]) >= MAX_RACK:
+            raise RuleError(
+                Reason.INVENTORY_FULL,
+                f"You hold {MAX_RACK} tiles, the most allowed, and a pass draws one more: lay "
+                "down a tile.",
+            )
+        drawn, bag = draw(self.bag, 1)
+        state = replace(
+            self,
+            racks=_set(self.racks, seat, sort_tiles([*self.racks[seat], *drawn])),
+            bag=bag,
+            to_move=(seat + 1) % self.players,
+            turn=self.turn + 1,
+            moves=_add(self.moves, seat, 1),
+            passes=self.passes + 1 if not self.bag else 0,
+            history=(*self.history, MoveRecord(seat, "pass", 0)),
+        )
+        # With the bag empty, a pass by each player in a row ends the game.
+        if state.passes >= self.players:
+            return state._finish_blocked()
+        return state._check_full()
+
+    # -- the end --
+
+    def _check_full(self) -> Self:
+        """A player who starts a turn with 20 tiles and cannot lay any tile loses."""
+        seat = self.to_move
+        if len(self.racks[seat]) < MAX_RACK or self.has_legal_play(seat):
+            return self
+        scores = tuple(
+            -FORFEIT_POINTS if s == seat else FORFEIT_POINTS for s in range(self.players)
+        )
+        winners = tuple(s for s in range(self.players) if s != seat)
+        return replace(
+            self,
+            scores=scores,
+            history=(*self.history, MoveRecord(seat, "inventory full: no tile to lay", 0)),
+            outcome=Outcome(scores, winners, "full"),
+        )
+
+    def forfeit(self, seat: int, reason: str) -> Self:
+        """End the game: `seat` resigned or ran out of time; the opponent wins."""
+        if self.outcome is not None:
+            raise RuleError(Reason.GAME_OVER, "This game is over; start a new one with /new.")
+        # Resigning costs 50 once you have moved; letting 72 hours pass always costs 50.
+        cost = FORFEIT_POINTS if reason == "timeout" or self.moves[seat] else 0
+        scores = tuple(-cost if s == seat else 0 for s in range(self.players))
+        text = "resigned" if reason == "resign" else "ran out of time"
+        winners = tuple(s for s in range(self.players) if s != seat)
+        return replace(
+            self,
+            scores=scores,
+            turn=self.turn + 1,
+            history=(*self.history, MoveRecord(seat, text, -cost)),
+            outcome=Outcome(scores, winners, reason),
+        )
+
+    def _finish_out(self, seat: int) -> Self:
+        """`seat` laid its last tile: it gains what the others hold, they lose their own."""
+        scores = [-inventory_value(r) for r in self.racks]
+        scores[seat] = -sum(scores)
+        final = tuple(scores)
+        return replace(self, scores=final, outcome=Outcome(final, (seat,), "out"))
+
+    def _finish_blocked(self) -> Self:
+        """Bag empty and everyone passed: the smaller inventory wins as if it had gone out."""
+        values = [inventory_value(r) for r in self.racks]
+        low = min(values)
+        winners = tuple(s for s, v in enumerate(values) if v == low)
+        if len(winners) > 1:  # a tie: nobody wins, everybody loses their own sum
+            final = tuple(-v for v in values)
+            return replace(self, scores=final, outcome=Outcome(final, (), "blocked"))
+        scores = [-v for v in values]
+        scores[winners[0]] = sum(values) - low
+        final = tuple(scores)
+        return replace(self, scores=final, outcome=Outcome(final, winners, "blocked"))
+
+
+def _board_json(board: Sequence[str]) -> dict[str, str]:
+    return {_name(c): code for c, code in enumerate(board) if code}
+
+
+def _set(
+    values: tuple[tuple[str, ...], ...], seat: int, value: tuple[str, ...]
+) -> tuple[tuple[str, ...], ...]:
+    return (*values[:seat], value, *values[seat + 1 :])
+
+
+def _add(values: tuple[int, ...], seat: int, delta: int) -> tuple[int, ...]:
+    return (*values[:seat], values[seat] + delta, *values[seat + 1 :])
+
+
+def board_from(cells: Mapping[str, str]) -> tuple[str, ...]:
+    """Return a board from ``{"H8": "R5", ...}`` (cell names column first)."""
+    board = [""] * (SIZE * SIZE)
+    for name, code in cells.items():
+        anchor = parse_anchor(name)
+        board[_cell(anchor.row, anchor.col)] = code
+    return tuple(board)
+
+
+# --- the game definition -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class NumfeudDef(GameDef):
+    """The registry entry of Numfeud."""
+
+    def new_game(
+        self,
+        players: int,
+        *,
+        seed: int,
+        options: Mapping[str, str],
+        bag: Sequence[str] | None = None,
+    ) -> NumfeudState:
+        """Deal 16 tiles each; `bag` rigs the tile order (tests), else it is shuffled by `seed`."""
+        self.check_players(players)
+        self.parse_options(options)
+        tiles = tuple(bag) if bag is not None else new_bag(TILE_COUNTS, seed)
+        racks = []
+        for _ in range(players):
+            racks.append(sort_tiles(tiles[:RACK_SIZE]))
+            tiles = tiles[RACK_SIZE:]
+        return NumfeudState(
+            board=("",) * (SIZE * SIZE),
+            racks=tuple(racks),
+            bag=tiles,
+            scores=(0,) * players,
+            to_move=0,
+            turn=0,
+            seed=seed,
+            swapped=(0,) * players,
+            moves=(0,) * players,
+        )
+
+    def parse_move(self, text: str) -> NumfeudMove:
+        """Parse a Numfeud move."""
+        return parse_numfeud_move(text)
+
+    def from_json(self, data: JSON) -> NumfeudState:
+        """Rebuild a state saved by `NumfeudState.to_json`."""
+        if data.get("v") != SCHEMA_VERSION or data.get("game") != GAME_KEY:
+            raise ValueError(f"not a {GAME_KEY} state of schema {SCHEMA_VERSION}")
+        return NumfeudState(
+            board=board_from(data["board"]),
+            racks=tuple(tuple(r) for r in data["racks"]),
+            bag=tuple(data["bag"]),
+            scores=tuple(data["scores"]),
+            to_move=data["to_move"],
+            turn=data["turn"],
+            seed=data["seed"],
+            swapped=tuple(data["swapped"]),
+            moves=tuple(data["moves"]),
+            passes=data["passes"],
+            history=tuple(MoveRecord.from_json(r) for r in data["history"]),
+            outcome=Outcome.from_json(data["outcome"]) if data["outcome"] else None,
+        )
+
+    def notation_help(self) -> str:
+        """Return the move notation with examples."""
+        return NOTATION_HELP
+
+    def turn_timeout(self, options: Mapping[str, str]) -> timedelta | None:
+        """Return the turn deadline: 72 hours."""
+        return TIMEOUT
+
+    def on_timeout(self, state: Any, seat: int) -> Any:  # noqa: ANN401 - GameDef protocol
+        """Seventy-two hours without a move resign the game for the player (-50)."""
+        assert isinstance(state, NumfeudState)
+        return state.forfeit(seat, "timeout")
+
+
+NUMFEUD = NumfeudDef(key=GAME_KEY, title="Numfeud", min_players=2, max_players=2)

@@ -1,0 +1,556 @@
+"""Numfeud rules: each sentence of shared/rules/numfeud.txt, the joker examples, the endings."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+
+import pytest
+
+from bot.core.errors import InvalidMove, Reason, RuleError
+from bot.core.grid import Anchor
+from bot.games.numfeud import (
+    CENTRE,
+    NUMFEUD,
+    TILE_COUNTS,
+    Lay,
+    NumfeudState,
+    Pass,
+    Resign,
+    Shift,
+    Swap,
+    Turn,
+    board_from,
+    check_line,
+    inventory_value,
+    parse_numfeud_move,
+    physical,
+    sort_tiles,
+)
+
+
+def rig(
+    cells: Mapping[str, str],
+    racks: Sequence[Sequence[str]],
+    *,
+    to_move: int = 0,
+    moves: tuple[int, int] = (1, 1),
+    bag: Sequence[str] | None = None,
+    swapped: tuple[int, int] = (0, 0),
+) -> NumfeudState:
+    """A state with this board and these inventories; the bag holds every other tile."""
+    board = board_from(cells)
+    if bag is None:
+        rest = Counter(TILE_COUNTS)
+        rest.subtract(physical(c) for c in board if c)
+        for rack in racks:
+            rest.subtract(rack)
+        assert all(n >= 0 for n in rest.values()), rest
+        bag = sorted(rest.elements())
+    state = NUMFEUD.new_game(2, seed=1, options={})
+    return replace(
+        state,
+        board=board,
+        racks=tuple(sort_tiles(r) for r in racks),
+        bag=tuple(bag),
+        to_move=to_move,
+        moves=moves,
+        swapped=swapped,
+    )
+
+
+def play(state: NumfeudState, text: str, seat: int | None = None) -> NumfeudState:
+    after = state.apply(state.to_move if seat is None else seat, NUMFEUD.parse_move(text))
+    return after
+
+
+def refused(state: NumfeudState, text: str) -> Reason:
+    with pytest.raises(RuleError) as info:
+        play(state, text)
+    assert len(str(info.value)) <= 200
+    return info.value.reason
+
+
+RUN = {"G8": "R5", "H8": "R6", "I8": "R7"}  # 8G R5 R6 R7 through the centre
+
+
+# --- tiles and the deal ------------------------------------------------------------------------
+
+
+def test_106_tiles_four_colours_twice_and_two_jokers() -> None:
+    """The set: 1–13 in red, blue, yellow, green, two of each, and 2 jokers: 106 tiles."""
+    assert sum(TILE_COUNTS.values()) == 106
+    assert TILE_COUNTS["J"] == 2
+    assert {t[0] for t in TILE_COUNTS if t != "J"} == set("RBYG")
+    assert all(TILE_COUNTS[f"{c}{n}"] == 2 for c in "RBYG" for n in range(1, 14))
+
+
+def test_each_player_gets_16_tiles_and_two_players_only() -> None:
+    """Each player is given 16 random tiles; Numfeud is for two players."""
+    state = NUMFEUD.new_game(2, seed=7, options={})
+    assert [len(r) for r in state.racks] == [16, 16]
+    assert len(state.bag) == 106 - 32
+    state.check_invariants()
+    with pytest.raises(RuleError) as info:
+        NUMFEUD.new_game(3, seed=7, options={})
+    assert info.value.reason is Reason.BAD_PLAYER_COUNT
+
+
+def test_the_deal_depends_on_the_seed_only() -> None:
+    """The same seed deals the same game."""
+    a = NUMFEUD.new_game(2, seed=3, options={})
+    b = NUMFEUD.new_game(2, seed=3, options={})
+    assert a == b
+    assert a != NUMFEUD.new_game(2, seed=4, options={})
+
+
+# --- lines -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("codes", "kind"),
+    [
+        (["R5", "B5", "Y5"], "group"),
+        (["R5", "B5", "Y5", "G5"], "group"),
+        (["R5", "J=B5", "Y5"], "group"),
+        (["R5", "R6", "R7"], "run"),
+        (["G1", "G2", "G3", "G4", "G5", "G6", "G7", "G8", "G9", "G10", "G11", "G12", "G13"], "run"),
+        (["B11", "J=B12", "B13"], "run"),
+    ],
+)
+def test_valid_lines(codes: list[str], kind: str) -> None:
+    """A group: 3+ tiles of one number in different colours; a run: 3+ in order, one colour."""
+    assert check_line(codes).kind == kind
+
+
+@pytest.mark.parametrize(
+    "codes",
+    [
+        ["R5", "B5"],  # two tiles
+        ["R5", "R5", "B5"],  # a colour twice
+        ["R7", "R6", "R5"],  # counting down
+        ["R5", "R7", "R8"],  # a gap
+        ["R5", "B6", "Y7"],  # mixed
+        ["R12", "R13", "R1"],  # no wrap-around
+        ["J=R5", "R6", "J=R7"],  # two jokers
+    ],
+)
+def test_invalid_lines(codes: list[str]) -> None:
+    """Short lines, repeated colours, wrong order, gaps, mixes and two jokers are not melds."""
+    assert not check_line(codes).valid
+
+
+# --- notation ----------------------------------------------------------------------------------
+
+
+def test_notation_round_trips() -> None:
+    """Lays across and down, moves, jokers, swap, pass and resign read back as written."""
+    for text in (
+        "8H R5 R6 R7",
+        "H8 R5 J=R6 R7",
+        "K8>L9; 9L R9 R10 R11",
+        "swap R5 B7 J",
+        "pass",
+        "resign",
+    ):
+        assert str(NUMFEUD.parse_move(text)) == text
+    move = parse_numfeud_move("8h r5 j=b5 y5")
+    assert move == Turn((Lay(Anchor(7, 7, True), ("R5", "J=B5", "Y5")),))
+    assert parse_numfeud_move("H8>I9") == Turn((Shift((7, 7), (8, 8)),))
+
+
+@pytest.mark.parametrize("text", ["", "8H", "8H X5", "8H J R6 R7", "swap", "swap J=R5", "8H R14"])
+def test_bad_notation_says_what_to_type(text: str) -> None:
+    """Unreadable moves raise InvalidMove with an example."""
+    with pytest.raises(InvalidMove) as info:
+        NUMFEUD.parse_move(text)
+    assert len(str(info.value)) <= 200
+
+
+# --- the first play and connection -------------------------------------------------------------
+
+
+def test_first_play_covers_the_centre() -> None:
+    """The first play must cover the centre square H8."""
+    state = rig({}, [["R5", "R6", "R7", "B1"], ["Y1"]])
+    assert refused(state, "1A R5 R6 R7") is Reason.FIRST_MOVE_NOT_THROUGH_START
+    after = play(state, "8G R5 R6 R7")
+    assert after.board[CENTRE] == "R6"
+    assert after.rack(0) == ("B1",)
+    assert after.to_move == 1
+    after.check_invariants()
+
+
+def test_first_play_is_a_combination_of_three() -> None:
+    """Two tiles alone are not a combination."""
+    state = rig({}, [["R5", "R6", "B1"], ["Y1"]])
+    assert refused(state, "8G R5 R6") is Reason.INVALID_MELD
+
+
+def test_later_plays_connect_to_the_board() -> None:
+    """A line that touches no board tile is refused."""
+    state = rig(RUN, [["B1", "B2", "B3", "Y9"], ["Y1"]])
+    assert refused(state, "1A B1 B2 B3") is Reason.NOT_ADJACENT
+
+
+def test_tiles_go_down_across_and_down() -> None:
+    """You can add tiles both vertically and horizontally (here crossing at the red 6)."""
+    state = rig(RUN, [["B6", "Y6", "B1"], ["Y1"]])
+    after = play(state, "H8 R6 B6 Y6")
+    assert after.board[CENTRE + 15] == "B6"
+    after.check_invariants()
+
+
+def test_every_line_of_two_or_more_must_be_a_combination() -> None:
+    """A tile laid beside a run makes 2-tile cross lines, which are refused."""
+    state = rig(RUN, [["R8", "B5", "B6", "Y1"], ["Y1"]])
+    assert refused(state, "9G B5 B6") is Reason.INVALID_MELD
+    assert refused(state, "8G R5 R6 R7 B5") is Reason.INVALID_MELD
+
+
+def test_a_lay_must_match_the_board_tiles() -> None:
+    """Writing a different tile over a board tile is refused; writing only board tiles too."""
+    state = rig(RUN, [["R8", "B5"], ["Y1"]])
+    assert refused(state, "8G R5 B6 R7 R8") is Reason.CELL_TAKEN
+    assert refused(state, "8G R5 R6 R7") is Reason.NO_NEW_TILES
+    assert refused(state, "8G R5 R6 R7 R9") is Reason.TILE_NOT_IN_RACK
+
+
+def test_out_of_bounds() -> None:
+    """Cells past O15 are refused."""
+    state = rig(RUN, [["R8", "R9", "R10"], ["Y1"]])
+    assert refused(state, "8M R8 R9 R10 R11") is Reason.OUT_OF_BOUNDS
+    assert refused(state, "G8>P8; 8J R8") is Reason.OUT_OF_BOUNDS
+
+
+# --- rearranging (the three examples) ----------------------------------------------------------
+
+
+def test_example_1_add_tiles_to_an_existing_set() -> None:
+    """1. Add tiles to an existing set: R8 after R5 R6 R7, R4 before it."""
+    state = rig(RUN, [["R4", "R8", "B1"], ["Y1"]])
+    after = play(state, "8F R4 R5 R6 R7 R8")
+    assert after.rack(0) == ("B1",)
+    after.check_invariants()
+    assert str(play(state, "8J R8").history[-1].text) == "8J R8"
+
+
+def test_example_2_remove_a_fourth_tile_and_use_it_in_a_new_set() -> None:
+    """2. Take the green 9 off R9 B9 Y9 G9 and make a new group down column H with it."""
+    group = {"H8": "R9", "I8": "B9", "J8": "Y9", "K8": "G9"}
+    state = rig(group, [["B9", "Y1"], ["Y2"]])
+    after = play(state, "K8>H7; H7 G9 R9 B9")
+    assert after.board[CENTRE - 15] == "G9"
+    assert after.board[CENTRE + 15] == "B9"
+    assert after.rack(0) == ("Y1",)
+    after.check_invariants()
+
+
+def test_example_3_add_a_fourth_tile_and_remove_another_for_a_new_set() -> None:
+    """3. Add G9 to R9 B9 Y9, move R9 away and build R9 B9 Y9 down column I with it."""
+    group = {"H8": "R9", "I8": "B9", "J8": "Y9"}
+    state = rig(group, [["G9", "Y9", "Y1"], ["Y2"]])
+    after = play(state, "8K G9; H8>I7; I7 R9 B9 Y9")
+    assert after.board[CENTRE] == ""
+    assert [after.board[CENTRE + d] for d in (1, 2, 3)] == ["B9", "Y9", "G9"]
+    assert after.rack(0) == ("Y1",)
+    after.check_invariants()
+
+
+def test_rearranging_needs_one_inventory_tile() -> None:
+    """Moving board tiles without laying an inventory tile is not a turn."""
+    group = {"H8": "R9", "I8": "B9", "J8": "Y9", "K8": "G9"}
+    state = rig(group, [["Y1"], ["Y2"]])
+    assert refused(state, "K8>G8") is Reason.NO_TILE_PLAYED
+
+
+def test_rearranging_must_leave_a_valid_board() -> None:
+    """Taking a tile out of a three-tile set leaves two tiles: refused, nothing changes."""
+    state = rig(RUN, [["B9", "Y1"], ["Y2"]])
+    before = state.to_json()
+    assert refused(state, "I8>I10; 8J B9") is Reason.NOT_ADJACENT
+    assert refused(state, "I8>G9; 9H B9") is Reason.INVALID_MELD
+    assert state.to_json() == before
+
+
+def test_moving_onto_a_tile_or_from_an_empty_cell() -> None:
+    """A move needs a tile at its source and an empty target."""
+    state = rig(RUN, [["R8", "Y1"], ["Y2"]])
+    assert refused(state, "G8>H8; 8J R8") is Reason.CELL_TAKEN
+    assert refused(state, "A1>A2; 8J R8") is Reason.CELL_EMPTY
+
+
+# --- jokers ------------------------------------------------------------------------------------
+
+
+JOKER_EXAMPLE_1 = {"G8": "G9", "H8": "R9", "I8": "J=Y9"}  # the joker is yellow or blue, value 9
+JOKER_EXAMPLE_2 = {  # the joker is green 5, locked to green 4, green 6 and green 6
+    "G8": "G4",
+    "H8": "J=G5",
+    "I8": "G6",
+    "H9": "G6",
+    "H10": "G7",
+}
+
+
+def cells(*names: str) -> frozenset[int]:
+    board = board_from(dict.fromkeys(names, "R1"))
+    return frozenset(i for i, code in enumerate(board) if code)
+
+
+def test_joker_example_1_the_red_9_is_locked_to_the_joker() -> None:
+    """G9 R9 J: the joker and the red 9 touching it are locked; the green 9 is not."""
+    state = rig(JOKER_EXAMPLE_1, [["B9", "Y9", "R1"], ["Y2"]])
+    assert state.locked() == cells("I8", "H8")
+    assert refused(state, "H8>H9; 9I R1") is Reason.TILE_LOCKED
+    assert refused(state, "I8>I9; 8I Y9") is Reason.TILE_LOCKED
+
+
+@pytest.mark.parametrize("tile", ["Y9", "B9"])
+def test_joker_example_1_is_freed_by_a_yellow_or_blue_9(tile: str) -> None:
+    """The joker stands for a yellow or a blue 9: either tile frees it into the inventory."""
+    state = rig(JOKER_EXAMPLE_1, [[tile, "R1"], ["Y2"]])
+    after = play(state, f"8I {tile}")
+    assert after.board[CENTRE + 1] == tile
+    assert sorted(after.rack(0)) == ["J", "R1"]
+    assert after.locked() == frozenset()
+    after.check_invariants()
+
+
+def test_joker_example_1_is_not_freed_by_the_wrong_tile() -> None:
+    """A red 9 cannot stand in the joker's place (the group already has red)."""
+    state = rig(JOKER_EXAMPLE_1, [["R9", "R1"], ["Y2"]])
+    assert refused(state, "8I R9") is Reason.CELL_TAKEN
+
+
+def test_joker_example_2_green_4_and_both_green_6_are_locked() -> None:
+    """G4 J G6 across and J G6 G7 down: the joker, G4, G6 and G6 are locked, G7 is not."""
+    state = rig(JOKER_EXAMPLE_2, [["G5", "G8", "Y1"], ["Y2"]])
+    assert state.locked() == cells("H8", "G8", "I8", "H9")
+    assert refused(state, "G8>G12; 11H G8") is Reason.TILE_LOCKED
+    # Freeing the joker needs the green 5 it stands for; then nothing is locked any more.
+    after = play(state, "8H G5")
+    assert sorted(after.rack(0)) == ["G8", "J", "Y1"]
+    assert after.locked() == frozenset()
+    assert refused(rig(JOKER_EXAMPLE_2, [["Y5", "Y1"], ["Y2"]]), "8H Y5") is Reason.CELL_TAKEN
+
+
+def test_a_joker_locks_after_the_turn_it_is_played() -> None:
+    """In its own turn a joker is free; after the turn it and its neighbours are locked."""
+    state = rig(RUN, [["J", "R9", "Y1"], ["Y2"]])
+    after = play(state, "8G R5 R6 R7 J=R8 R9")
+    assert after.locked() == cells("J8", "I8", "K8")
+    assert after.rack(0) == ("Y1",)
+
+
+def test_the_freed_joker_can_be_played_again_in_the_same_turn() -> None:
+    """The joker goes to the inventory for you to use: here at once, in a new line."""
+    state = rig(JOKER_EXAMPLE_1, [["B9", "G10", "G11", "R1"], ["Y2"]])
+    after = play(state, "8I B9; G8 G9 J=G10 G11")
+    assert "J" not in after.rack(0)
+    assert sorted(after.rack(0)) == ["G10", "R1"]
+
+
+def test_two_jokers_in_one_combination_are_not_allowed() -> None:
+    """A line may hold one joker only."""
+    state = rig({}, [["J", "J", "R5", "B1"], ["Y1"]])
+    assert refused(state, "8G R5 J=R6 J=R7") is Reason.TWO_JOKERS
+
+
+def test_a_joker_may_not_be_part_of_the_play_that_empties_the_inventory() -> None:
+    """The joker cannot be used in your final draw for the win."""
+    state = rig(RUN, [["J", "R9"], ["Y2"]])
+    assert refused(state, "8G R5 R6 R7 J=R8 R9") is Reason.JOKER_IN_LAST_PLAY
+    state = rig(RUN, [["R8", "R9"], ["Y2"]])
+    assert play(state, "8J R8 R9").outcome is not None
+
+
+# --- pass and swap -----------------------------------------------------------------------------
+
+
+def test_pass_draws_one_tile() -> None:
+    """Both pass and swap add one more tile to your inventory: a pass draws one."""
+    state = NUMFEUD.new_game(2, seed=2, options={})
+    after = state.apply(0, Pass())
+    assert len(after.rack(0)) == 17
+    assert len(after.bag) == len(state.bag) - 1
+    after.check_invariants()
+
+
+def test_swap_returns_tiles_and_draws_one_more() -> None:
+    """A swap of three tiles returns them and draws four."""
+    state = NUMFEUD.new_game(2, seed=2, options={})
+    tiles = state.rack(0)[:3]
+    after = state.apply(0, Swap(tiles))
+    assert len(after.rack(0)) == 17
+    assert after.swapped == (3, 0)
+    after.check_invariants()
+
+
+def test_swap_cap_is_13_tiles_per_game() -> None:
+    """You are only allowed to swap 13 tiles during a game."""
+    state = rig(RUN, [["B1", "B2", "B3", "Y1"], ["Y2"]], swapped=(11, 0))
+    assert refused(state, "swap B1 B2 B3") is Reason.SWAP_LIMIT
+    after = play(state, "swap B1 B2")
+    assert after.swapped == (13, 0)
+    after = play(after, "pass")
+    assert refused(after, "swap Y1") is Reason.SWAP_LIMIT
+
+
+def test_swap_needs_the_tiles_and_a_bag() -> None:
+    """You swap tiles you hold, while the bag has tiles."""
+    state = rig(RUN, [["B1"], ["Y2"]])
+    assert refused(state, "swap B2") is Reason.TILE_NOT_IN_RACK
+    empty = replace(state, bag=(), racks=(state.racks[0], state.racks[1] + state.bag))
+    assert refused(empty, "swap B1") is Reason.BAG_TOO_SMALL
+
+
+# --- the full inventory ------------------------------------------------------------------------
+
+
+FULL = ["R1", "R1", "B1", "B1", "R3", "R3", "B3", "B3", "Y1", "Y1"]
+FULL += ["R11", "R11", "B11", "B11", "Y11", "Y11", "G1", "G1", "G3", "G3"]
+
+
+def test_at_20_tiles_pass_and_swap_are_refused() -> None:
+    """At most 20 tiles: a player at 20 who can lay a tile must lay one."""
+    state = rig(RUN, [["R8", *FULL[:19]], ["Y2"]])
+    assert len(state.rack(0)) == 20
+    assert refused(state, "pass") is Reason.INVENTORY_FULL
+    assert refused(state, "swap R8") is Reason.INVENTORY_FULL
+
+
+def test_a_player_at_20_who_cannot_lay_a_tile_loses_50() -> None:
+    """Inventory full and no tile to lay: the game is lost, -50 to you, +50 to the opponent."""
+    # A group 1 … and a green 13 run end: nothing in FULL fits; B13 … does not exist there.
+    board = {"G8": "Y7", "H8": "Y8", "I8": "Y9"}
+    state = rig(board, [["Y2"], FULL[:19]], to_move=0)
+    assert not state.has_legal_play(1)
+    after = play(state, "pass")  # seat 1 now starts its turn with 20 tiles… after drawing
+    assert len(after.rack(1)) == 19
+    after = play(after, "pass", 1)
+    assert len(after.rack(1)) == 20
+    after = play(after, "pass", 0)
+    assert after.outcome is not None
+    assert after.outcome.reason == "full"
+    assert after.scores == (50, -50)
+    assert after.outcome.winners == (0,)
+    after.check_invariants()
+
+
+def test_a_player_at_20_with_a_play_goes_on() -> None:
+    """With a tile that fits, the player at 20 simply has to play it."""
+    state = rig(RUN, [["Y2"], ["R8", *FULL[:19]]])
+    after = play(state, "pass")
+    assert after.outcome is None
+    assert after.has_legal_play(1)
+
+
+# --- the end -----------------------------------------------------------------------------------
+
+
+def test_going_out_wins_the_opponents_remaining_tiles() -> None:
+    """The winner gains the opponent's remaining sum (joker 15); the loser loses their own."""
+    state = rig(RUN, [["R8"], ["Y2", "B10", "J"]])
+    after = play(state, "8J R8")
+    assert after.outcome is not None
+    assert after.outcome.reason == "out"
+    assert after.scores == (27, -27)
+    assert inventory_value(["Y2", "B10", "J"]) == 27
+    assert after.outcome.winners == (0,)
+    after.check_invariants()
+
+
+def test_resign_before_moving_costs_nothing_after_moving_costs_50() -> None:
+    """Resigning after at least one move costs 50; before your first move it costs nothing."""
+    state = NUMFEUD.new_game(2, seed=5, options={})
+    early = state.apply(1, Resign())
+    assert early.scores == (0, 0)
+    assert early.outcome is not None
+    assert early.outcome.winners == (0,)
+    moved = state.apply(0, Pass()).apply(1, Pass())
+    late = moved.apply(0, Resign())
+    assert late.scores == (-50, 0)
+    assert late.outcome is not None
+    assert late.outcome.winners == (1,)
+
+
+def test_72_hours_without_a_move_resigns_for_50() -> None:
+    """The timeout resigns the game for the player and costs 50, even before a first move."""
+    state = NUMFEUD.new_game(2, seed=5, options={})
+    assert NUMFEUD.turn_timeout({}).total_seconds() == 72 * 3600
+    after = NUMFEUD.on_timeout(state, 0)
+    assert after.scores == (-50, 0)
+    assert after.outcome is not None
+    assert after.outcome.reason == "timeout"
+    assert after.outcome.winners == (1,)
+
+
+def test_empty_bag_two_passes_end_the_game_lower_sum_wins() -> None:
+    """Bag empty and both pass: the smaller inventory wins the other's sum, as if it went out."""
+    board = dict(RUN)
+    rest = Counter(TILE_COUNTS)
+    rest.subtract(["R5", "R6", "R7", "Y2", "B10"])
+    a = sorted(rest.elements())
+    state = rig(board, [["Y2", *a[:50]], ["B10", *a[50:]]], bag=())
+    one = play(state, "pass")
+    assert one.outcome is None
+    two = play(one, "pass", 1)
+    assert two.outcome is not None
+    assert two.outcome.reason == "blocked"
+    low, high = inventory_value(state.rack(0)), inventory_value(state.rack(1))
+    winner = 0 if low < high else 1
+    assert two.outcome.winners == (winner,)
+    assert two.scores[winner] == max(low, high)
+    assert two.scores[1 - winner] == -max(low, high)
+
+
+def test_a_play_between_empty_bag_passes_resets_the_count() -> None:
+    """Only passes in a row end the game."""
+    rest = Counter(TILE_COUNTS)
+    rest.subtract(["R5", "R6", "R7", "R8", "Y2"])
+    a = sorted(rest.elements())
+    state = rig(RUN, [["Y2", "R8", *a[:20]], a[20:]], bag=())
+    one = play(state, "pass")
+    assert one.passes == 1
+    two = play(replace(one, to_move=0), "8J R8")
+    assert two.passes == 0
+
+
+def test_not_your_turn_and_game_over() -> None:
+    """Only the seat to move plays; a finished game takes no moves."""
+    state = rig(RUN, [["R8"], ["Y2"]])
+    with pytest.raises(RuleError) as info:
+        state.apply(1, NUMFEUD.parse_move("pass"))
+    assert info.value.reason is Reason.NOT_YOUR_TURN
+    over = play(state, "8J R8")
+    with pytest.raises(RuleError) as info:
+        over.apply(1, NUMFEUD.parse_move("pass"))
+    assert info.value.reason is Reason.GAME_OVER
+
+
+# --- views and JSON ----------------------------------------------------------------------------
+
+
+def test_json_round_trips_and_view_hides_the_other_inventory() -> None:
+    """to_json/from_json round-trip; view(seat) shows only that seat's inventory."""
+    state = play(rig(JOKER_EXAMPLE_2, [["B1", "R2"], ["Y2"]]), "pass")
+    assert NUMFEUD.from_json(state.to_json()) == state
+    view = state.view(1)
+    assert view["rack"] == ["Y2"]
+    assert "racks" not in view
+    assert view["rack_sizes"] == [3, 1]
+    assert "H8" in view["locked"]
+    assert "rack" not in state.view(None)
+
+
+def test_search_finds_lays_and_frees() -> None:
+    """The play search yields legal single-line lays and joker frees, and nothing illegal."""
+    state = rig(JOKER_EXAMPLE_1, [["B9", "G10", "G11", "Y1"], ["Y2"]])
+    plays = [str(p) for p in state.plays(0)]
+    assert "8I B9" in plays
+    assert any(p.startswith("G8 G9 G10 G11") for p in plays)
+    for text in plays:
+        play(state, text).check_invariants()
+    assert isinstance(next(state.plays(0)), Turn)
