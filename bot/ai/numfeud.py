@@ -1,0 +1,100 @@
+"""Numfeud computer players: the single-line play generator and three strengths.
+
+The generator is the rules' own play search (`NumfeudState.plays`): every joker free and every
+single-line lay of the inventory, each one legal. The levels differ in what they pick:
+
+- easy: a random play among those laying the fewest tiles; passes when nothing fits.
+- medium: a play laying the most tiles (ties broken at random); passes when nothing fits.
+- hard: frees a joker when it can, else the play that sheds the most points while keeping its
+  own joker for later; when nothing fits it swaps its highest tile while swaps last.
+"""
+
+from __future__ import annotations
+
+import random
+
+from bot.games.numfeud import (
+    MAX_RACK,
+    SIZE,
+    SWAP_LIMIT,
+    Lay,
+    NumfeudMove,
+    NumfeudState,
+    Pass,
+    Swap,
+    Turn,
+    is_joker,
+    physical,
+    tile_order,
+    tile_value,
+)
+from bot.games.numtiles import JOKER
+
+__all__ = ["choose_numfeud_move", "laid_tiles"]
+
+
+def laid_tiles(state: NumfeudState, play: Turn) -> list[str]:
+    """Return the inventory tiles a generated single-line play lays (jokers as ``J``)."""
+    out: list[str] = []
+    for step in play.steps:
+        if not isinstance(step, Lay):
+            continue
+        for i, token in enumerate(step.tiles):
+            row, col = step.anchor.step(i)
+            on_board = state.board[row * SIZE + col]
+            if not on_board or (is_joker(on_board) and not is_joker(token)):
+                out.append(physical(token))
+    return out
+
+
+def _frees_joker(state: NumfeudState, play: Turn) -> bool:
+    step = play.steps[0]
+    if not isinstance(step, Lay) or len(step.tiles) != 1:
+        return False
+    row, col = step.anchor.row, step.anchor.col
+    return is_joker(state.board[row * SIZE + col])
+
+
+def _no_play(state: NumfeudState, seat: int, level: str) -> NumfeudMove:
+    rack = state.rack(seat)
+    can_swap = (
+        level == "hard"
+        and state.bag
+        and state.swapped[seat] < SWAP_LIMIT
+        and len(rack) + 1 <= MAX_RACK
+        and any(t != JOKER for t in rack)
+    )
+    if can_swap:
+        highest = max((t for t in rack if t != JOKER), key=lambda t: (tile_value(t), tile_order(t)))
+        return Swap((highest,))
+    return Pass()
+
+
+def choose_numfeud_move(state: NumfeudState, seat: int, level: str, seed: int) -> NumfeudMove:
+    """Return the move of a computer player of `level` for `seat` (deterministic per seed)."""
+    rng = random.Random(seed)
+    plays = list(state.plays(seat))
+    if not plays:
+        return _no_play(state, seat, level)
+    laid = [laid_tiles(state, p) for p in plays]
+    if level == "easy":
+        fewest = min(len(t) for t in laid)
+        return rng.choice([p for p, t in zip(plays, laid, strict=True) if len(t) == fewest])
+    if level == "medium":
+        most = max(len(t) for t in laid)
+        return rng.choice([p for p, t in zip(plays, laid, strict=True) if len(t) == most])
+    frees = [p for p in plays if _frees_joker(state, p)]
+    if frees:
+        return frees[0]
+    rack_size = len(state.rack(seat))
+
+    def worth(index: int) -> tuple[int, int, int]:
+        tiles = laid[index]
+        goes_out = len(tiles) == rack_size
+        uses_joker = JOKER in tiles
+        points = sum(tile_value(t) for t in tiles if t != JOKER)
+        # Going out wins; otherwise keep the joker unless it sheds many more points.
+        return (goes_out, points - (20 if uses_joker else 0), len(tiles))
+
+    best = max(worth(i) for i in range(len(plays)))
+    return rng.choice([p for i, p in enumerate(plays) if worth(i) == best])
