@@ -38,6 +38,26 @@ def ascii_board(view: Mapping[str, Any]) -> str | None:
     return "\n".join(lines)
 
 
+def ascii_melds(view: Mapping[str, Any]) -> str | None:
+    """Draw a number-tile game's table as text, one numbered meld a line (None: no melds).
+
+    Invalid melds of a draft end with ``<- invalid: <problem>``; an empty table says so.
+    """
+    melds = view.get("melds")
+    if not isinstance(melds, list):
+        return None
+    if not melds:
+        return "  (the table is empty)"
+    lines = []
+    for meld in melds:
+        tiles = " ".join(meld.get("tiles", [])) or "(empty)"
+        line = f"{meld.get('number', '?'):>3}: {tiles}"
+        if not meld.get("valid", True):
+            line += f"   <- invalid: {meld.get('problem', '')}"
+        lines.append(line)
+    return "\n".join(lines)
+
+
 def image_bytes(image: bytes | Image) -> bytes:
     """Return the PNG bytes of an attachment."""
     return image.data if isinstance(image, Image) else image

@@ -24,7 +24,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import TextIO
 
-from bot.adapters.common import APOLOGY, ascii_board, reply_json, save_images
+from bot.adapters.common import APOLOGY, ascii_board, ascii_melds, reply_json, save_images
 from bot.config import DEFAULT_REMINDERS
 from bot.reminders import Dispatcher
 from bot.replies import ChatTarget, Reply
@@ -101,7 +101,8 @@ class Console:
                 continue
             if isinstance(reply.to, ChatTarget):
                 self.out.write(reply.text + "\n")
-                board = ascii_board(reply.event.get("view") or {})
+                view = reply.event.get("view") or {}
+                board = ascii_board(view) or ascii_melds(view)
                 if board is not None:
                     self.out.write(board + "\n")
             else:
