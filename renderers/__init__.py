@@ -52,6 +52,7 @@ def register(game_key: str, *, board: BoardRenderer, rack: RackRenderer | None =
 
 
 register("webfeud", board=render_board, rack=render_rack)
+register("smartfeud", board=render_board, rack=render_rack)
 register("rummikub", board=render_table, rack=render_number_rack)
 
 

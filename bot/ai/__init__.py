@@ -22,6 +22,7 @@ LEVELS = ("easy", "medium", "hard")
 PLAYERS: dict[str, Callable[[Any, int, str, int], Move]] = {
     "webfeud": choose_word_move,
     "rummikub": choose_rummikub_move,
+    "smartfeud": choose_word_move,
 }
 
 #: game key -> (state, seat, move) -> the move meant with the game's Assist option.

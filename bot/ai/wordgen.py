@@ -34,7 +34,15 @@ from bot.core.grid import Anchor
 from bot.games.wordgame import BLANK, EMPTY, LETTER_FACTOR, WORD_FACTOR, Place, WordState
 from bot.lexicon import Lexicon
 
-__all__ = ["Candidate", "best_candidate", "candidate_order", "generate_moves"]
+__all__ = [
+    "Candidate",
+    "Removal",
+    "best_candidate",
+    "candidate_order",
+    "generate_moves",
+    "generate_take_moves",
+    "take_options",
+]
 
 _UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
@@ -53,12 +61,16 @@ class Candidate(NamedTuple):
     word: str  # the whole main word; a lower-case letter is a blank (board blanks included)
     blanks: int  # how many rack blanks it lays
     tile_count: int  # how many tiles it lays
-    board: str  # the board the placement was generated on
+    board: str  # the board the placement was generated on (without the taken tile, if any)
+    take: int | None = None  # the cell of the board tile taken first (SmartFeud), else None
 
     @property
     def move(self) -> Place:
         """Return the placement in the game's notation."""
-        return Place(Anchor(self.row, self.col, self.across), self.word)
+        if self.take is None:
+            return Place(Anchor(self.row, self.col, self.across), self.word)
+        size = isqrt(len(self.board))
+        return Place(Anchor(self.row, self.col, self.across), self.word, divmod(self.take, size))
 
     @property
     def placed(self) -> tuple[tuple[int, str], ...]:
@@ -117,15 +129,15 @@ def generate_moves(state: WordState, seat: int) -> list[Candidate]:
     The order of the list is deterministic (by direction, line and anchor), not by score.
     """
     variant = state.variant
+    rack = state.racks[seat]
     return _generate(
         board=state.board,
         layout=state.layout,
         size=state.size,
-        rack=state.racks[seat],
+        rack=rack,
         lexicon=state.lexicon,
         values=variant.values,
-        rack_size=variant.rack_size,
-        bingo=variant.bingo,
+        bonuses=[variant.bonus(used, False) for used in range(len(rack) + 1)],
         start_cells=variant.start_cells,
     )
 
@@ -316,9 +328,9 @@ def _generate(
     rack: str,
     lexicon: Lexicon,
     values: Mapping[str, int],
-    rack_size: int,
-    bingo: int,
+    bonuses: list[int],
     start_cells: frozenset[int],
+    take: int | None = None,
 ) -> list[Candidate]:
     """Generate every placement of `rack` on `board` (see `generate_moves`)."""
     out: list[Candidate] = []
@@ -400,13 +412,13 @@ def _generate(
             main += tile_values[pos]
             pos += 1
         if pos > anchor and final[node] and not (used == 1 and skip_single):
-            score = main * factor + cross + (bingo if used == rack_size else 0)
+            score = main * factor + cross + bonuses[used]
             start = pos - len(word)
             blanks = rack_blanks - counts[BLANK]
             if across:
-                out.append(new(cand, (score, line, start, True, word, blanks, used, board)))
+                out.append(new(cand, (score, line, start, True, word, blanks, used, board, take)))
             else:
-                out.append(new(cand, (score, start, line, False, word, blanks, used, board)))
+                out.append(new(cand, (score, start, line, False, word, blanks, used, board, take)))
         if used < rack_len and node_masks[node] & check_masks[pos] & (
             everything if counts[BLANK] else real
         ):
@@ -455,7 +467,7 @@ def _generate(
         if ends:
             start = nxt - len(word) - 1
             row, col = (line, start) if across else (start, line)
-            bonus = cross + (bingo if used == rack_size else 0)
+            bonus = cross + bonuses[used]
             blanks = rack_blanks - counts[BLANK]  # blanks laid so far
         for letter in rack_letters:
             count = counts[letter]
@@ -470,7 +482,9 @@ def _generate(
             main2 = main + letter_value[letter] * letter_factor
             if ends and final[child]:
                 score = main2 * factor2 + bonus + extra
-                out.append(new(cand, (score, row, col, across, word + letter, blanks, used, board)))
+                out.append(
+                    new(cand, (score, row, col, across, word + letter, blanks, used, board, take))
+                )
             if deeper & node_masks[child]:
                 real2 = real if count > 1 else real & unbit[letter]
                 if blank_left or deeper & node_masks[child] & real2:
@@ -489,7 +503,7 @@ def _generate(
                     if ends and final[child]:
                         out.append(
                             new(cand, (score, row, col, across, word + lower[letter], blanks,
-                                       used, board))
+                                       used, board, take))
                         )  # fmt: skip
                     if can_lay & node_masks[child]:
                         extend(nxt, child, word + lower[letter], main, factor2, cross2, used, real)
@@ -577,4 +591,126 @@ def _generate(
                             for tile in tiles:
                                 counts[tile] += 1
                 previous = anchor
+    return out
+
+
+# --- taking a tile from the board (SmartFeud) --------------------------------------------------
+
+
+class Removal(NamedTuple):
+    """A board tile worth taking: the words left beside its square are all valid.
+
+    `parts` are the lines of two or more tiles left beside the vacated square, each as (the
+    cell just past its far end, or -1 at the board's edge, its face value); a placement that
+    neither refills the square nor extends a part scores each part at face value.
+    """
+
+    cell: int
+    tile: str  # the tile code the rack gains ("?" for a blank)
+    char: str  # the board character taken (lower case: a blank)
+    parts: tuple[tuple[int, int], ...]
+    worth: int  # the ranking key: higher is tried first
+
+
+def _parts(state: WordState, board: str, cell: int) -> list[tuple[str, int, int]] | None:
+    """Return (letters, far cell or -1, face value) of each line beside the emptied `cell`.
+
+    None when a line of two or more tiles left there is not a word.
+    """
+    size = state.size
+    row, col = divmod(cell, size)
+    out = []
+    for step, pos in ((1, col), (size, row)):
+        for direction, room in ((-1, pos), (1, size - 1 - pos)):
+            k, letters, value = 1, [], 0
+            while k <= room and board[cell + direction * step * k] != EMPTY:
+                ch = board[cell + direction * step * k]
+                letters.append(ch)
+                value += state.letter_value(ch)
+                k += 1
+            if len(letters) < 2:
+                continue
+            if direction < 0:
+                letters.reverse()
+            word = "".join(letters).upper()
+            if word not in state.lexicon:
+                return None
+            far = cell + direction * step * k if k <= room else -1
+            out.append((word, far, value))
+    return out
+
+
+def take_options(state: WordState, seat: int) -> list[Removal]:
+    """Return the board tiles `seat` could take without leaving a broken word, best first.
+
+    A tile is skipped when a line of two or more tiles left beside its square is not a word
+    (only refilling that square could make such a take legal, which the players do not try).
+    The ranking key favours what taking can earn: the tile's value (laid again on a premium),
+    the words left behind (scored at face value), the premium the square gets back, and a blank.
+    """
+    if not state.variant.take:
+        return []
+    board, layout = state.board, state.layout
+    out = []
+    for cell, ch in enumerate(board):
+        if ch == EMPTY:
+            continue
+        emptied = board[:cell] + EMPTY + board[cell + 1 :]
+        parts = _parts(state, emptied, cell)
+        if parts is None:
+            continue
+        tile = ch if ch.isupper() else BLANK
+        value = state.variant.values[tile] if tile != BLANK else 0
+        code = layout[cell]
+        premium = LETTER_FACTOR.get(code, 1) - 1 + 2 * (WORD_FACTOR.get(code, 1) - 1)
+        worth = 2 * value + sum(v for _, _, v in parts) + premium + (12 if tile == BLANK else 0)
+        out.append(Removal(cell, tile, ch, tuple((far, v) for _, far, v in parts), worth))
+    out.sort(key=lambda r: (-r.worth, r.cell))
+    return out
+
+
+def generate_take_moves(state: WordState, seat: int, removals: list[Removal]) -> list[Candidate]:
+    """Return the legal placements that take one of `removals` first, scored like `evaluate`.
+
+    A placement qualifies when it lays the taken tile again and at least one tile of the rack,
+    does not put the same letter back on the vacated square, and leaves no broken word.
+    """
+    variant = state.variant
+    rack = state.racks[seat]
+    out: list[Candidate] = []
+    for removal in removals:
+        cell, tile, char = removal.cell, removal.tile, removal.char
+        board = state.board[:cell] + EMPTY + state.board[cell + 1 :]
+        grown = rack + tile
+        found = _generate(
+            board=board,
+            layout=state.layout,
+            size=state.size,
+            rack=grown,
+            lexicon=state.lexicon,
+            values=variant.values,
+            bonuses=[variant.bonus(used, True) for used in range(len(grown) + 1)],
+            start_cells=variant.start_cells,
+            take=cell,
+        )
+        letter = tile if tile != BLANK else ""
+        for c in found:
+            if c.tile_count < 2:
+                continue  # the taken tile alone is not allowed
+            if letter and letter not in c.word:
+                continue
+            if not letter and not c.blanks:
+                continue
+            placed = c.placed
+            if (cell, char) in placed:
+                continue  # the same letter back on its square: nothing was taken
+            used = [ch if ch.isupper() else BLANK for _, ch in placed]
+            if tile not in used:
+                continue
+            covered = {i for i, _ in placed}
+            if cell in covered:
+                out.append(c)
+                continue
+            extra = sum(value for far, value in removal.parts if far not in covered)
+            out.append(c._replace(score=c.score + extra) if extra else c)
     return out

@@ -9,6 +9,10 @@ which one it picks:
 * ``easy`` plays short, plain words: no blank and at most five letters while it has such a
   move, aiming at 20% to 50% of the best such word's score (the lower half of its range).
 
+In SmartFeud every level also looks at placements that take a tile from the board first:
+``hard`` at every take that leaves no broken word, ``medium`` at the best `TAKE_BUDGET` of them
+and ``easy`` at fewer (see `take_options` for the ranking).
+
 The aimed-at score picks the candidates whose score is closest to it; a seeded draw picks one of
 them. With no legal placement every level swaps its whole rack when the bag allows it, else
 passes. Choices are deterministic: the random draws come from the seed, the turn and the seat.
@@ -19,13 +23,20 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from bot.ai.wordgen import Candidate, best_candidate, generate_moves
+from bot.ai.wordgen import (
+    Candidate,
+    best_candidate,
+    generate_moves,
+    generate_take_moves,
+    take_options,
+)
 from bot.games.wordgame import Pass, Swap, WordMove, WordState
 
 __all__ = [
     "EASY_AIM",
     "EASY_MAX_LETTERS",
     "MEDIUM_AIM",
+    "TAKE_BUDGET",
     "choose_word_move",
     "fallback_move",
     "pick",
@@ -37,6 +48,8 @@ EASY_MAX_LETTERS = 5
 MEDIUM_AIM = (0.5, 0.9, 0.7)
 # The easy level aims at this fraction of its best score: a uniform draw.
 EASY_AIM = (0.2, 0.5)
+#: How many of the ranked board tiles each level considers taking (None: every one).
+TAKE_BUDGET: dict[str, int | None] = {"easy": 2, "medium": 8, "hard": None}
 
 
 def fallback_move(state: WordState, seat: int) -> Swap | Pass:
@@ -93,12 +106,21 @@ def pick(
     return _PICKERS[level](candidates, rng, rack_size)
 
 
+def word_take_moves(state: WordState, seat: int, level: str) -> list[Candidate]:
+    """Return the placements with a take that a player of `level` looks at (none in Webfeud)."""
+    if not state.variant.take:
+        return []
+    removals = take_options(state, seat)[: TAKE_BUDGET[level]]
+    return generate_take_moves(state, seat, removals)
+
+
 def choose_word_move(state: WordState, seat: int, level: str, seed: int) -> WordMove:
     """Return the move a player of `level` makes for `seat` in a word game."""
     if level not in _PICKERS:
         raise ValueError(f"unknown level {level!r}; choose one of {', '.join(_PICKERS)}")
     rng = random.Random(f"{seed}:{state.turn}:{seat}")
-    choice = pick(generate_moves(state, seat), level, rng, state.variant.rack_size)
+    candidates = generate_moves(state, seat) + word_take_moves(state, seat, level)
+    choice = pick(candidates, level, rng, state.variant.rack_size)
     if choice is None:
         return fallback_move(state, seat)
     return choice.move

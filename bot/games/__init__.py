@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bot.core.game import GameDef
 from bot.games.rummikub import RUMMIKUB
+from bot.games.smartfeud import SMARTFEUD
 from bot.games.webfeud import WEBFEUD
 
-GAMES: dict[str, GameDef] = {game.key: game for game in (WEBFEUD, RUMMIKUB)}
+GAMES: dict[str, GameDef] = {game.key: game for game in (WEBFEUD, RUMMIKUB, SMARTFEUD)}

@@ -40,13 +40,17 @@ class Place:
     """Lay a word: the whole word, letters already on the board included.
 
     An upper-case letter is a letter tile, a lower-case letter a blank played as that letter.
+    `take` is the (row, col) of a board tile taken first and laid again in the word (SmartFeud).
     """
 
     anchor: Anchor
     word: str
+    take: tuple[int, int] | None = None
 
     def __str__(self) -> str:
-        return f"{self.anchor} {self.word}"
+        if self.take is None:
+            return f"{self.anchor} {self.word}"
+        return f"{self.anchor} {self.word} take {cell_name(*self.take)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +79,15 @@ class Resign:
         return "resign"
 
 
-WordMove = Place | Swap | Pass | Resign
+@dataclass(frozen=True, slots=True)
+class Quit:
+    """Conditionally quit: end the game if every player still in it quits too (SmartFeud)."""
+
+    def __str__(self) -> str:
+        return "quit"
+
+
+WordMove = Place | Swap | Pass | Resign | Quit
 
 NOTATION_HELP = (
     "Play a word: 8H QUIZ (row 8, column H, across) or H8 QUIZ (column H, row 8, down); write "
@@ -94,18 +106,34 @@ def parse_word_move(text: str) -> WordMove:
         return Pass()
     if head == "resign" and len(parts) == 1:
         return Resign()
+    if head == "quit" and len(parts) == 1:
+        return Quit()
     if head == "swap":
         tiles = "".join(parts[1:]).upper()
         if not tiles or any(t != BLANK and not ("A" <= t <= "Z") for t in tiles):
             raise InvalidMove("Name the tiles to swap, e.g. swap AEQ? (? is a blank).")
         return Swap(tiles)
+    take: tuple[int, int] | None = None
+    if len(parts) == 4 and parts[2].lower() == "take":
+        cell = parse_anchor(parts[3])
+        take = (cell.row, cell.col)
+        parts = parts[:2]
     if len(parts) != 2:
         raise InvalidMove(f"A move is a square and a word, like 8H QUIZ. {NOTATION_HELP}")
     anchor = parse_anchor(parts[0])
     word = parts[1]
     if not word.isascii() or not word.isalpha():
         raise InvalidMove(f"{word!r} is not a word of letters A–Z. Example: 8H QUIZ.")
-    return Place(anchor, word)
+    return Place(anchor, word, take)
+
+
+def taken_cell(record: MoveRecord, size: int) -> int | None:
+    """Return the cell a recorded placement took its tile from (``… take G7``), else None."""
+    parts = record.text.split()
+    if len(parts) != 4 or parts[2] != "take":
+        return None
+    cell = parse_anchor(parts[3])
+    return cell.row * size + cell.col
 
 
 # --- variants ----------------------------------------------------------------------------------
@@ -126,7 +154,21 @@ class Variant:
     min_players: int = 2
     max_players: int = 2
     swap_min_bag: int = 7  # a swap needs at least this many tiles in the bag
-    pass_limit: int = 3  # consecutive passes that end the game
+    pass_limit: int = 3  # consecutive passes (by anyone) that end the game; 0: no such rule
+    # SmartFeud's rules, off for Webfeud:
+    take: bool = False  # a player may take one board tile and must lay it again that turn
+    take_bingo: int = 0  # bonus for a full rack plus the taken tile
+    starter_blank: bool = False  # the starting player's extra blank, for the first turn only
+    seat_pass_limit: int = 0  # consecutive passes by one player that lose them the game
+    play_on: bool = False  # who resigns (or loses on passes) leaves; the others play on
+    end_adjust: bool = True  # at the end, rack values go from the others to who went out
+
+    def bonus(self, laid: int, took: bool) -> int:
+        """Return the bonus for laying `laid` tiles (`took`: one of them was taken this turn)."""
+        own = laid - took
+        if own < self.rack_size:
+            return 0
+        return self.take_bingo if took else self.bingo
 
     @property
     def values(self) -> dict[str, int]:
@@ -166,6 +208,7 @@ class Evaluation:
     words: tuple[str, ...]
     score: int
     bingo: bool
+    taken: tuple[int, str] | None = None  # (cell, board character) of the tile taken first
 
     @property
     def rack_tiles(self) -> list[str]:
@@ -193,13 +236,26 @@ class WordState:
     history: tuple[MoveRecord, ...] = ()
     adjustments: tuple[int, ...] = ()
     outcome: Outcome | None = None
+    # SmartFeud only (defaults keep Webfeud as it was):
+    left: tuple[str, ...] = ()  # per seat: "" still playing, else why it left ("resign", …)
+    seat_passes: tuple[int, ...] = ()  # per seat: its consecutive passes
+    quits: tuple[bool, ...] = ()  # per seat: it quits if everybody still playing does
+    pro: bool = False  # professional mode: a word not in the dictionary loses the turn
+    bonus: str = ""  # the starter's extra blank: "held", "played" (laid) or "" (none or lost)
     lexicon: Lexicon = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
 
     def __post_init__(self) -> None:
         if self.lexicon is None:
             object.__setattr__(self, "lexicon", self.variant.lexicon())
+        n = len(self.racks)
         if not self.adjustments:
-            object.__setattr__(self, "adjustments", (0,) * len(self.racks))
+            object.__setattr__(self, "adjustments", (0,) * n)
+        if not self.left:
+            object.__setattr__(self, "left", ("",) * n)
+        if not self.seat_passes:
+            object.__setattr__(self, "seat_passes", (0,) * n)
+        if not self.quits:
+            object.__setattr__(self, "quits", (False,) * n)
 
     # -- the contract --
 
@@ -231,18 +287,36 @@ class WordState:
         values = self.variant.values
         return sum(values[t] for t in self.racks[seat])
 
+    def in_game(self) -> tuple[int, ...]:
+        """Return the seats still playing (not resigned, not out on passes)."""
+        return tuple(s for s in range(self.players) if not self.left[s])
+
     def apply(self, seat: int, move: Any) -> Self:  # noqa: ANN401 - text or a parsed move
         """Return the state after `seat` plays `move`."""
         if self.outcome is not None:
             raise RuleError(Reason.GAME_OVER, "This game is over; start a new one with /new.")
         if not 0 <= seat < self.players:
             raise RuleError(Reason.NOT_A_PLAYER, "You are not playing in this game.")
+        if self.left[seat]:
+            raise RuleError(
+                Reason.PLAYER_LEFT, "You are out of this game; the others play on without you."
+            )
         if isinstance(move, Resign):
             return self.forfeit(seat, "resign")
+        if isinstance(move, Quit):
+            return self._quit(seat)
         if seat != self.to_move:
             raise RuleError(Reason.NOT_YOUR_TURN, "It is not your turn; wait for your opponent.")
         if isinstance(move, Place):
-            return self._place(seat, move)
+            if not self.pro:
+                return self._place(seat, move)
+            # Professional mode: a word not in the dictionary costs the turn.
+            try:
+                return self._place(seat, move)
+            except RuleError as error:
+                if error.reason is not Reason.WORD_NOT_IN_LEXICON:
+                    raise
+                return self._lose_turn(seat)
         if isinstance(move, Swap):
             return self._swap(seat, move)
         if isinstance(move, Pass):
@@ -251,7 +325,7 @@ class WordState:
 
     def view(self, seat: int | None) -> JSON:
         """Return what `seat` may see: the board, the scores, its own rack only."""
-        return {
+        out: JSON = {
             "game": self.game_key,
             "size": self.size,
             "layout": self.layout,
@@ -265,10 +339,15 @@ class WordState:
             "history": [record.to_json() for record in self.history],
             "outcome": self.outcome.to_json() if self.outcome else None,
         }
+        if self.variant.play_on:
+            out["left"] = list(self.left)
+            out["quits"] = list(self.quits)
+            out["mode"] = "pro" if self.pro else "normal"
+        return out
 
     def to_json(self) -> JSON:
         """Return the whole state (bag order and every rack included) as JSON data."""
-        return {
+        out: JSON = {
             "v": SCHEMA_VERSION,
             "game": self.game_key,
             "layout": self.layout,
@@ -284,18 +363,31 @@ class WordState:
             "adjustments": list(self.adjustments),
             "outcome": self.outcome.to_json() if self.outcome else None,
         }
+        if self.variant.play_on:
+            out["left"] = list(self.left)
+            out["seat_passes"] = list(self.seat_passes)
+            out["quits"] = list(self.quits)
+            out["pro"] = self.pro
+            out["bonus"] = self.bonus
+        return out
 
     def check_invariants(self) -> None:
         """Raise `InvariantError` unless tiles are conserved and scores add up."""
         tiles = [BLANK if ch.islower() else ch for ch in self.board if ch != EMPTY]
         tiles += [t for rack in self.racks for t in rack] + list(self.bag)
         expected = {code: count for code, (count, _) in self.variant.tiles.items()}
+        if self.bonus in ("held", "played"):  # the starter's extra blank is still in the game
+            expected[BLANK] = expected.get(BLANK, 0) + 1
         if len(tiles) != sum(expected.values()) or Counter(tiles) != Counter(expected):
             raise InvariantError(f"tiles not conserved: {len(tiles)} tiles on turn {self.turn}")
         for seat in range(self.players):
             moved = sum(r.score for r in self.history if r.seat == seat)
             if moved + self.adjustments[seat] != self.scores[seat]:
                 raise InvariantError(f"score of seat {seat} does not add up on turn {self.turn}")
+            if len(self.racks[seat]) > self.variant.rack_size + (self.bonus == "held"):
+                raise InvariantError(f"seat {seat} holds too many tiles on turn {self.turn}")
+        if self.outcome is None and (self.left[self.to_move] or len(self.in_game()) < 2):
+            raise InvariantError(f"the game waits for a seat that left, on turn {self.turn}")
 
     # -- board helpers --
 
@@ -311,6 +403,35 @@ class WordState:
 
     def evaluate(self, move: Place, seat: int | None = None) -> Evaluation:
         """Check a placement against the rules and score it, without playing it."""
+        if move.take is None:
+            return self._evaluate(move, seat, None)
+        size = self.size
+        row, col = move.take
+        if not self.variant.take:
+            raise RuleError(
+                Reason.TAKE_NOT_ALLOWED,
+                f"{self.variant.title} has no taking from the board: play 8H QUIZ without take.",
+            )
+        if not (0 <= row < size and 0 <= col < size):
+            raise RuleError(
+                Reason.OUT_OF_BOUNDS,
+                f"There is no square {cell_name(row, col) if col < len(COLUMNS) else '?'}: "
+                f"columns run A–{COLUMNS[size - 1]}, rows 1–{size}.",
+            )
+        i = row * size + col
+        ch = self.board[i]
+        if ch == EMPTY:
+            raise RuleError(
+                Reason.TAKE_EMPTY_SQUARE,
+                f"{cell_name(row, col)} is empty: take a tile that is on the board, "
+                "as in 8H QUIZ take G7.",
+            )
+        # The rest of the checks see the board without the taken tile.
+        removed = replace(self, board=self.board[:i] + EMPTY + self.board[i + 1 :])
+        return removed._evaluate(move, seat, (i, ch))
+
+    def _evaluate(self, move: Place, seat: int | None, taken: tuple[int, str] | None) -> Evaluation:
+        """Check and score a placement on this board; `taken` was lifted from it first."""
         size, board = self.size, self.board
         anchor, word = move.anchor, move.word
         end_row, end_col = anchor.step(len(word) - 1)
@@ -360,14 +481,16 @@ class WordState:
                 f"The word goes on along the board: write it whole, as {first} {full}.",
             )
 
+        tiles_used = [ch if ch.isupper() else BLANK for _, ch in placed]
         if seat is not None:
-            missing = missing_from(
-                self.racks[seat], (ch if ch.isupper() else BLANK for _, ch in placed)
-            )
+            rack = self.racks[seat] + ("" if taken is None else _code(taken[1]))
+            missing = missing_from(rack, tiles_used)
             if missing:
                 raise RuleError(Reason.TILE_NOT_IN_RACK, _missing_message(missing))
+        if taken is not None:
+            self._check_taken_use(taken, placed, tiles_used)
 
-        first_move = all(c == EMPTY for c in board)
+        first_move = taken is None and all(c == EMPTY for c in board)
         if first_move:
             if not any(i in self.variant.start_cells for i in cells):
                 starts = " or ".join(
@@ -386,14 +509,24 @@ class WordState:
         # Score the main word and every cross-word a new tile makes.
         new = dict(placed)
         words: list[str] = [word.upper()]
+        formed = {(start, anchor.across)}
         total = self._score_line(cells, new)
         for i, _ in placed:
             cross_start, cross = self._line(i, not anchor.across, new)
             if len(cross) > 1:
                 words.append(cross.upper())
+                formed.add((cross_start, not anchor.across))
                 cross_step = size if anchor.across else 1
                 cross_cells = range(cross_start, cross_start + cross_step * len(cross), cross_step)
                 total += self._score_line(cross_cells, new)
+        if taken is not None and taken[0] not in new:
+            # Taking split or shortened the words through the vacated square: every part of
+            # two letters or more is a newly formed word (scored at face value) unless the
+            # placement's own words already include it.
+            for part_start, part, across in self._parts_around(taken[0], new):
+                if (part_start, across) not in formed:
+                    words.append(part.upper())
+                    total += sum(self.letter_value(ch) for ch in part)
 
         bad = [w for w in words if w not in self.lexicon]
         if bad:
@@ -401,10 +534,48 @@ class WordState:
             verb = "is" if len(set(bad)) == 1 else "are"
             raise RuleError(Reason.WORD_NOT_IN_LEXICON, f"{names} {verb} not in the dictionary.")
 
-        bingo = len(placed) == self.variant.rack_size
-        if bingo:
-            total += self.variant.bingo
-        return Evaluation(tuple(placed), tuple(words), total, bingo)
+        extra = self.variant.bonus(len(placed), taken is not None)
+        return Evaluation(tuple(placed), tuple(words), total + extra, extra > 0, taken)
+
+    def _check_taken_use(
+        self, taken: tuple[int, str], placed: list[tuple[int, str]], tiles_used: list[str]
+    ) -> None:
+        """Apply the rules on the taken tile: laid again this turn, with a tile of your own."""
+        cell, ch = taken
+        name = cell_name(*divmod(cell, self.size))
+        code = _code(ch)
+        shown = "the blank" if code == BLANK else ch
+        if code not in tiles_used:
+            hint = "a lower-case letter" if code == BLANK else ch
+            raise RuleError(
+                Reason.TAKEN_TILE_NOT_USED,
+                f"You took {shown} from {name}: lay it again in this move (write it as {hint} "
+                "in your word).",
+            )
+        if len(placed) < 2:
+            raise RuleError(
+                Reason.ONLY_TAKEN_TILE,
+                f"You may not lay only the tile taken from {name}: add at least one of your own.",
+            )
+        if (cell, ch) in placed:
+            raise RuleError(
+                Reason.TAKEN_TILE_PUT_BACK,
+                f"That puts {ch.upper()} back on {name}, which takes nothing: drop 'take {name}' "
+                "or lay the tile elsewhere.",
+            )
+
+    def _parts_around(self, cell: int, new: dict[int, str]) -> list[tuple[int, str, bool]]:
+        """Return (first cell, letters, across) of each line of 2+ tiles beside empty `cell`."""
+        size, board = self.size, self.board
+        row, col = divmod(cell, size)
+        out = []
+        for across, step, pos in ((True, 1, col), (False, size, row)):
+            for side, ok in ((-step, pos > 0), (step, pos < size - 1)):
+                if ok and (new.get(cell + side) or board[cell + side]) != EMPTY:
+                    part_start, part = self._line(cell + side, across, new)
+                    if len(part) > 1:
+                        out.append((part_start, part, across))
+        return out
 
     def _has_neighbour(self, i: int) -> bool:
         size, board = self.size, self.board
@@ -454,16 +625,50 @@ class WordState:
             word_factor *= WORD_FACTOR.get(code, 1)
         return total * word_factor
 
+    # -- turns --
+
+    def _next(self, seat: int, left: tuple[str, ...] | None = None) -> int:
+        """Return the seat after `seat` that is still playing."""
+        left = self.left if left is None else left
+        nxt = (seat + 1) % self.players
+        while left[nxt] and nxt != seat:
+            nxt = (nxt + 1) % self.players
+        return nxt
+
+    def _end_turn(self, seat: int, rack: str, *, laid_blank: bool = False) -> str:
+        """Return `rack` as `seat`'s turn ends; the starter's unused extra blank is lost now."""
+        if self.bonus == "held" and seat == 0 and not laid_blank:
+            index = rack.rfind(BLANK)
+            rack = rack[:index] + rack[index + 1 :]
+        return rack
+
+    def _bonus_after(self, seat: int, laid_blank: bool) -> str:
+        """Return what becomes of the starter's extra blank as `seat`'s turn ends."""
+        if self.bonus != "held" or seat != 0:
+            return self.bonus
+        return "played" if laid_blank else ""
+
+    def _passes_of(self, seat: int, passes: int) -> tuple[int, ...]:
+        """Return the per-seat pass counts with `seat`'s set (kept only where the rule is)."""
+        if not self.variant.seat_pass_limit:
+            return self.seat_passes
+        return _put(self.seat_passes, seat, passes)
+
     def _place(self, seat: int, move: Place) -> Self:
         ev = self.evaluate(move, seat)
         board = list(self.board)
+        rack = list(self.racks[seat])
+        if ev.taken is not None:
+            board[ev.taken[0]] = EMPTY
+            rack.append(_code(ev.taken[1]))
         for i, ch in ev.placed:
             board[i] = ch
-        rack = list(self.racks[seat])
         for tile in ev.rack_tiles:
             rack.remove(tile)
-        drawn, bag = draw(tuple(self.bag), self.variant.rack_size - len(rack))
-        new_rack = "".join(rack) + "".join(drawn)
+        laid_blank = BLANK in ev.rack_tiles
+        kept = self._end_turn(seat, "".join(rack), laid_blank=laid_blank)
+        drawn, bag = draw(tuple(self.bag), self.variant.rack_size - len(kept))
+        new_rack = kept + "".join(drawn)
         record = MoveRecord(seat, str(move), ev.score, tuple(i for i, _ in ev.placed), ev.words)
         state = replace(
             self,
@@ -471,10 +676,12 @@ class WordState:
             racks=_set(self.racks, seat, new_rack),
             bag="".join(bag),
             scores=_add(self.scores, seat, ev.score),
-            to_move=(seat + 1) % self.players,
+            to_move=self._next(seat),
             turn=self.turn + 1,
             passes=0,
             history=(*self.history, record),
+            seat_passes=self._passes_of(seat, 0),
+            bonus=self._bonus_after(seat, laid_blank),
         )
         if not new_rack and not state.bag:
             return state._finish_out(seat)
@@ -488,45 +695,105 @@ class WordState:
                 f"tiles; it holds {len(self.bag)}. Play a word or pass.",
             )
         tiles = list(move.tiles)
-        missing = missing_from(self.racks[seat], tiles)
+        # The starter's extra blank cannot be swapped: it is lost as this turn ends.
+        rack = self._end_turn(seat, self.racks[seat])
+        missing = missing_from(rack, tiles)
         if missing:
             raise RuleError(Reason.TILE_NOT_IN_RACK, _missing_message(missing))
         # The rule: the tiles go into the bag first, then as many are drawn (maybe the same).
         bag = return_to_bag(tuple(self.bag), tiles, f"{self.seed}:{self.turn}")
         drawn, bag = draw(bag, len(tiles))
-        rack = list(self.racks[seat])
+        kept = list(rack)
         for tile in tiles:
-            rack.remove(tile)
+            kept.remove(tile)
         text = f"swapped {len(tiles)} tile{'s' if len(tiles) != 1 else ''}"
         return replace(
             self,
-            racks=_set(self.racks, seat, "".join(rack) + "".join(drawn)),
+            racks=_set(self.racks, seat, "".join(kept) + "".join(drawn)),
             bag="".join(bag),
-            to_move=(seat + 1) % self.players,
+            to_move=self._next(seat),
             turn=self.turn + 1,
             passes=0,
             history=(*self.history, MoveRecord(seat, text, 0)),
+            seat_passes=self._passes_of(seat, 0),
+            bonus=self._bonus_after(seat, False),
         )
 
-    def _pass(self, seat: int) -> Self:
+    def _pass(self, seat: int, text: str = "pass") -> Self:
+        passes = self.seat_passes[seat] + 1
         state = replace(
             self,
-            to_move=(seat + 1) % self.players,
+            racks=_set(self.racks, seat, self._end_turn(seat, self.racks[seat])),
+            to_move=self._next(seat),
             turn=self.turn + 1,
             passes=self.passes + 1,
-            history=(*self.history, MoveRecord(seat, "pass", 0)),
+            history=(*self.history, MoveRecord(seat, text, 0)),
+            seat_passes=self._passes_of(seat, passes),
+            bonus=self._bonus_after(seat, False),
         )
-        if state.passes >= self.variant.pass_limit:
+        limit = self.variant.seat_pass_limit
+        if limit and passes >= limit:
+            # Three passes in a row by one player lose that player the game.
+            return state._leave(seat, "passes")
+        if self.variant.pass_limit and state.passes >= self.variant.pass_limit:
             return state._finish_passes()
         return state
+
+    def timeout_pass(self, seat: int) -> Self:
+        """Return the state after `seat` let the turn deadline pass: it counts as a pass."""
+        if self.outcome is not None or seat != self.to_move:
+            raise RuleError(Reason.NOT_YOUR_TURN, "That turn is no longer running.")
+        return self._pass(seat, "ran out of time (a pass)")
+
+    def _lose_turn(self, seat: int) -> Self:
+        """Professional mode: the word was not in the dictionary, so the turn is lost."""
+        return replace(
+            self,
+            racks=_set(self.racks, seat, self._end_turn(seat, self.racks[seat])),
+            to_move=self._next(seat),
+            turn=self.turn + 1,
+            history=(
+                *self.history,
+                MoveRecord(seat, "lost the turn (a word not in the dictionary)", 0),
+            ),
+            bonus=self._bonus_after(seat, False),
+        )
+
+    def _quit(self, seat: int) -> Self:
+        """Conditionally quit: the game ends once everybody still playing has quit."""
+        if not self.variant.play_on or all(not why for why in self.left):
+            raise RuleError(
+                Reason.NOTHING_TO_QUIT,
+                "You can quit only after another player has resigned; to give up, type resign.",
+            )
+        if self.quits[seat]:
+            raise RuleError(
+                Reason.NOTHING_TO_QUIT,
+                "You have quit already; the game ends when every other player quits too.",
+            )
+        state = replace(
+            self,
+            turn=self.turn + 1,
+            history=(*self.history, MoveRecord(seat, "quits if everyone else does", 0)),
+            quits=_put(self.quits, seat, True),
+        )
+        return state._settle()
 
     # -- the end --
 
     def forfeit(self, seat: int, reason: str) -> Self:
-        """End the game: `seat` gave up (resigned or ran out of time), the others win."""
+        """End the game: `seat` gave up (resigned or ran out of time), the others win.
+
+        With `Variant.play_on` the seat only leaves, and the others play on while two remain.
+        """
         if self.outcome is not None:
             raise RuleError(Reason.GAME_OVER, "This game is over; start a new one with /new.")
         text = "resigned" if reason == "resign" else "ran out of time"
+        if self.variant.play_on:
+            state = replace(
+                self, turn=self.turn + 1, history=(*self.history, MoveRecord(seat, text, 0))
+            )
+            return state._leave(seat, reason)
         winners = tuple(s for s in range(self.players) if s != seat)
         return replace(
             self,
@@ -535,8 +802,29 @@ class WordState:
             outcome=Outcome(self.scores, winners, reason),
         )
 
+    def _leave(self, seat: int, reason: str) -> Self:
+        """Take `seat` out of the game (it can no longer win); end it if one seat is left."""
+        left = _set(self.left, seat, reason)
+        to_move = self._next(self.to_move, left) if self.to_move == seat else self.to_move
+        state = replace(self, left=left, to_move=to_move)
+        remaining = state.in_game()
+        if len(remaining) <= 1:
+            return replace(state, outcome=Outcome(state.scores, remaining, reason))
+        return state._settle()
+
+    def _settle(self) -> Self:
+        """End the game if everybody still playing has conditionally quit."""
+        remaining = self.in_game()
+        if not all(self.quits[s] for s in remaining):
+            return self
+        best = max(self.scores[s] for s in remaining)
+        winners = tuple(s for s in remaining if self.scores[s] == best)
+        return replace(self, outcome=Outcome(self.scores, winners, "quit"))
+
     def _finish_out(self, seat: int) -> Self:
         """The bag is empty and `seat` went out: it gains what the others lose."""
+        if not self.variant.end_adjust:
+            return self._finish((0,) * self.players, "out")
         adjustments = [-self.rack_value(s) for s in range(self.players)]
         adjustments[seat] = -sum(adjustments)
         return self._finish(tuple(adjustments), "out")
@@ -547,14 +835,24 @@ class WordState:
 
     def _finish(self, adjustments: tuple[int, ...], reason: str) -> Self:
         scores = tuple(s + a for s, a in zip(self.scores, adjustments, strict=True))
-        best = max(scores)
-        winners = tuple(s for s, score in enumerate(scores) if score == best)
+        remaining = self.in_game()  # a seat that left cannot win
+        best = max(scores[s] for s in remaining)
+        winners = tuple(s for s in remaining if scores[s] == best)
         return replace(
             self,
             scores=scores,
             adjustments=tuple(a + b for a, b in zip(self.adjustments, adjustments, strict=True)),
             outcome=Outcome(scores, winners, reason),
         )
+
+
+def _code(ch: str) -> str:
+    """Return the tile code of a board character (a lower-case letter is a blank)."""
+    return ch if ch.isupper() else BLANK
+
+
+def _put(values: tuple[Any, ...], seat: int, value: Any) -> tuple[Any, ...]:  # noqa: ANN401
+    return (*values[:seat], value, *values[seat + 1 :])
 
 
 def _set(values: tuple[str, ...], seat: int, value: str) -> tuple[str, ...]:
@@ -589,6 +887,10 @@ class WordGameDef(GameDef):
 
     variant: Variant | None = None
     timeout: timedelta | None = None
+    # The `wait=` option's choices -> turn time (SmartFeud); when set it overrides `timeout`.
+    waits: Mapping[str, timedelta] | None = None
+    timeout_passes: bool = False  # a turn deadline counts as a pass (else the player loses)
+    help: str = NOTATION_HELP
 
     @property
     def v(self) -> Variant:
@@ -623,6 +925,9 @@ class WordGameDef(GameDef):
         for _ in range(players):
             racks.append(tiles[: variant.rack_size])
             tiles = tiles[variant.rack_size :]
+        if variant.starter_blank:
+            # The starting player's extra blank, for the first turn only.
+            racks[0] += BLANK
         return WordState(
             variant=variant,
             layout=layout,
@@ -634,6 +939,8 @@ class WordGameDef(GameDef):
             turn=0,
             passes=0,
             seed=seed,
+            pro=opts.get("mode") == "pro",
+            bonus="held" if variant.starter_blank else "",
             lexicon=lexicon,  # type: ignore[arg-type]
         )
 
@@ -659,20 +966,30 @@ class WordGameDef(GameDef):
             history=tuple(MoveRecord.from_json(r) for r in data["history"]),
             adjustments=tuple(data["adjustments"]),
             outcome=Outcome.from_json(data["outcome"]) if data["outcome"] else None,
+            left=tuple(data.get("left", ())),
+            seat_passes=tuple(data.get("seat_passes", ())),
+            quits=tuple(data.get("quits", ())),
+            pro=bool(data.get("pro", False)),
+            bonus=str(data.get("bonus", "")),
             lexicon=lexicon,  # type: ignore[arg-type]
         )
 
     def notation_help(self) -> str:
         """Return the move notation with examples."""
-        return NOTATION_HELP
+        return self.help
 
     def turn_timeout(self, options: Mapping[str, str]) -> timedelta | None:
-        """Return the turn deadline."""
-        return self.timeout
+        """Return the turn deadline (from the `wait=` option when the game has one)."""
+        if self.waits is None:
+            return self.timeout
+        default = next((o.default for o in self.options if o.name == "wait"), "")
+        return self.waits.get(options.get("wait", default), self.timeout)
 
     def on_timeout(self, state: Any, seat: int) -> Any:  # noqa: ANN401 - GameDef protocol
-        """A player who lets the deadline pass loses the game (the Wordfeud convention)."""
+        """Apply the turn deadline: a pass (SmartFeud) or a lost game (the Wordfeud convention)."""
         assert isinstance(state, WordState)
+        if self.timeout_passes:
+            return state.timeout_pass(seat)
         return state.forfeit(seat, "timeout")
 
 
