@@ -240,3 +240,23 @@ async def test_a_full_four_player_game_with_bot_seats(say, db, service) -> None:
     assert replayed is not None
     assert replayed.to_json() == state.to_json()
     assert GAMES["rummikub"] is RUMMIKUB
+
+
+async def test_assist_rearranges_the_table_end_to_end(say, db, service) -> None:
+    """assist=on: after both open, alice's `/play R10` drafts the solver's rearrangement."""
+    await say("alice", "/new rummikub @bob seed=5 assist=on")
+    replies = await say("alice", "/start")
+    game_id = only(replies, "game_started").event["game_id"]
+    only(await say("alice", "/play K13 B13 R13; R6 R7 R8; done"), "move_played")
+    only(await say("bob", "/play K5 R5 J; R8 R9 J; done"), "move_played")
+    draft = only(await say("alice", "/play R10"), "draft")
+    assert draft.event["invalid"] == []
+    assert draft.event["move"] != "R10"  # the steps the solver found, as typed notation
+    played = only(await say("alice", "/done"), "move_played")
+    assert played.event["turn"] == 3
+    state = load_state(await db.games.get_game(game_id))
+    assert "R10" not in state.rack(0)
+    assert any("R10" in meld for meld in state.table)
+    replayed = await service.replay(game_id)
+    assert replayed is not None
+    assert replayed.to_json() == state.to_json()
