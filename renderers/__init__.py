@@ -11,6 +11,8 @@ from collections.abc import Callable, Sequence
 
 from bot.core.game import GameState
 from renderers.cards import LeaderRow, best_move, render_game_over, render_leaderboard
+from renderers.numfeud import render_board as render_numfeud_board
+from renderers.numfeud import render_rack as render_numfeud_rack
 from renderers.numtiles import render_number_rack, render_table
 from renderers.toolkit import DEFAULT, Theme
 from renderers.wordgame import render_board, render_rack
@@ -54,6 +56,7 @@ def register(game_key: str, *, board: BoardRenderer, rack: RackRenderer | None =
 register("webfeud", board=render_board, rack=render_rack)
 register("smartfeud", board=render_board, rack=render_rack)
 register("rummikub", board=render_table, rack=render_number_rack)
+register("numfeud", board=render_numfeud_board, rack=render_numfeud_rack)
 
 
 def board_png(state: GameState, **kw: object) -> bytes:

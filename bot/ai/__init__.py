@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from bot.ai.numfeud import choose_numfeud_move
 from bot.ai.rummikub import assist_move, choose_rummikub_move, hint_move
 from bot.ai.wordplayers import choose_word_move
 from bot.core.game import GameState, Move
@@ -22,6 +23,7 @@ LEVELS = ("easy", "medium", "hard")
 PLAYERS: dict[str, Callable[[Any, int, str, int], Move]] = {
     "webfeud": choose_word_move,
     "rummikub": choose_rummikub_move,
+    "numfeud": choose_numfeud_move,
     "smartfeud": choose_word_move,
 }
 

@@ -1,0 +1,62 @@
+"""Numfeud images: registered, deterministic, public, jokers and locks shown, colour-free marks."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import replace
+
+from PIL import Image
+
+from bot.games.numfeud import NUMFEUD
+from renderers import board_png, rack_png
+from renderers.numfeud import NUMFEUD_INKS, numfeud_tile, render_board
+from tests.games.test_numfeud import JOKER_EXAMPLE_2, rig
+
+NAMES = ["alice", "bob"]
+
+
+def image(png: bytes) -> Image.Image:
+    return Image.open(io.BytesIO(png)).convert("RGB")
+
+
+def test_board_and_rack_are_registered_and_deterministic() -> None:
+    """board_png/rack_png find the Numfeud renderers; the same state gives the same bytes."""
+    state = NUMFEUD.new_game(2, seed=1, options={})
+    one = board_png(state, names=NAMES)
+    assert one == board_png(state, names=NAMES)
+    assert one.startswith(b"\x89PNG")
+    assert len(one) < 250 * 1024
+    rack = rack_png(state, 0, name="alice")
+    assert image(rack).width == 900
+
+
+def test_the_board_image_never_depends_on_an_inventory() -> None:
+    """Swapping the inventories' contents leaves the group image unchanged."""
+    state = rig(JOKER_EXAMPLE_2, [["R1", "R2"], ["B5", "B6"]])
+    other = replace(state, racks=(("Y1", "Y2"), ("G5", "G6")))
+    assert render_board(state, names=NAMES) == render_board(other, names=NAMES)
+
+
+def test_locked_tiles_carry_a_padlock_and_jokers_show_their_tile() -> None:
+    """A locked sprite differs from the unlocked one by the lock ink; a joker has its own face."""
+    plain = numfeud_tile("G6", 60)
+    locked = numfeud_tile("G6", 60, locked=True)
+    assert plain.tobytes() != locked.tobytes()
+    lock_rgb = tuple(int(NUMFEUD_INKS.lock[i : i + 2], 16) for i in (1, 3, 5))
+    corner = locked.crop((40, 0, 60, 30)).convert("RGB")
+    assert lock_rgb in {colour for _, colour in corner.getcolors(2000) or []}
+    joker = numfeud_tile("J=G5", 60)
+    assert joker.tobytes() != numfeud_tile("G5", 60).tobytes()
+    assert joker.tobytes() != numfeud_tile("J=R5", 60).tobytes()
+
+
+def test_colours_differ_in_greyscale_too() -> None:
+    """The four colours of one number look different without colour (shape marks, letters)."""
+    grey = {numfeud_tile(f"{c}7", 60).convert("L").tobytes() for c in "RBYG"}
+    assert len(grey) == 4
+
+
+def test_a_finished_game_draws_the_result() -> None:
+    """A game over still renders (the winner's panel is highlighted)."""
+    state = NUMFEUD.on_timeout(NUMFEUD.new_game(2, seed=1, options={}), 0)
+    assert image(render_board(state, names=NAMES)).height > 900
