@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import io
+import os
 from itertools import combinations
+from pathlib import Path
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops, ImageStat
 
 import renderers
 from bot.games.rummikub import RUMMIKUB
@@ -22,6 +24,8 @@ from renderers.numtiles import (
 from renderers.toolkit import DEFAULT, header_height
 
 MAX_PNG = 250 * 1024
+GOLDEN = Path(__file__).parent / "golden"
+TOLERANCE = 1.0  # as in test_renderers_golden.py: mean absolute difference per channel
 NAMES = ["alice", "bob"]
 TABLE = [["R4", "R5", "R6", "R7", "R8"], ["K3", "B3", "Y3"], ["J", "B7", "B8"]]
 
@@ -135,3 +139,24 @@ def test_rummikub_is_registered_for_board_and_rack() -> None:
         state, names=NAMES
     )
     assert renderers.rack_png(state, 0, name="alice") == render_number_rack(state, 0, name="alice")
+
+
+@pytest.mark.parametrize("case", ["rummikub_table_draft", "rummikub_rack"])
+def test_matches_golden_image(case: str) -> None:
+    """The drafted table and the rack equal their approved PNGs within the tolerance.
+
+    FEUDBOT_REGEN_GOLDEN=1 rewrites them after a deliberate change (look before committing).
+    """
+    state = drafted()
+    if case == "rummikub_table_draft":
+        png = render_table(state, names=NAMES)
+    else:
+        png = render_number_rack(state, 0, name="alice")
+    path = GOLDEN / f"{case}.png"
+    if os.environ.get("FEUDBOT_REGEN_GOLDEN") == "1":
+        path.write_bytes(png)
+    assert path.exists(), f"no golden {path.name}: run with FEUDBOT_REGEN_GOLDEN=1"
+    got, want = Image.open(io.BytesIO(png)), Image.open(path)
+    assert got.size == want.size
+    diff = ImageChops.difference(got.convert("RGB"), want.convert("RGB"))
+    assert sum(ImageStat.Stat(diff).mean) / 3 <= TOLERANCE
