@@ -1,8 +1,10 @@
-"""Images of the crossword word games (Webfeud now, SmartFeud later): the board and a rack.
+"""Images of the crossword word games (Webfeud, SmartFeud): the board and a rack.
 
 The board image goes to group chats, so it is drawn from a `PublicBoard`: a snapshot of what
 everybody may see, which holds no rack and no bag contents (only the bag's size). Nothing here
-assumes a board size or a single start square.
+assumes a board size or a single start square. In SmartFeud the board rings the square the last
+move took its tile from, and the rack has an extra slot for a tile taken from the board (on the
+starter's first turn it holds the extra blank).
 """
 
 from __future__ import annotations
@@ -14,7 +16,18 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from bot.core.game import MoveRecord, Outcome
-from bot.games.wordgame import BLANK, EMPTY, L2, L3, PREMIUM_NAMES, START, W2, W3, WordState
+from bot.games.wordgame import (
+    BLANK,
+    EMPTY,
+    L2,
+    L3,
+    PREMIUM_NAMES,
+    START,
+    W2,
+    W3,
+    WordState,
+    taken_cell,
+)
 from renderers.toolkit import (
     DEFAULT,
     Grid,
@@ -49,6 +62,8 @@ class PublicBoard:
     bag: int  # tiles left in the bag
     history: tuple[MoveRecord, ...]
     outcome: Outcome | None
+    left: tuple[str, ...] = ()  # per seat: "" playing, else why it left (SmartFeud)
+    quits: tuple[bool, ...] = ()  # per seat: conditionally quit (SmartFeud)
 
     @property
     def players(self) -> int:
@@ -69,6 +84,8 @@ def public_board(state: WordState) -> PublicBoard:
         bag=len(state.bag),
         history=state.history,
         outcome=state.outcome,
+        left=state.left if state.variant.play_on else (),
+        quits=state.quits if state.variant.play_on else (),
     )
 
 
@@ -167,6 +184,8 @@ _ENDED = {
     "resign": "resigned",
     "timeout": "timed out",
 }
+# Why a seat left a game that goes on without it (SmartFeud).
+_LEFT = {"resign": "resigned", "passes": "out: 3 passes", "timeout": "timed out"}
 
 
 def _badges(pub: PublicBoard, names: Sequence[str], viewer: int | None) -> list[PlayerBadge]:
@@ -175,6 +194,10 @@ def _badges(pub: PublicBoard, names: Sequence[str], viewer: int | None) -> list[
     for seat, (name, score) in enumerate(zip(names, pub.scores, strict=True)):
         captions = []
         winner = False
+        if pub.left and pub.left[seat]:
+            captions.append(_LEFT.get(pub.left[seat], "left"))
+        elif pub.quits and pub.quits[seat] and pub.outcome is None:
+            captions.append("quits")
         if pub.outcome is None:
             if seat == pub.to_move:
                 captions.append("to move")
@@ -182,7 +205,8 @@ def _badges(pub: PublicBoard, names: Sequence[str], viewer: int | None) -> list[
             winner = seat in pub.outcome.winners
             if winner:
                 captions.append("winner" if len(pub.outcome.winners) == 1 else "shared win")
-            if seat == last_seat and pub.outcome.reason in _ENDED:
+            gone = bool(pub.left and pub.left[seat])  # its caption says so already
+            if seat == last_seat and pub.outcome.reason in _ENDED and not gone:
                 captions.append(_ENDED[pub.outcome.reason])
         if seat == viewer:
             captions.insert(0, "you")
@@ -258,6 +282,17 @@ def _draw_board(
         sprite = _tile(ch.upper(), value, tile_size, theme, blank=blank, last=i in highlight)
         left, upper, _, _ = grid.box(row, col, inset=inset)
         image.paste(sprite, (left, upper), sprite)
+    taken = taken_cell(pub.history[-1], pub.size) if last_move and pub.history else None
+    if taken is not None:
+        # The square the last move took its tile from: a ring, over any tile laid there again.
+        row, col = divmod(taken, pub.size)
+        x0, y0, x1, y1 = grid.box(row, col, inset=inset)
+        ImageDraw.Draw(image).rounded_rectangle(
+            (x0, y0, x1 - 1, y1 - 1),
+            radius=theme.radius,
+            outline=theme.accent,
+            width=max(3, grid.cell // 12),
+        )
     return image
 
 
@@ -291,6 +326,27 @@ def render_board(
 
 RACK_TILE = 96
 RACK_GAP = 14
+SLOT_GAP = 28  # extra room before SmartFeud's slot for a taken tile
+
+
+def _draw_slot(
+    image: Image.Image, at: tuple[int, int], size: int, tile: str, theme: Theme
+) -> None:
+    """Draw the slot for a taken tile: ringed, empty (labelled) or holding the extra blank."""
+    x, y = at
+    ImageDraw.Draw(image).rounded_rectangle(
+        (x - 4, y - 4, x + size + 3, y + size + 3),
+        radius=theme.radius + 2,
+        outline=theme.accent,
+        width=3,
+    )
+    if tile:
+        sprite = _tile("", 0, size, theme, blank=True, last=False)
+        image.paste(sprite, (x, y), sprite)
+        return
+    rounded_box(image, (x, y, x + size, y + size), radius=theme.radius, fill=theme.cell)
+    draw = ImageDraw.Draw(image)
+    text(draw, (x + size / 2, y + size / 2), "TAKE", size=max(12, size // 5), fill=theme.accent)
 
 
 def render_rack(state: WordState, seat: int, *, name: str, theme: Theme = DEFAULT) -> bytes:
@@ -303,15 +359,22 @@ def render_rack(state: WordState, seat: int, *, name: str, theme: Theme = DEFAUL
         raise ValueError(f"no seat {seat} in a game of {state.players}")
     values = state.variant.values
     tiles = state.racks[seat]
-    slots = max(state.variant.rack_size, len(tiles))
+    # SmartFeud: one more slot, for a tile taken from the board; on the starter's first turn
+    # it holds the extra blank (dealt last, so it is the rack's last tile).
+    has_slot = state.variant.take
+    slot_tile = ""
+    if has_slot and seat == 0 and state.bonus == "held" and tiles.endswith(BLANK):
+        tiles, slot_tile = tiles[:-1], BLANK
+    slots = max(state.variant.rack_size, len(tiles)) + has_slot
+    extra = SLOT_GAP if has_slot else 0
     pad = theme.padding
-    row_width = slots * RACK_TILE + (slots - 1) * RACK_GAP
+    row_width = slots * RACK_TILE + (slots - 1) * RACK_GAP + extra
     tile_size = (
         RACK_TILE
         if row_width <= theme.width - 2 * pad
-        else ((theme.width - 2 * pad - (slots - 1) * RACK_GAP) // slots)
+        else ((theme.width - 2 * pad - extra - (slots - 1) * RACK_GAP) // slots)
     )
-    row_width = slots * tile_size + (slots - 1) * RACK_GAP
+    row_width = slots * tile_size + (slots - 1) * RACK_GAP + extra
     title_h = 64
     tray_pad = 18
     height = pad + title_h + tile_size + 2 * tray_pad + pad + 30
@@ -358,6 +421,9 @@ def render_rack(state: WordState, seat: int, *, name: str, theme: Theme = DEFAUL
     y = tray_top + tray_pad
     for k in range(slots):
         x = left + k * (tile_size + RACK_GAP)
+        if has_slot and k == slots - 1:
+            _draw_slot(image, (x + extra, y), tile_size, slot_tile, theme)
+            continue
         if k >= len(tiles):
             rounded_box(
                 image, (x, y, x + tile_size, y + tile_size), radius=theme.radius, fill=theme.cell
@@ -379,5 +445,9 @@ def render_rack(state: WordState, seat: int, *, name: str, theme: Theme = DEFAUL
     footer = (f"{_plural(bag, 'tile')} in the bag" if bag else "the bag is empty") + (
         " · a blank tile (0 points) plays as any letter" if BLANK in tiles else ""
     )
+    if slot_tile:
+        footer += " · extra blank: play it this turn or lose it"
+    elif has_slot:
+        footer += " · last slot: a tile taken from the board"
     text(draw, (theme.width / 2, height - pad - 12), footer, size=19, fill=theme.text_muted)
     return to_png(image)
