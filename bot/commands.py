@@ -34,7 +34,7 @@ class CommandSpec:
     takes_game_id: bool = True
     # "none": no arguments; "text": the rest of the line (required); "word?": one optional word;
     # "word": one required word; "player?": one optional @name; "new": the /new grammar;
-    # "leaderboard": an optional game and an optional `everywhere`.
+    # "leaderboard": an optional game, an optional year and an optional `everywhere`.
     shape: str = "none"
 
     @property
@@ -113,9 +113,10 @@ COMMANDS: tuple[CommandSpec, ...] = (
     ),
     CommandSpec(
         "leaderboard",
-        "[game] [everywhere]",
+        "[game] [year] [everywhere]",
         "Show the leaderboard of finished games (games, wins, points) of this chat, or of every"
-        " chat with `everywhere`; for one game or all games.",
+        " chat with `everywhere`; for one game or all games; `2026`: one UTC calendar year only."
+        " `/leaderboard numfeud` is the Numfeud World Ranking of this year, by points.",
         takes_game_id=False,
         shape="leaderboard",
     ),
@@ -219,10 +220,13 @@ def _by_shape(spec: CommandSpec, rest: list[str], game_id: int | None) -> Comman
     if spec.shape == "leaderboard":
         words = [token.lower() for token in rest]
         everywhere = "everywhere" in words
-        games = [word for word in words if word != "everywhere"]
-        if len(games) > 1 or words.count("everywhere") > 1:
+        years = [word for word in words if len(word) == 4 and word.isdigit()]
+        games = [word for word in words if word != "everywhere" and word not in years]
+        if len(games) > 1 or len(years) > 1 or words.count("everywhere") > 1:
             raise _fail(spec, f"/{spec.name} takes {spec.args}.")
         options = {"scope": "everywhere"} if everywhere else {}
+        if years:
+            options["year"] = years[0]
         return Command(spec.name, game_id, text=games[0] if games else "", options=options)
     if spec.shape == "player?":
         if len(rest) > 1 or (rest and not _is_player(rest[0])):

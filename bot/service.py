@@ -1135,11 +1135,26 @@ class Service:
         if key is not None and key not in GAMES:
             raise CommandError(f"There is no game {key!r}. {usage('leaderboard')}")
         everywhere = command.options.get("scope") == "everywhere"
-        rows = await self.db.results.leaderboard(
-            chat_id=None if everywhere else ctx.chat.id, game_key=key, limit=10
-        )
         where = "everywhere" if everywhere else "this chat"
-        title = f"Leaderboard of {where} — {GAMES[key].title if key else 'all games'}"
+        # Numfeud's World Ranking is yearly (UTC, reset on 1 January) and ranks by points.
+        year_text = command.options.get("year")
+        year = int(year_text) if year_text else None
+        if year is None and key == "numfeud":
+            year = self.clock().astimezone(UTC).year
+        if year is not None and key is None:
+            raise CommandError(f"Name a game with the year, e.g. /leaderboard numfeud {year}.")
+        if year is not None and key is not None:
+            by_points = key == "numfeud"
+            rows = await self.db.results.yearly_ranking(
+                key, year, 10, chat_id=None if everywhere else ctx.chat.id, by_points=by_points
+            )
+            name = "Numfeud World Ranking" if by_points else f"{GAMES[key].title} leaderboard"
+            title = f"{name} {year} — {where}"
+        else:
+            rows = await self.db.results.leaderboard(
+                chat_id=None if everywhere else ctx.chat.id, game_key=key, limit=10
+            )
+            title = f"Leaderboard of {where} — {GAMES[key].title if key else 'all games'}"
         lines = [title]
         lines += [
             f"{rank}. {row.display_name}: {_plural(row.wins, 'win')} in"
@@ -1156,6 +1171,7 @@ class Service:
                 event={
                     "type": "leaderboard",
                     "game": key,
+                    "year": year,
                     "scope": "everywhere" if everywhere else "chat",
                     "rows": [_row_json(rank, row) for rank, row in enumerate(rows, start=1)],
                 },

@@ -8,8 +8,9 @@
 - `user_stats(user_id, game_key=None) -> LeaderboardRow | None` (zeros when the user has not
   finished a game; None for an unknown user)
 - `best_solo_score(user_id, game_key) -> int | None`: the personal record in one-seat games
-- `yearly_ranking(game_key, year, limit=10) -> list[LeaderboardRow]`: everyone's games of
-  one kind that finished in that UTC year
+- `yearly_ranking(game_key, year, limit=10, chat_id=None, by_points=False)`: the games of
+  one kind that finished in that UTC year, everyone's or one chat's (Numfeud's World Ranking
+  ranks by points)
 
 Rankings order by wins, then points, both descending, then user id. Bots (seats without a
 user) have result rows but never appear in rankings.
@@ -30,6 +31,7 @@ _AGGREGATE = (
     " FROM results r JOIN users u ON u.id = r.user_id"
 )
 _RANKING = " GROUP BY r.user_id ORDER BY wins DESC, points DESC, r.user_id LIMIT ?"
+_BY_POINTS = " GROUP BY r.user_id ORDER BY points DESC, wins DESC, r.user_id LIMIT ?"
 
 
 def _leaderboard_row(row: sqlite3.Row) -> LeaderboardRow:
@@ -118,16 +120,28 @@ class ResultRepository(Repository):
         return None if row is None or row[0] is None else int(row[0])
 
     async def yearly_ranking(
-        self, game_key: str, year: int, limit: int = 10
+        self,
+        game_key: str,
+        year: int,
+        limit: int = 10,
+        *,
+        chat_id: int | None = None,
+        by_points: bool = False,
     ) -> list[LeaderboardRow]:
-        """Return everyone's ranking for one game over the games finished in a UTC year."""
+        """Return the ranking for one game over the games finished in a UTC year.
+
+        Everyone's, or one chat's with `chat_id`; `by_points` ranks by points won and lost
+        (the Numfeud World Ranking) instead of by wins.
+        """
         start = to_epoch(datetime(year, 1, 1, tzinfo=UTC))
         end = to_epoch(datetime(year + 1, 1, 1, tzinfo=UTC))
+        where = "r.user_id IS NOT NULL AND r.game_key = ? AND r.finished_at >= ?"
+        where += " AND r.finished_at < ?"
+        params: list[object] = [game_key, start, end]
+        if chat_id is not None:
+            where += " AND r.chat_id = ?"
+            params.append(chat_id)
+        order = _BY_POINTS if by_points else _RANKING
         async with self._db.read() as conn:
-            rows = await fetch_all(
-                conn,
-                f"{_AGGREGATE} WHERE r.user_id IS NOT NULL AND r.game_key = ?"
-                f" AND r.finished_at >= ? AND r.finished_at < ?{_RANKING}",
-                (game_key, start, end, limit),
-            )
+            rows = await fetch_all(conn, f"{_AGGREGATE} WHERE {where}{order}", (*params, limit))
         return [_leaderboard_row(row) for row in rows]

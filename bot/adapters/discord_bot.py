@@ -873,12 +873,18 @@ def build_commands() -> list[app_commands.Command[Any, Any, Any]]:
     @app_commands.describe(
         game="Only this game (all games by default)",
         everywhere="Count the games of every chat, not only this channel's",
+        year="Only games finished in this UTC calendar year, e.g. 2026",
     )
     @app_commands.choices(game=game_choices)
     async def leaderboard(
-        interaction: discord.Interaction[Any], game: str | None = None, everywhere: bool = False
+        interaction: discord.Interaction[Any],
+        game: str | None = None,
+        everywhere: bool = False,
+        year: app_commands.Range[int, 2000, 9999] | None = None,
     ) -> None:
         scope = {"scope": "everywhere"} if everywhere else {}
+        if year is not None:
+            scope["year"] = str(year)
         await _bot(interaction).run_command(
             interaction, lambda: Command("leaderboard", text=game or "", options=scope)
         )

@@ -45,6 +45,8 @@ TILE_COUNTS[JOKER] = 2  # 106 tiles
 
 _TILE = r"([RBYG])(1[0-3]|[1-9])"
 _TOKEN = re.compile(rf"^(?:{_TILE}|J(?:=({_TILE}))?)$", re.IGNORECASE)
+_SWAP_TILE = re.compile(r"[RBYG](?:1[0-3]|[1-9])|J")
+_SWAP = re.compile(r"(?:[RBYG](?:1[0-3]|[1-9])|J)+")
 _SHIFT = re.compile(r"^([A-Za-z]\d{1,2}|\d{1,2}[A-Za-z])>([A-Za-z]\d{1,2}|\d{1,2}[A-Za-z])$")
 
 NOTATION_HELP = (
@@ -360,10 +362,11 @@ def parse_numfeud_move(text: str) -> NumfeudMove:
     if head == "resign" and len(parts) == 1:
         return Resign()
     if head == "swap":
-        tiles = tuple(parse_token(t) for t in parts[1:])
-        if not tiles or any(t.startswith("J=") for t in tiles):
+        # Codes may come written together (R5B7J): Discord's /swap strips the spaces.
+        joined = "".join(parts[1:]).upper()
+        if not joined or not _SWAP.fullmatch(joined):
             raise InvalidMove("Name the tiles to swap from your inventory, e.g. swap R5 B7 J.")
-        return Swap(tiles)
+        return Swap(tuple(parse_token(t) for t in _SWAP_TILE.findall(joined)))
     steps = tuple(_parse_step(chunk) for chunk in text.split(";") if chunk.strip())
     if not steps:
         raise InvalidMove(f"Say what to play. {NOTATION_HELP}")

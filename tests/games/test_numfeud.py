@@ -158,6 +158,7 @@ def test_notation_round_trips() -> None:
     move = parse_numfeud_move("8h r5 j=b5 y5")
     assert move == Turn((Lay(Anchor(7, 7, True), ("R5", "J=B5", "Y5")),))
     assert parse_numfeud_move("H8>I9") == Turn((Shift((7, 7), (8, 8)),))
+    assert parse_numfeud_move("swap r13b1J") == Swap(("R13", "B1", "J"))
 
 
 @pytest.mark.parametrize("text", ["", "8H", "8H X5", "8H J R6 R7", "swap", "swap J=R5", "8H R14"])

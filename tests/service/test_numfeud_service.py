@@ -1,0 +1,118 @@
+"""Numfeud through the service: 72 h auto-resign via the dispatcher, the yearly World Ranking."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from bot.reminders import Dispatcher
+from bot.replies import Reply
+from bot.service import CONSOLE, ChatRef, Service, UserRef
+
+from .conftest import START
+
+HOUR = timedelta(hours=1)
+
+
+class Outbox:
+    """Collects what the dispatcher sends."""
+
+    def __init__(self) -> None:
+        self.sent: list[Reply] = []
+
+    async def __call__(self, replies) -> None:
+        self.sent += replies
+
+
+async def send(service: Service, name: str, text: str, chat: str = "room") -> list[Reply]:
+    return await service.handle(ChatRef(CONSOLE, chat), UserRef(CONSOLE, name, name), text)
+
+
+async def new_game(service: Service, chat: str = "room", seed: int = 1) -> int:
+    replies = await send(service, "alice", f"/new numfeud @bob seed={seed}", chat)
+    return next(r.event["game_id"] for r in replies if r.kind == "game_started")
+
+
+def ranking(replies: list[Reply]) -> list[tuple[str, int]]:
+    [reply] = replies
+    assert reply.event["type"] == "leaderboard"
+    return [(row["player"], row["points"]) for row in reply.event["rows"]]
+
+
+async def test_72_hours_without_a_move_auto_resign_for_50_points(service, clock, db) -> None:
+    """The dispatcher fires the 72 h timeout: alice loses 50, bob wins, the result is stored."""
+    game_id = await new_game(service)
+    dispatcher = Dispatcher(service, Outbox())
+    assert [r.kind for r in await dispatcher.run_due(clock.advance(71 * HOUR))] == ["reminder"] * 2
+    assert await dispatcher.run_due(clock.advance(HOUR - timedelta(seconds=1))) == []
+    fired = await dispatcher.run_due(clock.advance(timedelta(seconds=1)))
+    assert [r.kind for r in fired] == ["timeout", "game_over"]
+    assert fired[1].event["winners"] == ["bob"]
+    results = await db.results.game_results(game_id)
+    assert [(r.score, r.won) for r in results] == [(-50, False), (0, True)]
+    replayed = await service.replay(game_id)
+    assert replayed is not None
+    assert replayed.scores == (-50, 0)
+
+
+async def test_resign_costs_50_only_after_a_move(service, db) -> None:
+    """Resigning before your first move costs nothing; after a move it costs 50."""
+    first = await new_game(service, seed=2)
+    await send(service, "alice", "/resign")
+    assert [r.score for r in await db.results.game_results(first)] == [0, 0]
+    second = await new_game(service, seed=3)
+    await send(service, "alice", "/pass")
+    await send(service, "bob", "/resign")  # bob has not moved yet
+    assert [r.score for r in await db.results.game_results(second)] == [0, 0]
+    second = await new_game(service, seed=3)
+    await send(service, "alice", "/pass")
+    await send(service, "bob", "/pass")
+    await send(service, "bob", "/resign")
+    assert [r.score for r in await db.results.game_results(second)] == [0, -50]
+
+
+async def test_world_ranking_sums_points_per_utc_year_and_resets(service, clock) -> None:
+    """Points won and lost add up per calendar year (UTC); on 1 January the ranking starts over."""
+    await new_game(service, seed=4)
+    await send(service, "alice", "/pass")
+    await send(service, "bob", "/pass")
+    await send(service, "bob", "/resign")  # bob: -50
+    await new_game(service, seed=5)
+    await send(service, "alice", "/pass")
+    await send(service, "bob", "/pass")
+    await send(service, "alice", "/resign")  # alice: -50
+    await new_game(service, chat="other", seed=6)
+    await send(service, "alice", "/pass", "other")
+    await send(service, "bob", "/pass", "other")
+    await send(service, "bob", "/resign", "other")  # bob: -50, in another chat
+    here = ranking(await send(service, "alice", "/leaderboard numfeud"))
+    assert here == [("alice", -50), ("bob", -50)]
+    world = ranking(await send(service, "alice", "/leaderboard numfeud everywhere"))
+    assert world == [("alice", -50), ("bob", -100)]
+    title = (await send(service, "alice", "/leaderboard numfeud everywhere"))[0].text
+    assert title.startswith("Numfeud World Ranking 2026")
+
+    # One second before the new year still counts for 2026; from 1 January 2027 it is a new year.
+    clock.now = datetime(2026, 12, 31, 23, 59, 59, tzinfo=UTC)
+    await new_game(service, seed=7)
+    await send(service, "alice", "/pass")
+    await send(service, "bob", "/pass")
+    await send(service, "bob", "/resign")
+    clock.now = datetime(2027, 1, 1, tzinfo=UTC)
+    assert ranking(await send(service, "alice", "/leaderboard numfeud everywhere")) == []
+    old = ranking(await send(service, "alice", "/leaderboard numfeud 2026 everywhere"))
+    assert old == [("alice", -50), ("bob", -150)]
+    await new_game(service, seed=8)
+    await send(service, "alice", "/pass")
+    await send(service, "bob", "/pass")
+    await send(service, "bob", "/resign")
+    assert ranking(await send(service, "alice", "/leaderboard numfeud")) == [
+        ("alice", 0),
+        ("bob", -50),
+    ]
+    assert START.year == 2026
+
+
+async def test_a_year_needs_a_game(service) -> None:
+    """/leaderboard 2026 without a game is refused with an example."""
+    [reply] = await send(service, "alice", "/leaderboard 2026")
+    assert "numfeud 2026" in reply.text
