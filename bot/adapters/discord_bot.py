@@ -102,10 +102,10 @@ class GameButton(
 ):
     """A button under a game message; it is rebuilt from its custom id, so it survives restarts."""
 
-    def __init__(self, action: str, game_id: int, turn: int) -> None:
+    def __init__(self, action: str, game_id: int, turn: int, label: str | None = None) -> None:
         super().__init__(
             discord.ui.Button(
-                label=BUTTON_LABELS[action],
+                label=label or BUTTON_LABELS[action],
                 style=BUTTON_STYLES[action],
                 custom_id=custom_id(action, game_id, turn),
             )
@@ -146,6 +146,13 @@ def can_pass(game_key: str | None) -> bool:
     return True
 
 
+def pass_label(game_key: str | None) -> str:
+    """Return the Pass button's label: "Pass", or what the game's pass is (Rummikub: "Draw")."""
+    gdef = GAMES.get(game_key or "")
+    move = str(gdef.parse_move("pass")) if gdef is not None and can_pass(game_key) else "pass"
+    return BUTTON_LABELS["pass"] if move == "pass" else move.split()[0].capitalize()
+
+
 def buttons_for(reply: Reply, game_key: str | None = None) -> list[GameButton]:
     """Return the buttons to put under a chat reply (none for private replies)."""
     if reply.private:
@@ -164,8 +171,9 @@ def buttons_for(reply: Reply, game_key: str | None = None) -> list[GameButton]:
         if not isinstance(turn, int):
             return []
         buttons = [GameButton("rack", game_id, turn), GameButton("board", game_id, turn)]
-        if can_pass(game_key or event.get("game")):
-            buttons.append(GameButton("pass", game_id, turn))
+        key = game_key or event.get("game")
+        if can_pass(key):
+            buttons.append(GameButton("pass", game_id, turn, label=pass_label(key)))
         return buttons
     return []
 

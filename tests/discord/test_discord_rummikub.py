@@ -23,6 +23,8 @@ async def test_a_turn_built_in_steps_with_slash_commands(harness) -> None:
     assert "has only 2 tiles" in draft.text
     assert any(a.filename.endswith("-board.png") for a in draft.attachments)
     assert any(not m.public and "Your rack" in m.text for m in msgs)
+    labels = [item.get("label") for row in draft.components for item in row.get("components", [])]
+    assert labels == ["My rack", "Board", "Draw"]  # /pass is drawing a tile in Rummikub
 
     inter = await harness.slash(harness.alice, "done")
     refusal = harness.replies(inter)
