@@ -1,0 +1,122 @@
+"""SmartFeud through the real service and SQLite: timeouts as passes, resign, conditional quit."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+from bot.ai import choose_move
+from bot.reminders import Dispatcher
+from bot.replies import Reply, UserTarget
+from bot.service import Service, load_state
+from storage import Database
+
+MINUTE = timedelta(minutes=1)
+
+
+class Outbox:
+    """Collects what the dispatcher sends."""
+
+    def __init__(self) -> None:
+        self.sent: list[Reply] = []
+
+    async def __call__(self, replies) -> None:
+        self.sent += replies
+
+
+async def snapshot_replays(service: Service, db: Database, game_id: int) -> None:
+    """The move log replays to the stored snapshot."""
+    row = await db.games.get_game(game_id)
+    assert row is not None
+    replayed = await service.replay(game_id)
+    assert replayed is not None
+    assert replayed.to_json() == json.loads(row.snapshot)
+
+
+async def test_a_timeout_counts_as_a_pass_and_three_lose_the_game(say, service, clock, db) -> None:
+    """wait=3m: each 3-minute deadline is a pass by the dispatcher; alice's third loses her game."""
+    created = await say("alice", "/new smartfeud @bob wait=3m seed=1")
+    game_id = created[0].event["game_id"]
+    started = await say("alice", "/start")
+    assert any(r.kind == "game_started" for r in started)
+    dispatcher = Dispatcher(service, Outbox())
+    assert await dispatcher.run_due(clock.advance(3 * MINUTE - timedelta(seconds=1))) == []
+    first = await dispatcher.run_due(clock.advance(timedelta(seconds=1)))
+    # The pass ends alice's first turn, so her unused extra blank is gone: she is sent her
+    # new rack privately.
+    assert [r.kind for r in first] == ["timeout", "rack"]
+    assert first[0].event["player"] == "alice"
+    assert first[0].event["move"] == "ran out of time (a pass)"
+    assert first[0].event["to_move"] == "bob"
+    assert isinstance(first[1].to, UserTarget)
+    assert first[1].to.name == "alice"
+    assert "?" not in first[1].event["tiles"]
+    state = load_state(await db.games.get_game(game_id))
+    assert state.outcome is None
+    # bob, alice, bob time out too; alice's third consecutive pass loses her the game.
+    for _ in range(3):
+        fired = await dispatcher.run_due(clock.advance(3 * MINUTE))
+        assert [r.kind for r in fired] == ["timeout"]
+    last = await dispatcher.run_due(clock.advance(3 * MINUTE))
+    assert [r.kind for r in last] == ["timeout", "game_over"]
+    assert last[1].event["winners"] == ["bob"]
+    assert last[1].event["reason"] == "passes"
+    results = await db.results.game_results(game_id)
+    assert [r.won for r in results] == [False, True]
+    await snapshot_replays(service, db, game_id)
+    assert await dispatcher.run_due(clock.advance(1000 * MINUTE)) == []
+
+
+async def test_a_move_resets_the_timeout_clock(say, service, clock, db) -> None:
+    """A pass typed in time replaces alice's deadline with bob's, due 3 minutes later."""
+    await say("alice", "/new smartfeud @bob wait=3m seed=1")
+    await say("alice", "/start")
+    dispatcher = Dispatcher(service, Outbox())
+    clock.advance(2 * MINUTE)
+    await say("alice", "/pass")
+    assert await dispatcher.run_due(clock.advance(2 * MINUTE)) == []
+    fired = await dispatcher.run_due(clock.advance(MINUTE))
+    assert [r.event["player"] for r in fired] == ["bob"]
+
+
+async def test_multiplayer_resign_then_conditional_quit(say, service, db) -> None:
+    """Bob resigns: alice and carol play on; when both quit, the top score wins ("quit")."""
+    created = await say("alice", "/new smartfeud @bob @carol seed=3")
+    game_id = created[0].event["game_id"]
+    await say("alice", "/start")
+    state = load_state(await db.games.get_game(game_id))
+    word = str(choose_move(state, 0, "hard", 1))
+    played = await say("alice", f"/play {word}")
+    assert played[0].kind == "move_played"
+    resigned = await say("bob", "/resign")
+    assert [r.kind for r in resigned] == ["move_played"]
+    assert resigned[0].event["move"] == "resigned"
+    refused = await say("bob", "/pass")
+    assert refused[0].event["reason"] == "PLAYER_LEFT"
+    quit_one = await say("carol", "/play quit")
+    assert [r.kind for r in quit_one] == ["move_played"]
+    assert quit_one[0].event["to_move"] == "carol"  # quitting does not use up a turn
+    over = await say("alice", "/play quit")
+    assert [r.kind for r in over] == ["move_played", "game_over"]
+    assert over[1].event["reason"] == "quit"
+    assert over[1].event["winners"] == ["alice"]
+    results = await db.results.game_results(game_id)
+    assert [r.won for r in results] == [True, False, False]
+    await snapshot_replays(service, db, game_id)
+
+
+async def test_four_seats_alice_resigns_and_the_bots_play_to_the_end(say, service, db) -> None:
+    """Alice against three bots resigns at once; the bots play on until the game ends."""
+    created = await say("alice", "/new smartfeud bot=hard bot=medium bot=easy seed=4")
+    game_id = created[0].event["game_id"]
+    replies = await say("alice", "/resign")
+    kinds = [r.kind for r in replies]
+    assert kinds[0] == "move_played"
+    assert kinds[-1] == "game_over"
+    row = await db.games.get_game(game_id)
+    state = load_state(row)
+    assert state.outcome is not None
+    assert state.outcome.reason == "out"
+    assert 0 not in state.outcome.winners
+    state.check_invariants()
+    await snapshot_replays(service, db, game_id)
