@@ -988,12 +988,9 @@ class NumfeudState:
             -FORFEIT_POINTS if s == seat else FORFEIT_POINTS for s in range(self.players)
         )
         winners = tuple(s for s in range(self.players) if s != seat)
-        return replace(
-            self,
-            scores=scores,
-            history=(*self.history, MoveRecord(seat, "inventory full: no tile to lay", 0)),
-            outcome=Outcome(scores, winners, "full"),
-        )
+        # No history record: the last record stays the move that was just made (the service
+        # announces it under its player's name); the outcome's reason tells why the game ended.
+        return replace(self, scores=scores, outcome=Outcome(scores, winners, "full"))
 
     def forfeit(self, seat: int, reason: str) -> Self:
         """End the game: `seat` resigned or ran out of time; the opponent wins."""
