@@ -102,6 +102,20 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "Suggest a move, privately, in a casual game (Rummikub with `assist=on`).",
         shape="none",
     ),
+    # NMBR 9: every seat places the round's tile privately; the round ends when all have placed.
+    CommandSpec(
+        "place",
+        "<cell> <rotation>",
+        "NMBR 9: place this round's tile, e.g. `/place C4 90`: C4 is the top-left square of the"
+        " box around the tile turned 90 degrees clockwise (0, 90, 180 or 270).",
+        shape="text",
+    ),
+    CommandSpec(
+        "moves",
+        "",
+        "NMBR 9: list some legal placements of this round's tile, privately, highest first.",
+        shape="none",
+    ),
     CommandSpec("resign", "", "Give up the game; the others win.", shape="none"),
     CommandSpec("board", "", "Show the board, the scores and whose turn it is.", shape="none"),
     CommandSpec("rack", "", "Show your tiles, privately.", shape="none"),

@@ -656,6 +656,9 @@ class Service:
     async def _cmd_resign(self, ctx: _Ctx, command: Command) -> list[Reply]:
         return await self._play(ctx, command.game_id, "resign")
 
+    async def _cmd_place(self, ctx: _Ctx, command: Command) -> list[Reply]:
+        return await self._play(ctx, command.game_id, command.text)
+
     async def _play(self, ctx: _Ctx, game_id: int | None, text: str) -> list[Reply]:
         """Apply one move of the asking player, then let bot seats answer."""
         arrival = await self._find_game(ctx, game_id, ("lobby", "active"))
@@ -691,6 +694,7 @@ class Service:
         results = self._results(state) if over else None
         board_before = await self._standings(table) if over else {}
         notation = "timeout" if move is None else str(move)
+        keep = not over and _round_goes_on(table.gdef, before, state)
         ok = await self.db.games.commit_move(
             row.id,
             row.version,
@@ -700,13 +704,16 @@ class Service:
             _dump(state),
             state.turn,
             "finished" if over else "active",
-            () if over else self._deadlines(table, state, now),
+            () if over or keep else self._deadlines(table, state, now),
             results,
             now=now,
+            keep_deadlines=keep,
         )
         if not ok:
             raise _already_played(row.id)
         table = replace(table, row=_advanced(row, state), state=state)
+        if table.gdef.round_of(state) is not None:
+            return await self._round_replies(table, before, state, seat_no, kind, board_before)
         record = state.history[-1] if state.history else None
         public = record.text if record is not None else notation
         score = record.score if record is not None else 0
@@ -758,9 +765,10 @@ class Service:
             waiting = state.waiting_for()
             if state.outcome is not None or not waiting:
                 return replies
-            seat = table.seats[waiting[0]]
-            if seat.bot_level is None:
+            bots = [s for s in waiting if table.seats[s].bot_level is not None]
+            if not bots:  # a person is to move (in a round, the bots have all placed)
                 return replies
+            seat = table.seats[bots[0]]
             move = await self._bot_move(table, state, seat)
             new_state = state.apply(seat.seat_no, move)
             replies += await self._commit(table, new_state, seat.seat_no, move, "move")
@@ -916,6 +924,210 @@ class Service:
             )
         ]
 
+    # -- simultaneous rounds (NMBR 9): every waiting seat moves privately, in any order --
+
+    async def _cmd_moves(self, ctx: _Ctx, command: Command) -> list[Reply]:
+        row = await self._find_game(ctx, command.game_id, ("active",))
+        table = await self._table(row)
+        seat = table.seat_of(ctx.user.id)
+        if seat is None or table.state is None:
+            raise ServiceError("NOT_A_PLAYER", f"You are not playing in game #{row.id}.")
+        state, gdef = table.state, table.gdef
+        if gdef.round_of(state) is None:
+            raise ServiceError(
+                "NOT_IN_THIS_GAME", f"/moves belongs to NMBR 9; for {gdef.title} see /rules."
+            )
+        if seat not in state.waiting_for():
+            raise ServiceError(
+                "ALREADY_PLACED",
+                f"You have placed this round's tile in game #{row.id}; wait for the next round.",
+            )
+        moves = [str(move) for move in gdef.some_moves(state, seat)]
+        text = (
+            f"Some placements in game #{row.id}, highest level first: "
+            + ", ".join(f"/place {move}" for move in moves)
+            if moves
+            else f"Your tile fits nowhere in game #{row.id}: /place skip sets it aside."
+        )
+        # A hint of what to play stays private (Telegram never shows a "hint" in a group).
+        return [Reply(ctx.to_user, text, event={"type": "hint", "game_id": row.id, "moves": moves})]
+
+    async def _round_replies(
+        self,
+        table: _Table,
+        before: GameState | None,
+        state: GameState,
+        seat_no: int,
+        kind: str,
+        board_before: Mapping[int, int],
+    ) -> list[Reply]:
+        """Describe a stored move of a game played in simultaneous rounds (lock held).
+
+        While the round lasts the chat learns only who has moved, and the mover privately sees
+        the move and their own board. The move that ends the round shows the chat every move of
+        the round, the scores and all boards; then each person gets the next round privately.
+        """
+        row, gdef = table.row, table.gdef
+        record = state.history[-1]
+        player = table.names[seat_no]
+        timed_out = kind == "timeout"
+        over = state.outcome is not None
+        user = table.users[seat_no]
+        note = f"You placed your tile at {record.text} ({record.score:+d})."
+        if timed_out:
+            note = (
+                f"The round deadline of game #{row.id} passed, so your tile was placed for you: "
+                f"{record.text} ({record.score:+d})."
+            )
+        if not over and _round_goes_on(gdef, before, state):
+            waiting = self._to_move_names(table, state)
+            text = f"#{row.id} {player} has placed this round's tile"
+            text += " (placed for them: the round deadline passed)" if timed_out else ""
+            replies = [
+                Reply(
+                    _chat_target(table.chat),
+                    f"{text}. Waiting for {waiting}.",
+                    event={
+                        "type": "placed",
+                        "game_id": row.id,
+                        "player": player,
+                        "seat": seat_no,
+                        "timeout": timed_out,
+                        "round": gdef.round_of(state),
+                        "to_move": waiting,
+                        "turn": state.turn,
+                    },
+                )
+            ]
+            if user is not None:
+                replies.append(await self._round_rack(table, state, seat_no, note))
+            return replies
+        # The round is over: its moves are the last one of each seat.
+        moves = state.history[-len(table.seats) :]
+        played = ", ".join(
+            f"{table.names[r.seat]} {r.text}"
+            + (f" ({r.score:+d})" if r.score else "")
+            + (" (placed at the deadline)" if "deadline" in r.words else "")
+            for r in moves
+        )
+        done = (gdef.round_of(before) if before is not None else None) or 0
+        text = f"#{row.id} round {done + 1}: {played} — {self._score_line(table, state)}."
+        view = _public_view(state)
+        to_move = None if over else self._to_move_names(table, state)
+        if not over:
+            text += f" Round {done + 2}: the card is {view.get('card')}; /place <cell> <rotation>."
+        replies = [
+            Reply(
+                _chat_target(table.chat),
+                text,
+                images=await self._board_images(table, state),
+                buttons=() if over else _play_buttons(row.id),
+                event={
+                    "type": "timeout" if timed_out else "move_played",
+                    "game_id": row.id,
+                    "player": player,
+                    "seat": seat_no,
+                    "move": record.text,
+                    "score": record.score,
+                    "round": done,
+                    "moves": [
+                        {
+                            "player": table.names[r.seat],
+                            "move": r.text,
+                            "score": r.score,
+                            "deadline": "deadline" in r.words,
+                        }
+                        for r in moves
+                    ],
+                    "scores": list(state.scores),
+                    "players": list(table.names),
+                    "to_move": to_move,
+                    "turn": state.turn,
+                    "view": view,
+                },
+            )
+        ]
+        if over:
+            replies.append(await self._game_over(table, state, board_before))
+            if len(table.seats) == 1 and user is not None:
+                replies.append(await self._solo_record(table, state, user))
+            return replies
+        for seat in table.seats:
+            if seat.user_id is not None:
+                mine = note if seat.seat_no == seat_no and timed_out else ""
+                replies.append(await self._round_rack(table, state, seat.seat_no, mine))
+        return replies
+
+    async def _round_rack(self, table: _Table, state: GameState, seat_no: int, note: str) -> Reply:
+        """Return a seat's private view of the round: its own board and what is left to do."""
+        user = table.users[seat_no]
+        assert user is not None
+        view = state.view(seat_no)
+        row = table.row
+        gdef = table.gdef
+        round_no = (gdef.round_of(state) or 0) + 1
+        rounds = view.get("rounds", round_no)
+        tiles = list(state.rack(seat_no))
+        score = f"Your score: {view['scores'][seat_no]}." if "scores" in view else ""
+        if state.outcome is not None:
+            text = f"Your rack in game #{row.id}: the game is over. {score}"
+        elif tiles:
+            text = (
+                f"Your rack in game #{row.id} (round {round_no} of {rounds}): place your "
+                f"{' '.join(tiles)} with /place <cell> <rotation>; /moves lists some. {score}"
+            )
+        else:
+            text = (
+                f"Your rack in game #{row.id} (round {round_no} of {rounds}): you have placed "
+                f"this round's tile; waiting for {self._to_move_names(table, state)}. {score}"
+            )
+        if note:
+            text = f"{note} {text}"
+        return Reply(
+            _user_target(user),
+            text.strip(),
+            images=await self._render("rack", state, names=table.names, seat=seat_no),
+            event={
+                "type": "rack",
+                "game_id": row.id,
+                "player": table.names[seat_no],
+                "tiles": tiles,
+                "round": round_no,
+                "timeout": bool(note),
+            },
+        )
+
+    async def _solo_record(self, table: _Table, state: GameState, user: User) -> Reply:
+        """Tell the chat a solo player's personal record in this game after a finished game."""
+        key = table.row.game_key
+        best = await self.db.results.best_solo_score(user.id, key)
+        score = state.scores[0]
+        text = f"{user.display_name}'s solo record in {table.gdef.title}: {best}."
+        if best == score:
+            text += f" {score} is your best solo score yet!"
+        return Reply(
+            _chat_target(table.chat),
+            text,
+            event={
+                "type": "solo_record",
+                "game_id": table.row.id,
+                "player": user.display_name,
+                "score": score,
+                "record": best,
+            },
+        )
+
+    async def _solo_records(self, user_ids: Iterable[int], key: str | None) -> dict[int, int]:
+        """Return user id -> personal solo record in a game that can be played alone."""
+        if key is None or GAMES[key].min_players != 1:
+            return {}
+        out = {}
+        for user_id in user_ids:
+            best = await self.db.results.best_solo_score(user_id, key)
+            if best is not None:
+                out[user_id] = best
+        return out
+
     # -- deadlines --
 
     def _deadlines(self, table: _Table, state: GameState, now: datetime) -> list[NewDeadline]:
@@ -924,6 +1136,7 @@ class Service:
         if limit is None or state.outcome is not None:
             return []
         due = now + limit
+        key = _deadline_key(table.gdef, state)
         out: list[NewDeadline] = []
         for seat_no in state.waiting_for():
             if table.seats[seat_no].user_id is None:
@@ -934,26 +1147,31 @@ class Service:
                         NewDeadline(
                             "reminder",
                             due - before,
-                            state.turn,
+                            key,
                             {"seat": seat_no, "before": int(before.total_seconds())},
                         )
                     )
-            out.append(NewDeadline("timeout", due, state.turn, {"seat": seat_no}))
+            out.append(NewDeadline("timeout", due, key, {"seat": seat_no}))
         return out
 
     async def on_deadline(self, deadline: Deadline) -> list[Reply]:
         """Handle a claimed deadline: remind the player, or apply the timeout rule.
 
-        Idempotent: nothing happens unless the game is still active at the deadline's turn.
+        Idempotent: nothing happens unless the game is still active at the deadline's turn (in a
+        game of simultaneous rounds: its round) and the seat has still to move.
         """
         async with self._lock(deadline.game_id):
             row = await self.db.games.get_game(deadline.game_id)
-            if row is None or row.status != "active" or row.turn != deadline.turn:
+            if row is None or row.status != "active":
                 return []
             table = await self._table(row)
             state = table.state
             seat_no = int(deadline.payload.get("seat", -1))
-            if state is None or seat_no not in state.waiting_for() or state.turn != deadline.turn:
+            if (
+                state is None
+                or seat_no not in state.waiting_for()
+                or _deadline_key(table.gdef, state) != deadline.turn
+            ):
                 return []
             user = table.users[seat_no]
             if deadline.kind == "reminder":
@@ -1064,7 +1282,7 @@ class Service:
                     "type": "board",
                     "game_id": row.id,
                     "players": list(table.names),
-                    "scores": list(state.scores),
+                    "scores": list(_public_scores(table.gdef, state)),
                     "to_move": self._to_move_names(table, state) if state.outcome is None else None,
                     "view": _public_view(state),
                 },
@@ -1080,6 +1298,8 @@ class Service:
         return [await self._rack_reply(table, table.state, seat)]
 
     async def _rack_reply(self, table: _Table, state: GameState, seat_no: int) -> Reply:
+        if table.gdef.round_of(state) is not None:
+            return await self._round_rack(table, state, seat_no, "")
         user = table.users[seat_no]
         assert user is not None
         tiles = list(state.rack(seat_no))
@@ -1163,6 +1383,14 @@ class Service:
         ]
         if not rows:
             lines.append("No finished games yet.")
+        records = await self._solo_records([row.user_id for row in rows], key)
+        if records:  # a game played alone: each player's personal record
+            lines.append(
+                "Solo records: "
+                + ", ".join(
+                    f"{r.display_name} {records[r.user_id]}" for r in rows if r.user_id in records
+                )
+            )
         return [
             Reply(
                 ctx.to_chat,
@@ -1174,6 +1402,9 @@ class Service:
                     "year": year,
                     "scope": "everywhere" if everywhere else "chat",
                     "rows": [_row_json(rank, row) for rank, row in enumerate(rows, start=1)],
+                    "solo_records": {
+                        r.display_name: records[r.user_id] for r in rows if r.user_id in records
+                    },
                 },
             )
         ]
@@ -1198,6 +1429,10 @@ class Service:
         else:
             lines.append(_stats_line("all games", overall))
             lines += [_stats_line(GAMES[k].title, s) for k, s in per_game.items()]
+        solo = {k: (await self._solo_records([user.id], k)).get(user.id) for k in per_game}
+        for k, record in solo.items():
+            if record is not None:
+                lines.append(f"{GAMES[k].title} solo record: {record}")
         return [
             Reply(
                 ctx.to_chat,
@@ -1206,6 +1441,7 @@ class Service:
                     "type": "stats",
                     "player": user.display_name,
                     "games": {k: _row_json(None, s) for k, s in per_game.items()},
+                    "solo_records": {k: v for k, v in solo.items() if v is not None},
                 },
             )
         ]
@@ -1244,7 +1480,8 @@ class Service:
         return " and ".join(table.names[s] for s in state.waiting_for()) or "nobody"
 
     def _score_line(self, table: _Table, state: GameState) -> str:
-        return ", ".join(f"{n} {s}" for n, s in zip(table.names, state.scores, strict=True))
+        scores = _public_scores(table.gdef, state)
+        return ", ".join(f"{n} {s}" for n, s in zip(table.names, scores, strict=True))
 
     async def _board_images(
         self, table: _Table, state: GameState, viewer: int | None = None
@@ -1344,6 +1581,27 @@ def _public_view(state: GameState) -> dict[str, Any]:
     view.pop("history", None)
     view.pop("rack", None)
     return view
+
+
+def _deadline_key(gdef: GameDef, state: GameState) -> int:
+    """Return what a deadline is keyed on: the turn, or the round in simultaneous rounds."""
+    round_no = gdef.round_of(state)
+    return state.turn if round_no is None else round_no
+
+
+def _round_goes_on(gdef: GameDef, before: GameState | None, after: GameState) -> bool:
+    """Return True when a move of a simultaneous round left the round unfinished."""
+    if before is None:
+        return False
+    round_no = gdef.round_of(after)
+    return round_no is not None and round_no == gdef.round_of(before)
+
+
+def _public_scores(gdef: GameDef, state: GameState) -> Sequence[int]:
+    """Return the scores everybody may see (a round's private moves count once it is over)."""
+    if gdef.round_of(state) is None:
+        return state.scores
+    return cast(Sequence[int], state.view(None).get("scores", state.scores))
 
 
 def _advanced(row: GameRow, state: GameState) -> GameRow:

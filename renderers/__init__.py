@@ -11,6 +11,8 @@ from collections.abc import Callable, Sequence
 
 from bot.core.game import GameState
 from renderers.cards import LeaderRow, best_move, render_game_over, render_leaderboard
+from renderers.nmbr9 import render_board as render_nmbr9_board
+from renderers.nmbr9 import render_rack as render_nmbr9_rack
 from renderers.numfeud import render_board as render_numfeud_board
 from renderers.numfeud import render_rack as render_numfeud_rack
 from renderers.numtiles import render_number_rack, render_table
@@ -57,6 +59,7 @@ register("webfeud", board=render_board, rack=render_rack)
 register("smartfeud", board=render_board, rack=render_rack)
 register("rummikub", board=render_table, rack=render_number_rack)
 register("numfeud", board=render_numfeud_board, rack=render_numfeud_rack)
+register("nmbr9", board=render_nmbr9_board, rack=render_nmbr9_rack)
 
 
 def board_png(state: GameState, **kw: object) -> bytes:

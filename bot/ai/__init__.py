@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from bot.ai.nmbr9 import choose_nmbr9_move
 from bot.ai.numfeud import choose_numfeud_move
 from bot.ai.rummikub import assist_move, choose_rummikub_move, hint_move
 from bot.ai.wordplayers import choose_word_move
@@ -25,6 +26,7 @@ PLAYERS: dict[str, Callable[[Any, int, str, int], Move]] = {
     "rummikub": choose_rummikub_move,
     "numfeud": choose_numfeud_move,
     "smartfeud": choose_word_move,
+    "nmbr9": choose_nmbr9_move,
 }
 
 #: game key -> (state, seat, move) -> the move meant with the game's Assist option.

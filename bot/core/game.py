@@ -180,6 +180,20 @@ class GameDef(ABC):
         """
         return False
 
+    def round_of(self, state: GameState) -> int | None:
+        """Return the round of a game whose seats all move at once, or None (one at a time).
+
+        In such a game (NMBR 9) every seat of `waiting_for()` moves privately, in any order,
+        and the round ends when all have moved: the service keys the round's deadlines on the
+        round instead of the turn, keeps them while the round lasts, and shows a round's moves
+        to the chat only once it is over.
+        """
+        return None
+
+    def some_moves(self, state: GameState, seat: int, limit: int = 8) -> tuple[Move, ...]:
+        """Return up to `limit` legal moves of `seat`, for `/moves` (none by default)."""
+        return ()
+
     def check_players(self, players: int) -> None:
         """Raise `RuleError` unless the game can be played by `players` seats."""
         if not self.min_players <= players <= self.max_players:

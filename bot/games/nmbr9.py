@@ -757,6 +757,16 @@ class Nmbr9Def(GameDef):
         assert isinstance(state, Nmbr9State)
         return state.auto_place(seat, "deadline")
 
+    def round_of(self, state: GameState) -> int | None:
+        """Return the round being played: every seat places at once, privately."""
+        assert isinstance(state, Nmbr9State)
+        return state.round
+
+    def some_moves(self, state: GameState, seat: int, limit: int = 8) -> tuple[Place, ...]:
+        """Return up to `limit` legal placements for `/moves`, the highest levels first."""
+        assert isinstance(state, Nmbr9State)
+        return suggest_placements(state, seat, limit)
+
 
 NMBR9 = Nmbr9Def(
     key="nmbr9",

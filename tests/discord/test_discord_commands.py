@@ -199,17 +199,18 @@ async def test_reminders_and_timeouts_reach_the_player(fake, db):
 
 async def test_a_new_command_of_the_table_gets_a_slash_command(fake, db, monkeypatch):
     """A command added to bot/commands.py is mirrored from its shape and reaches the service."""
+    # (`stack` is made up: it must not be in the table already, as `place` now is.)
     import bot.adapters.discord_bot as adapter
     from bot.commands import CommandSpec
 
-    spec = CommandSpec("place", "<placement>", "Place the round's tile, e.g. `/place C4 90`.")
+    spec = CommandSpec("stack", "<placement>", "Stack a tile, e.g. `/stack C4 90`.")
     spec = CommandSpec(spec.name, spec.args, spec.summary, shape="text")
     monkeypatch.setattr(adapter, "COMMANDS", (*COMMANDS, spec))
     h = Harness(fake, db)
     await h.start()
     try:
-        place = next(c for c in fake.commands[fake.guild_id] if c["name"] == "place")
-        assert [o["name"] for o in place["options"]] == ["placement", "game"]
+        stack = next(c for c in fake.commands[fake.guild_id] if c["name"] == "stack")
+        assert [o["name"] for o in stack["options"]] == ["placement", "game"]
         seen = []
 
         async def record(chat, user, command):
@@ -217,8 +218,8 @@ async def test_a_new_command_of_the_table_gets_a_slash_command(fake, db, monkeyp
             return []
 
         h.bot.service.execute = record
-        await h.slash(h.alice, "place", placement="C4 90", game=3)
-        assert seen[0].name == "place"
+        await h.slash(h.alice, "stack", placement="C4 90", game=3)
+        assert seen[0].name == "stack"
         assert seen[0].text == "C4 90"
         assert seen[0].game_id == 3
     finally:

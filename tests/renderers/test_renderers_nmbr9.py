@@ -1,0 +1,102 @@
+"""NMBR 9 images: registered, deterministic, levels shaded and numbered, round moves private."""
+
+from __future__ import annotations
+
+import io
+
+from PIL import Image
+
+from bot.ai.nmbr9 import choose_nmbr9_move
+from bot.games.nmbr9 import NMBR9, Nmbr9State, parse_nmbr9_move
+from renderers import board_png, rack_png
+from renderers.nmbr9 import LEVEL_SHADES, rack_layout, render_board, render_rack, top_view
+from tests.games.test_nmbr9 import nine_block
+
+NAMES = ["alice", "bob", "carol"]
+
+
+def image(png: bytes) -> Image.Image:
+    return Image.open(io.BytesIO(png)).convert("RGB")
+
+
+def rgb(colour: str) -> tuple[int, int, int]:
+    return (int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16))
+
+
+def close(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
+    return all(abs(x - y) <= 12 for x, y in zip(a, b, strict=True))
+
+
+def played(players: int, rounds: int, seed: int = 5) -> Nmbr9State:
+    state = NMBR9.new_game(players, seed=seed, options={})
+    for _ in range(rounds):
+        for seat in range(players):
+            state = state.apply(seat, choose_nmbr9_move(state, seat, "medium", 1))
+    return state
+
+
+def test_board_and_rack_are_registered_and_deterministic() -> None:
+    """board_png/rack_png find the NMBR 9 renderers; the same state gives the same bytes."""
+    state = played(3, 6)
+    one = board_png(state, names=NAMES)
+    assert one.startswith(b"\x89PNG")
+    assert one == board_png(state, names=NAMES)
+    assert len(one) < 400 * 1024
+    assert rack_png(state, 1, name="bob") == rack_png(state, 1, name="bob")
+    for players in (1, 2, 4):  # empty displays, one to four panels
+        fresh = NMBR9.new_game(players, seed=1, options={})
+        assert board_png(fresh, names=[f"p{k}" for k in range(players)]).startswith(b"\x89PNG")
+
+
+def test_the_group_image_hides_the_tiles_of_the_round_being_played() -> None:
+    """Two different placements of alice's current tile give the same group image."""
+    state = played(3, 5)
+    moves = state.displays[0].fits(state.card)
+    first = state.apply(0, parse_nmbr9_move(_notation(moves[0])))
+    second = state.apply(0, parse_nmbr9_move(_notation(moves[-1])))
+    assert render_board(first, names=NAMES) == render_board(second, names=NAMES)
+    # … but alice's own image shows hers.
+    assert render_rack(first, 0, name="alice") != render_rack(second, 0, name="alice")
+    # Once the round is over everybody sees it.
+    for seat in (1, 2):
+        move = parse_nmbr9_move(str(choose_nmbr9_move(state, seat, "easy", 1)))
+        first, second = first.apply(seat, move), second.apply(seat, move)
+    assert render_board(first, names=NAMES) != render_board(second, names=NAMES)
+
+
+def _notation(fit) -> str:
+    return f"{'ABCDEFGHIJKLMNOPQRSTUVWXYZ'[fit.col]}{fit.row + 1} {fit.rotation}"
+
+
+def test_a_higher_tile_covers_the_one_below_from_above() -> None:
+    """The top view shows the highest tile of each square, with its number and level."""
+    state = nine_block(5).apply(0, parse_nmbr9_move("A1 0"))  # a 5 on level 1 over both 9s
+    squares = top_view(state.view(0)["displays"][0])
+    assert squares[0, 0].number == 5
+    assert squares[0, 0].level == 1
+    assert squares[3, 3].number == 9  # D4: the turned 9, uncovered
+    assert squares[3, 3].level == 0
+
+
+def test_levels_are_shaded_on_a_players_own_image() -> None:
+    """A level-1 square has the level-1 shade, a table square the level-0 shade."""
+    state = nine_block(5).apply(0, parse_nmbr9_move("A1 0"))
+    grid, window, _ = rack_layout(state, 0)
+    top, _, left, _ = window
+    picture = image(render_rack(state, 0, name="alice"))
+
+    def colour_at(row: int, col: int) -> tuple[int, int, int]:
+        _, _, x1, y1 = grid.box(row - top, col - left)
+        return picture.getpixel((x1 - 5, y1 - 5))  # a corner away from the labels
+
+    assert close(colour_at(0, 1), rgb(LEVEL_SHADES[1]))  # B1: the 5 on level 1
+    assert close(colour_at(3, 3), rgb(LEVEL_SHADES[0]))  # D4: the 9 on the table
+    assert not close(rgb(LEVEL_SHADES[0]), rgb(LEVEL_SHADES[1]))
+
+
+def test_a_finished_game_draws_every_display_with_the_winner() -> None:
+    """The last board of a game renders; the rack of a finished game too."""
+    state = played(2, 20, seed=2)
+    assert state.outcome is not None
+    assert image(board_png(state, names=NAMES[:2])).width >= 900
+    assert rack_png(state, 0, name="alice").startswith(b"\x89PNG")

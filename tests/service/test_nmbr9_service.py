@@ -1,0 +1,267 @@
+"""NMBR 9 through the service: simultaneous private rounds, round deadlines, bots, solo records."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from bot.ai import choose_move
+from bot.games.nmbr9 import ROUNDS, Nmbr9State, parse_nmbr9_move
+from bot.reminders import Dispatcher
+from bot.replies import ChatTarget, UserTarget
+from bot.service import load_state
+
+from .conftest import START
+
+pytestmark = pytest.mark.timeout(120)
+
+HOUR = timedelta(hours=1)
+
+
+class Outbox:
+    """Collects what the dispatcher sends."""
+
+    def __init__(self) -> None:
+        self.sent: list = []
+
+    async def __call__(self, replies) -> None:
+        self.sent += replies
+
+
+async def start(say, players: str = "@bob @carol", options: str = "seed=3") -> int:
+    """Create and start alice's NMBR 9 game; return its id."""
+    await say("alice", f"/new nmbr9 {players} {options}".strip())
+    replies = await say("alice", "/start")
+    return next(r.event["game_id"] for r in replies if r.kind == "game_started")
+
+
+async def state_of(db, game_id: int) -> Nmbr9State:
+    state = load_state(await db.games.get_game(game_id))
+    assert isinstance(state, Nmbr9State)
+    return state
+
+
+def move_of(state: Nmbr9State, seat: int) -> str:
+    return str(choose_move(state, seat, "easy", 1))
+
+
+def public(replies):
+    return [r for r in replies if isinstance(r.to, ChatTarget)]
+
+
+def private(replies, name: str):
+    return [r for r in replies if isinstance(r.to, UserTarget) and r.to.name == name]
+
+
+async def test_three_players_place_privately_in_any_order(say, db, service) -> None:
+    """Each seat places in any order; the chat sees who placed, the moves once the round ends."""
+    game_id = await start(say)
+    state = await state_of(db, game_id)
+    assert state.waiting_for() == (0, 1, 2)
+    names = ("alice", "bob", "carol")
+    for round_no in range(3):
+        state = await state_of(db, game_id)
+        order = [(round_no + k) % 3 for k in range(3)]  # a different seat first every round
+        moves = {seat: move_of(state, seat) for seat in order}
+        for k, seat in enumerate(order):
+            replies = await say(names[seat], f"/place {moves[seat]}")
+            kinds = [r.kind for r in public(replies)]
+            if k < 2:
+                [note] = public(replies)
+                assert note.kind == "placed"
+                assert moves[seat] not in note.text  # the chat does not learn the move
+                assert names[seat] in note.text
+                [mine] = private(replies, names[seat])
+                assert moves[seat] in mine.text
+                assert mine.kind == "rack"  # a secret: never shown in a group
+                again = await say(names[seat], f"/place {moves[seat]}")
+                assert again[0].event["reason"] == "ALREADY_PLACED"
+                board = await say("carol", "/board")
+                assert moves[seat] not in board[0].text
+                assert board[0].event["view"]["displays"][seat] == [
+                    p.to_json() if p else None for p in state.placements[seat]
+                ]
+            else:
+                assert kinds == ["move_played"]
+                summary = public(replies)[0]
+                assert all(moves[s] in summary.text for s in order)
+                assert f"round {round_no + 1}:" in summary.text
+                assert summary.event["round"] == round_no
+                assert (
+                    sorted(private(replies, n)[0].event["round"] for n in names)
+                    == [round_no + 2] * 3
+                )
+    state = await state_of(db, game_id)
+    assert state.round == 3
+    assert state.turn == 9
+    replayed = await service.replay(game_id)
+    assert replayed is not None
+    assert replayed.to_json() == state.to_json()
+
+
+async def test_the_chat_scores_hide_a_round_still_being_played(say, db) -> None:
+    """A point scored in the current round shows in the chat only once the round is over."""
+    game_id = await start(say, "@bob", "seed=3")
+    for _ in range(4):  # build a base so that level 1 can be reached
+        state = await state_of(db, game_id)
+        await say("alice", f"/place {move_of(state, 0)}")
+        await say("bob", f"/place {move_of(state, 1)}")
+    state = await state_of(db, game_id)
+    while True:
+        move = move_of(state, 0)
+        after = state.apply(0, parse_nmbr9_move(move))
+        if after.scores[0] > state.scores[0]:
+            break
+        await say("alice", f"/place {move}")
+        await say("bob", f"/place {move_of(state, 1)}")
+        state = await state_of(db, game_id)
+    replies = await say("alice", f"/place {move}")
+    assert public(replies)[0].kind == "placed"
+    board = (await say("bob", "/board"))[0]
+    assert f"alice {state.scores[0]}," in board.text
+    assert board.event["scores"][0] == state.scores[0]
+    [mine] = private(replies, "alice")
+    assert f"Your score: {after.scores[0]}" in mine.text
+    replies = await say("bob", f"/place {move_of(state, 1)}")
+    assert f"alice {after.scores[0]}," in public(replies)[0].text
+
+
+async def test_moves_lists_legal_placements_privately(say, db) -> None:
+    """/moves answers the asker alone with placements that the rules accept."""
+    game_id = await start(say, "@bob")
+    replies = await say("bob", "/moves")
+    [hint] = replies
+    assert isinstance(hint.to, UserTarget)
+    assert hint.kind == "hint"
+    state = await state_of(db, game_id)
+    assert hint.event["moves"]
+    for move in hint.event["moves"]:
+        state.apply(1, parse_nmbr9_move(move))  # legal: raises otherwise
+    await say("bob", f"/place {hint.event['moves'][0]}")
+    refused = await say("bob", "/moves")
+    assert refused[0].event["reason"] == "ALREADY_PLACED"
+
+
+async def test_moves_belongs_to_nmbr9(say) -> None:
+    """/moves in a game of one seat at a time is refused with a pointer to /rules."""
+    await say("alice", "/new webfeud @bob seed=1")
+    replies = await say("alice", "/moves")
+    assert replies[0].event["reason"] == "NOT_IN_THIS_GAME"
+
+
+async def test_bot_seats_place_at_once_and_wait_for_nobody(say, db) -> None:
+    """Bots place as soon as a round opens; the round ends with the person's placement."""
+    await say("alice", "/new nmbr9 bot=hard bot=easy seed=8")
+    replies = await say("alice", "/start")
+    game_id = next(r.event["game_id"] for r in replies if r.kind == "game_started")
+    state = await state_of(db, game_id)
+    assert state.waiting_for() == (0,)
+    assert [r.kind for r in public(replies)].count("placed") == 2
+    replies = await say("alice", f"/place {move_of(state, 0)}")
+    kinds = [r.kind for r in public(replies)]
+    assert kinds == ["move_played", "placed", "placed"]
+    state = await state_of(db, game_id)
+    assert state.round == 1
+    assert state.waiting_for() == (0,)
+
+
+async def test_a_missed_round_deadline_places_the_tile_by_the_easy_rule(
+    say, db, service, clock
+) -> None:
+    """Via the dispatcher: bob misses the 24 h deadline, his tile is placed and he is told."""
+    game_id = await start(say, "@bob")
+    dispatcher = Dispatcher(service, Outbox())
+    clock.advance(2 * HOUR)
+    state = await state_of(db, game_id)
+    await say("alice", f"/place {move_of(state, 0)}")  # the round's deadlines stay as they were
+    reminder = await dispatcher.run_due(clock.advance(21 * HOUR))  # 23 h: 1 h left
+    assert [(r.kind, r.to.name) for r in reminder] == [("reminder", "bob")]
+    assert await dispatcher.run_due(clock.advance(HOUR - timedelta(seconds=1))) == []
+    fired = await dispatcher.run_due(clock.advance(timedelta(seconds=1)))
+    summary = [r for r in fired if r.kind == "timeout"]
+    assert len(summary) == 1
+    expected = state.auto_place(1)
+    auto = expected.history[-1].text
+    assert f"bob {auto}" in summary[0].text
+    assert "deadline" in summary[0].text
+    [told] = private(fired, "bob")
+    assert "deadline" in told.text
+    assert auto in told.text
+    assert told.event["timeout"] is True
+    assert await dispatcher.run_due(clock.now) == []  # once only
+    state = await state_of(db, game_id)
+    assert state.round == 1
+    assert state.placements[1][0] == expected.placements[1][0]
+    # The next round's deadlines are 24 h after it began, for both seats.
+    pending = await db.deadlines.pending_deadlines(game_id)
+    timeouts = [d for d in pending if d.kind == "timeout"]
+    assert sorted(d.payload["seat"] for d in timeouts) == [0, 1]
+    assert {d.due_at for d in timeouts} == {START + 48 * HOUR}
+    assert {d.turn for d in pending} == {1}  # keyed on the round
+    both = await dispatcher.run_due(clock.advance(24 * HOUR))
+    assert [r.kind for r in public(both)] == ["placed", "timeout"]
+    state = await state_of(db, game_id)
+    assert state.round == 2
+    replayed = await service.replay(game_id)
+    assert replayed is not None
+    assert replayed.to_json() == state.to_json()
+
+
+async def test_a_deadline_of_a_finished_round_is_harmless(say, db, service) -> None:
+    """A timeout claimed after its round ended changes nothing."""
+    game_id = await start(say, "@bob")
+    [stale] = [
+        d
+        for d in await db.deadlines.pending_deadlines(game_id)
+        if d.kind == "timeout" and d.payload["seat"] == 1
+    ]
+    state = await state_of(db, game_id)
+    await say("alice", f"/place {move_of(state, 0)}")
+    await say("bob", f"/place {move_of(state, 1)}")
+    assert await service.on_deadline(stale) == []
+    assert (await state_of(db, game_id)).round == 1
+    # … and so is the timeout of a seat that has placed in the round still going on.
+    [mine] = [
+        d
+        for d in await db.deadlines.pending_deadlines(game_id)
+        if d.kind == "timeout" and d.payload["seat"] == 0
+    ]
+    state = await state_of(db, game_id)
+    await say("alice", f"/place {move_of(state, 0)}")
+    assert await service.on_deadline(mine) == []
+    assert (await state_of(db, game_id)).turn == 3
+
+
+async def test_the_deadline_option_sets_the_round_time(say, db) -> None:
+    """deadline=1h: the round's timeouts fall due one hour after it began."""
+    game_id = await start(say, "@bob", "seed=3 deadline=1h")
+    pending = await db.deadlines.pending_deadlines(game_id)
+    assert {d.due_at for d in pending if d.kind == "timeout"} == {START + HOUR}
+
+
+async def play_solo(say, db, seed: int) -> int:
+    await say("alice", f"/new nmbr9 seed={seed}")
+    replies = await say("alice", "/start")
+    game_id = next(r.event["game_id"] for r in replies if r.kind == "game_started")
+    for _ in range(ROUNDS):
+        state = await state_of(db, game_id)
+        replies = await say("alice", f"/place {move_of(state, 0)}")
+    assert [r.kind for r in public(replies)] == ["move_played", "game_over", "solo_record"]
+    return game_id
+
+
+async def test_solo_games_keep_the_personal_record(say, db) -> None:
+    """Two solo games: the record is the better score, on /stats and on the leaderboard."""
+    first = await play_solo(say, db, 1)
+    second = await play_solo(say, db, 2)
+    scores = [(await state_of(db, g)).scores[0] for g in (first, second)]
+    best = max(scores)
+    stats = (await say("alice", "/stats"))[0]
+    assert f"NMBR 9 solo record: {best}" in stats.text
+    assert stats.event["solo_records"] == {"nmbr9": best}
+    board = (await say("alice", "/leaderboard nmbr9"))[0]
+    assert f"Solo records: alice {best}" in board.text
+    assert board.event["solo_records"] == {"alice": best}
+    # A multi-player game does not count towards the solo record.
+    assert (await say("alice", "/leaderboard webfeud"))[0].event["solo_records"] == {}
