@@ -3,7 +3,8 @@
 The generator is the rules' own play search (`NumfeudState.plays`): every joker free and every
 single-line lay of the inventory, each one legal. The levels differ in what they pick:
 
-- easy: a random play among those laying the fewest tiles; passes when nothing fits.
+- easy: a random play among those laying the fewest tiles, but a third of the time it passes
+  while it may (below 19 tiles); passes when nothing fits.
 - medium: a play laying the most tiles (ties broken at random); passes when nothing fits.
 - hard: frees a joker when it can, else the play that sheds the most points while keeping its
   own joker for later; when nothing fits it swaps its highest tile while swaps last.
@@ -78,6 +79,9 @@ def choose_numfeud_move(state: NumfeudState, seat: int, level: str, seed: int) -
         return _no_play(state, seat, level)
     laid = [laid_tiles(state, p) for p in plays]
     if level == "easy":
+        # A beginner often misses a play: a third of the time it passes while it still may.
+        if len(state.rack(seat)) < MAX_RACK - 1 and rng.random() < 1 / 3:
+            return Pass()
         fewest = min(len(t) for t in laid)
         return rng.choice([p for p, t in zip(plays, laid, strict=True) if len(t) == fewest])
     if level == "medium":
