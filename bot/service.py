@@ -1003,7 +1003,7 @@ class Service:
                 replies.append(await self._round_rack(table, state, seat_no, note))
             return replies
         # The round is over: its moves are the last one of each seat.
-        moves = state.history[-len(table.seats) :]
+        moves = sorted(state.history[-len(table.seats) :], key=lambda r: r.seat)
         played = ", ".join(
             f"{table.names[r.seat]} {r.text}"
             + (f" ({r.score:+d})" if r.score else "")

@@ -679,23 +679,45 @@ def legal_placements(state: Nmbr9State, seat: int) -> list[Place]:
 
 
 def suggest_placements(state: Nmbr9State, seat: int, limit: int = 8) -> tuple[Place, ...]:
-    """Return up to `limit` legal placements for `/moves`: the highest levels first, varied."""
+    """Return up to `limit` legal placements for `/moves`: the highest levels first, varied.
+
+    Within a level the placements nearest the middle of the display come first (the middle of
+    the table for a first tile), one per corner cell, so the list shows different spots.
+    """
     number = state.card
     if number is None or seat not in state.waiting_for():
         return ()
-    fits = state.displays[seat].fits(number)
-    fits.sort(key=lambda f: (-f.level, f.row, f.col, f.rotation))
-    step = max(1, len(fits) // limit)
+    display = state.displays[seat]
+    fits = display.fits(number)
+    if display.box is None:
+        mid_row = mid_col = (SIZE - 1) / 2
+    else:
+        mid_row = (display.box[0] + display.box[1]) / 2
+        mid_col = (display.box[2] + display.box[3]) / 2
+
+    def distance(fit: Fit) -> float:
+        shape = SHAPE[number, fit.rotation]
+        dr = fit.row + (shape.height - 1) / 2 - mid_row
+        dc = fit.col + (shape.width - 1) / 2 - mid_col
+        return dr * dr + dc * dc
+
+    fits.sort(key=lambda f: (distance(f), f.row, f.col, f.rotation))
     by_level: dict[int, list[Fit]] = {}
     for fit in fits:
         by_level.setdefault(fit.level, []).append(fit)
+    levels = sorted(by_level, reverse=True)
     chosen: list[Fit] = []
-    for level in sorted(by_level, reverse=True):  # spread the picks over every level
-        group = by_level[level]
-        take = max(1, min(len(group), limit - len(chosen), step))
-        chosen.extend(group[:: max(1, len(group) // take)][:take])
-        if len(chosen) >= limit:
-            break
+    for k, level in enumerate(levels):  # spread the picks over every level, highest first
+        share = max(1, (limit - len(chosen)) // (len(levels) - k))
+        corners: set[tuple[int, int]] = set()
+        for fit in by_level[level]:
+            if len(chosen) >= limit or share == 0:
+                break
+            if (fit.row, fit.col) in corners:
+                continue
+            corners.add((fit.row, fit.col))
+            chosen.append(fit)
+            share -= 1
     return tuple(Place(f.row, f.col, f.rotation) for f in chosen[:limit])
 
 
