@@ -6,7 +6,7 @@ Run from the repository root::
 
 Prints figures, asserts nothing. The positions come from seeded self-play of the ``hard`` player
 (2, 3 or 4 players, 8 to 16 moves). For each position the time of one whole AI move
-(`choose_move`: the placements without a take, every take `take_options` keeps, and the pick)
+(`choose_move`: the placements without a take, the takes its `TAKE_BUDGET` allows, the pick)
 is the fastest of ``--repeat`` runs; p50 and p90 are over the positions. Goal: p50 of the hard
 move <= 500 ms.
 
@@ -101,7 +101,7 @@ def main() -> None:
             )
         goal = f"   (goal p50 <= {GOAL_MS:.0f} ms)" if level == "hard" else ""
         budget = TAKE_BUDGET[level]
-        tried = "every take kept" if budget is None else f"the best {budget} takes"
+        tried = "every kept take" if budget is None else f"the best {budget} kept takes"
         print(
             f"{level:6} AI move ({tried}): p50 {p50:6.1f} ms   p90 {p90:6.1f} ms   "
             f"max {max(times):6.1f} ms{goal}"

@@ -10,8 +10,8 @@ which one it picks:
   move, aiming at 20% to 50% of the best such word's score (the lower half of its range).
 
 In SmartFeud every level also looks at placements that take a tile from the board first:
-``hard`` at every take that leaves no broken word, ``medium`` at the best `TAKE_BUDGET` of them
-and ``easy`` at fewer (see `take_options` for the ranking).
+the best 16 takes that leave no broken word for ``hard``, 8 for ``medium`` and 2 for ``easy``
+(`TAKE_BUDGET`; see `take_options` for the ranking and docs/ai.md for the measurements).
 
 The aimed-at score picks the candidates whose score is closest to it; a seeded draw picks one of
 them. With no legal placement every level swaps its whole rack when the bag allows it, else
@@ -49,7 +49,7 @@ MEDIUM_AIM = (0.5, 0.9, 0.7)
 # The easy level aims at this fraction of its best score: a uniform draw.
 EASY_AIM = (0.2, 0.5)
 #: How many of the ranked board tiles each level considers taking (None: every one).
-TAKE_BUDGET: dict[str, int | None] = {"easy": 2, "medium": 8, "hard": None}
+TAKE_BUDGET: dict[str, int | None] = {"easy": 2, "medium": 8, "hard": 16}
 
 
 def fallback_move(state: WordState, seat: int) -> Swap | Pass:
