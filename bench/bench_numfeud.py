@@ -2,9 +2,10 @@
 
 Positions: bot games (hard vs medium) are played from 30 seeds and the busiest board of each is
 kept (40+ tiles on the board when the game gets there); seat 0 is then given 20 tiles drawn at
-random from the tiles not on the board. For each position it times `has_legal_play` (stops at
-the first play: the inventory-full test the rules run at the start of a turn) and the exhaustive
-enumeration of every single-line play (what it costs when no play exists, and what the AI pays).
+random from the tiles not on the board. For each position it times `has_legal_play` (the
+inventory-full test the rules run at the start of a turn: single-line lays and joker frees, stop
+at the first; then plays that move one spare board tile) and the exhaustive enumeration of every
+single-line play (what the computer players pay each turn).
 
 Run: python bench/bench_numfeud.py
 """
@@ -65,14 +66,15 @@ def main() -> None:
     any_ms = [timed(lambda s: s.has_legal_play(0), p) for p in positions]
     all_ms = [timed(lambda s: sum(1 for _ in s.plays(0)), p) for p in positions]
     plays = [sum(1 for _ in p.plays(0)) for p in positions]
-    none = sum(1 for n in plays if n == 0)
+    none = sum(1 for p in positions if not p.has_legal_play(0))
+    moved = sum(1 for p, n in zip(positions, plays, strict=True) if n == 0) - none
     print(
         f"{SEEDS} positions; board tiles min/median/max {min(tiles)}/"
         f"{statistics.median(tiles):.0f}/{max(tiles)}; 20-tile inventory for seat 0"
     )
     print(
-        f"plays per position median {statistics.median(plays):.0f}, max {max(plays)};"
-        f" positions with no play: {none}"
+        f"single-line plays per position median {statistics.median(plays):.0f}, max {max(plays)};"
+        f" only a moved tile fits: {moved}; no play at all (the player would lose): {none}"
     )
     q = statistics.quantiles
     print(

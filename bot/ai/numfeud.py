@@ -5,7 +5,8 @@ single-line lay of the inventory, each one legal. The levels differ in what they
 
 - easy: a random play among those laying the fewest tiles, but a third of the time it passes
   while it may (below 19 tiles); passes when nothing fits.
-- medium: a play laying the most tiles (ties broken at random); passes when nothing fits.
+- medium: a play laying the most tiles (ties broken at random); when no single-line play fits
+  it tries moving a spare board tile into a new line (as hard does), else passes.
 - hard: frees a joker when it can, else the play that sheds the most points while keeping its
   own joker for later; when nothing fits it swaps its highest tile while swaps last.
 """
@@ -22,6 +23,7 @@ from bot.games.numfeud import (
     NumfeudMove,
     NumfeudState,
     Pass,
+    Shift,
     Swap,
     Turn,
     is_joker,
@@ -35,13 +37,17 @@ __all__ = ["choose_numfeud_move", "laid_tiles"]
 
 
 def laid_tiles(state: NumfeudState, play: Turn) -> list[str]:
-    """Return the inventory tiles a generated single-line play lays (jokers as ``J``)."""
+    """Return the inventory tiles a generated play lays (jokers as ``J``; moved tiles left out)."""
     out: list[str] = []
+    moved: set[tuple[int, int]] = set()
     for step in play.steps:
-        if not isinstance(step, Lay):
+        if isinstance(step, Shift):
+            moved.add(step.target)
             continue
         for i, token in enumerate(step.tiles):
             row, col = step.anchor.step(i)
+            if (row, col) in moved:
+                continue
             on_board = state.board[row * SIZE + col]
             if not on_board or (is_joker(on_board) and not is_joker(token)):
                 out.append(physical(token))
@@ -75,6 +81,10 @@ def choose_numfeud_move(state: NumfeudState, seat: int, level: str, seed: int) -
     """Return the move of a computer player of `level` for `seat` (deterministic per seed)."""
     rng = random.Random(seed)
     plays = list(state.plays(seat))
+    if not plays and (level != "easy" or len(state.rack(seat)) >= MAX_RACK):
+        # Nothing fits in one line: try moving a spare board tile into a new line (at 20 tiles
+        # even easy must: it may not pass and, holding a play, has not lost).
+        plays = list(state.rearranged_plays(seat))
     if not plays:
         return _no_play(state, seat, level)
     laid = [laid_tiles(state, p) for p in plays]

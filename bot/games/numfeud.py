@@ -22,7 +22,7 @@ from datetime import timedelta
 from itertools import combinations, pairwise, permutations
 from typing import Any, Self
 
-from bot.core.errors import InvalidMove, InvariantError, Reason, RuleError
+from bot.core.errors import GameError, InvalidMove, InvariantError, Reason, RuleError
 from bot.core.game import JSON, GameDef, MoveRecord, Outcome
 from bot.core.grid import COLUMNS, Anchor, cell_name, parse_anchor
 from bot.core.tiles import draw, missing_from, new_bag, return_to_bag
@@ -382,6 +382,7 @@ class _Search:
 
     board: Sequence[str]
     rack: Sequence[str]
+    must: str = ""  # only lays that put this tile in a hole (a moved board tile)
     have: Counter[str] = field(init=False)
     jokers: int = field(init=False)
     first: bool = field(init=False)
@@ -423,13 +424,27 @@ class _Search:
         """Yield every single-line lay: one maximal window per line, its holes from the rack."""
         board, total = self.board, len(self.rack)
         for across, lines in ((True, ROWS), (False, COLS)):
+            step = SIZE if across else 1  # to the neighbours across the line
             for line in lines:
+                # A window connects when it holds a cell that is taken or touches a tile
+                # sideways; `reach[i]` is the first such cell at or after i (SIZE: none).
+                reach = [SIZE] * (SIZE + 1)
+                for i in range(SIZE - 1, -1, -1):
+                    cell = line[i]
+                    touches = bool(board[cell]) or any(
+                        board[n] for n in NEIGHBOURS[cell] if abs(n - cell) == step
+                    )
+                    reach[i] = i if touches else reach[i + 1]
                 for a in range(SIZE):
                     if a > 0 and board[line[a - 1]]:
                         continue
-                    yield from self._from(line, a, across, total)
+                    if not self.first and reach[a] >= min(a + HIGH, SIZE):
+                        continue
+                    yield from self._from(line, a, across, total, reach[a])
 
-    def _from(self, line: tuple[int, ...], a: int, across: bool, total: int) -> Iterator[Lay]:
+    def _from(
+        self, line: tuple[int, ...], a: int, across: bool, total: int, reach: int
+    ) -> Iterator[Lay]:
         board = self.board
         fixed: list[tuple[int, str]] = []
         holes: list[int] = []
@@ -464,17 +479,19 @@ class _Search:
             else:
                 run_possible = True
             group_possible = group_ok and length <= len(COLOURS)
+            if self.must and fixed:  # the moved tile must fit the window's board tiles
+                run_possible = run_possible and run_colour == self.must[0]
+                group_possible = group_possible and group_number == number(self.must)
             if not run_possible and not group_possible:
                 return
             if length < MIN_MELD or not holes:
                 continue
             if b + 1 < SIZE and board[line[b + 1]]:
                 continue
+            if not self.first and b < reach:
+                continue  # nothing in the window is taken or touches a tile
             cells = line[a : b + 1]
-            if self.first:
-                if CENTRE not in cells:
-                    continue
-            elif not fixed and all(self.allowed(cells[h], across) is None for h in holes):
+            if self.first and CENTRE not in cells:
                 continue
             start_row, start_col = divmod(cells[0], SIZE)
             anchor = Anchor(start_row, start_col, across)
@@ -482,22 +499,34 @@ class _Search:
             for off_f, f in fixed:
                 faces[off_f] = f
             codes = [board[c] for c in cells]
+            must = self.must
+            must_colour, must_number = (colour(must), number(must)) if must else ("", 0)
             if run_possible:
                 starts = (
                     [(run_colour, run_start)]
                     if fixed
                     else self._run_starts(cells, holes, across, length)
                 )
+                if must:
+                    starts = [
+                        (col, start)
+                        for col, start in starts
+                        if col == must_colour and must_number - start in holes
+                    ]
                 for col, start in starts:
                     for h in holes:
                         faces[h] = f"{col}{start + h}"
                     lay = self._fill(anchor, cells, codes, holes, faces, fixed_jokers, across)
                     if lay is not None:
                         yield lay
+            if must and fixed and group_number != must_number:
+                group_possible = False
             if group_possible:
                 for num, hole_colours in self._group_fills(
-                    cells, holes, across, group_number if fixed else 0, group_colours
+                    cells, holes, across, group_number if fixed else must_number, group_colours
                 ):
+                    if must and must_colour not in hole_colours:
+                        continue
                     for h, col in zip(holes, hole_colours, strict=True):
                         faces[h] = f"{col}{num}"
                     lay = self._fill(anchor, cells, codes, holes, faces, fixed_jokers, across)
@@ -558,15 +587,13 @@ class _Search:
         """Return the lay that puts `faces` in the holes from the rack (one joker at most)."""
         use_joker = fixed_jokers == 0 and self.jokers > 0
         used_joker = False
-        need: Counter[str] = Counter()
         out = list(codes)
-        for h in holes:
+        for h in holes:  # the faces of one run or group are all different: one tile each
             f = faces[h]
             allowed = self.allowed(cells[h], across)
             if allowed is not None and f not in allowed:
                 return None
-            if self.have[f] > need[f]:
-                need[f] += 1
+            if self.have[f]:
                 out[h] = f
             elif use_joker and not used_joker and (cells[h], across) not in self._no_joker:
                 used_joker = True
@@ -610,6 +637,47 @@ def single_line_plays(board: Sequence[str], rack: Sequence[str]) -> Iterator[Tur
         yield Turn((lay,))
     for lay in _Search(board, rack).lays():
         yield Turn((lay,))
+
+
+def _spare(board: Sequence[str], cell: int) -> bool:
+    """Return whether the tile on `cell` ends each line through it that holds 4+ tiles."""
+    for across in (True, False):
+        before, after = _cross(board, cell, across)
+        if not before and not after:
+            continue
+        if (before and after) or len(before) + len(after) + 1 < MIN_MELD + 1:
+            return False
+    return True
+
+
+def rearranged_candidates(board: Sequence[str], rack: Sequence[str]) -> Iterator[Turn]:
+    """Yield turns that move one spare board tile into a new single-line lay with the rack.
+
+    A spare tile is unlocked and ends every line of 4+ tiles it belongs to (the document's
+    example 2: "remove a fourth tile from a set and use it in a new one"). The candidates are
+    not checked against the whole board; `NumfeudState.rearranged_plays` keeps the legal ones.
+    """
+    locked = locked_cells(board)
+    for cell, code in enumerate(board):
+        if not code or cell in locked or not _spare(board, cell):
+            continue
+        rest = list(board)
+        rest[cell] = ""
+        if not connected(rest):
+            continue
+        for lay in _Search(rest, [*rack, code], must=code).lays():
+            targets = [
+                _cell(*lay.anchor.step(i))
+                for i, token in enumerate(lay.tiles)
+                if token == code and not rest[_cell(*lay.anchor.step(i))]
+            ]
+            if not targets or cell in targets:
+                continue  # the tile stays where it is: an ordinary lay
+            new = sum(1 for i in range(len(lay.tiles)) if not rest[_cell(*lay.anchor.step(i))])
+            if new < 2:
+                continue  # at least one tile must come from the inventory
+            source = divmod(cell, SIZE)
+            yield Turn((Shift(source, divmod(targets[0], SIZE)), lay))
 
 
 # --- the state ---------------------------------------------------------------------------------
@@ -729,9 +797,23 @@ class NumfeudState:
         """Yield the single-line plays of `seat` (joker frees first); all are legal."""
         return single_line_plays(self.board, self.racks[seat])
 
+    def rearranged_plays(self, seat: int) -> Iterator[Turn]:
+        """Yield the legal turns that move one spare board tile into a new line (example 2)."""
+        for turn in rearranged_candidates(self.board, self.racks[seat]):
+            try:
+                self._turn(seat, turn, check_full=False)
+            except GameError:
+                continue
+            yield turn
+
     def has_legal_play(self, seat: int) -> bool:
-        """Return whether `seat` can lay down any tile (the inventory-full test)."""
-        return next(self.plays(seat), None) is not None
+        """Return whether `seat` can lay down any tile (the inventory-full test).
+
+        Single-line lays and joker frees first; then plays that move one spare board tile.
+        """
+        if next(self.plays(seat), None) is not None:
+            return True
+        return next(self.rearranged_plays(seat), None) is not None
 
     # -- moves --
 
@@ -751,7 +833,7 @@ class NumfeudState:
             return self._pass(seat)
         raise InvalidMove(f"Unknown move {move!r}. {NOTATION_HELP}")
 
-    def _turn(self, seat: int, move: Turn) -> Self:
+    def _turn(self, seat: int, move: Turn, *, check_full: bool = True) -> Self:
         board = list(self.board)
         rack = list(self.racks[seat])
         first = not any(self.board)
@@ -832,7 +914,7 @@ class NumfeudState:
         )
         if not rack:
             return state._finish_out(seat)
-        return state._check_full()
+        return state._check_full() if check_full else state
 
     def _index(self, row: int, col: int) -> int:
         if not (0 <= row < SIZE and 0 <= col < SIZE):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.ai.numfeud import choose_numfeud_move, laid_tiles
-from bot.games.numfeud import NUMFEUD, Pass, Swap, Turn
+from bot.games.numfeud import NUMFEUD, Pass, Shift, Swap, Turn
 from tests.games.test_numfeud import JOKER_EXAMPLE_1, RUN, rig
 
 LEVELS = ("easy", "medium", "hard")
@@ -67,3 +67,16 @@ def test_without_a_play_easy_passes_and_hard_swaps_its_highest_tile() -> None:
     assert choose_numfeud_move(state, 0, "hard", 1) == Swap(("Y13",))
     capped = rig({}, [["R1", "B3", "Y13"], ["Y2"]], swapped=(13, 0))
     assert choose_numfeud_move(capped, 0, "hard", 1) == Pass()
+
+
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_medium_and_hard_rearrange_when_no_line_fits(level: str) -> None:
+    """With no single-line play, they move a spare fourth tile into a new line (example 2)."""
+    group = {"H8": "R9", "I8": "B9", "J8": "Y9", "K8": "G9"}
+    state = rig(group, [["B9", "R1", "Y13"], ["Y2"]])
+    move = choose_numfeud_move(state, 0, level, 1)
+    assert isinstance(move, Turn)
+    assert isinstance(move.steps[0], Shift)
+    assert laid_tiles(state, move) == ["B9"]
+    state.apply(0, move).check_invariants()
+    assert choose_numfeud_move(state, 0, "easy", 1) in (Pass(), Swap(("Y13",)))

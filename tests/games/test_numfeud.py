@@ -448,6 +448,22 @@ def test_a_player_at_20_with_a_play_goes_on() -> None:
     assert after.has_legal_play(1)
 
 
+def test_a_player_at_20_whose_only_play_moves_a_board_tile_goes_on() -> None:
+    """The search also tries moving a spare fourth tile into a new line (example 2)."""
+    group = {"H8": "R9", "I8": "B9", "J8": "Y9", "K8": "G9"}
+    state = rig(group, [["Y2"], ["B9", *FULL[:19]]])
+    assert len(state.rack(1)) == 20
+    assert next(state.plays(1), None) is None
+    turns = list(state.rearranged_plays(1))
+    assert "H8>J6; J6 R9 B9 Y9" in [str(t) for t in turns]
+    for turn in turns:
+        after = replace(state, to_move=1).apply(1, turn)
+        after.check_invariants()
+        assert len(after.rack(1)) == 19
+    assert state.has_legal_play(1)
+    assert play(state, "pass").outcome is None
+
+
 # --- the end -----------------------------------------------------------------------------------
 
 

@@ -104,7 +104,7 @@ def test_every_searched_play_is_legal(seed: int) -> None:
 
 
 def brute_force_boards(state: NumfeudState, seat: int) -> set[tuple[str, ...]]:
-    """Every board reachable by one single-line lay of the inventory (no jokers), via apply."""
+    """Every board one single-line lay or joker free of the inventory (no jokers) reaches."""
     rack = state.rack(seat)
     out: set[tuple[str, ...]] = set()
     for across in (True, False):
@@ -127,6 +127,14 @@ def brute_force_boards(state: NumfeudState, seat: int) -> set[tuple[str, ...]]:
                         except GameError:
                             continue
                         out.add(after.board)
+    for cell, code in enumerate(state.board):  # a rack tile written over a board joker frees it
+        if code.startswith("J"):
+            for tile in set(rack):
+                lay = Lay(Anchor(*divmod(cell, SIZE), True), (tile,))
+                try:
+                    out.add(state.apply(seat, Turn((lay,))).board)
+                except GameError:
+                    continue
     return out
 
 
