@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+from bot.ai.numfeud import choose_numfeud_move
+from bot.commands import parse_command
 from bot.reminders import Dispatcher
 from bot.replies import Reply
-from bot.service import CONSOLE, ChatRef, Service, UserRef
+from bot.service import CONSOLE, ChatRef, Service, UserRef, load_state
 
 from .conftest import START
 
@@ -116,3 +118,24 @@ async def test_a_year_needs_a_game(service) -> None:
     """/leaderboard 2026 without a game is refused with an example."""
     [reply] = await send(service, "alice", "/leaderboard 2026")
     assert "numfeud 2026" in reply.text
+
+
+async def test_a_lay_through_play_is_announced_without_the_inventory(service, db) -> None:
+    """/play with Numfeud notation: the chat sees the move and the board, never the inventory."""
+    assert parse_command("/play K8>H7; H7 G9 R9 B9").text == "K8>H7; H7 G9 R9 B9"
+    for seed in range(1, 40):
+        game_id = await new_game(service, seed=seed)
+        row = await db.games.get_game(game_id)
+        state = load_state(row)
+        move = choose_numfeud_move(state, 0, "medium", 1)
+        if str(move) != "pass":
+            break
+        await send(service, "alice", f"/cancel game={game_id}")
+    replies = await send(service, "alice", f"/play {move} game={game_id}")
+    public = [r for r in replies if r.kind == "move_played"]
+    assert public[0].event["move"] == str(move)
+    rack = " ".join(state.rack(0))
+    assert all(rack not in r.text for r in replies if r.kind != "rack")
+    after = load_state(await db.games.get_game(game_id))
+    assert after.to_move == 1
+    assert sum(map(bool, after.board)) >= 3
