@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import io
+import os
 from dataclasses import replace
+from pathlib import Path
 
-from PIL import Image
+import pytest
+from PIL import Image, ImageChops, ImageStat
 
-from bot.games.numfeud import NUMFEUD
+from bot.games.numfeud import NUMFEUD, NumfeudState
 from renderers import board_png, rack_png
-from renderers.numfeud import NUMFEUD_INKS, numfeud_tile, render_board
+from renderers.numfeud import NUMFEUD_INKS, numfeud_tile, render_board, render_rack
 from tests.games.test_numfeud import JOKER_EXAMPLE_2, rig
 
 NAMES = ["alice", "bob"]
@@ -60,3 +63,33 @@ def test_a_finished_game_draws_the_result() -> None:
     """A game over still renders (the winner's panel is highlighted)."""
     state = NUMFEUD.on_timeout(NUMFEUD.new_game(2, seed=1, options={}), 0)
     assert image(render_board(state, names=NAMES)).height > 900
+
+
+GOLDEN = Path(__file__).parent / "golden"
+TOLERANCE = 1.0  # mean absolute difference per channel, as in test_renderers_golden.py
+
+
+def golden_position() -> NumfeudState:
+    """Joker example 2 with a group crossing it, after a lay of bob's (highlighted)."""
+    board = dict(JOKER_EXAMPLE_2) | {"G11": "R8", "I11": "B8", "J11": "Y8", "F8": "G3"}
+    state = rig(board, [["B9", "Y1", "J", "G13", "R10"], ["G8", "Y2"]], to_move=1)
+    return state.apply(1, NUMFEUD.parse_move("11H G8"))
+
+
+@pytest.mark.parametrize("case", ["numfeud_board", "numfeud_rack"])
+def test_golden_images(case: str) -> None:
+    """The board and inventory images stay what a person looked at and approved."""
+    state = golden_position()
+    png = (
+        render_board(state, names=NAMES, viewer=0)
+        if case == "numfeud_board"
+        else render_rack(state, 0, name="alice")
+    )
+    path = GOLDEN / f"{case}.png"
+    if os.environ.get("FEUDBOT_REGEN_GOLDEN"):
+        path.write_bytes(png)
+    expected = Image.open(path).convert("RGB")
+    actual = image(png)
+    assert actual.size == expected.size
+    diff = ImageStat.Stat(ImageChops.difference(actual, expected)).mean
+    assert max(diff) <= TOLERANCE, diff
