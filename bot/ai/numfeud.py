@@ -7,15 +7,18 @@ single-line lay of the inventory, each one legal. The levels differ in what they
   while it may (below 19 tiles); passes when nothing fits.
 - medium: a play laying the most tiles (ties broken at random); when no single-line play fits
   it tries moving a spare board tile into a new line (as hard does), else passes.
-- hard: frees a joker when it can, else the play that sheds the most points while keeping its
-  own joker for later; when nothing fits it swaps its highest tile while swaps last.
+- hard: frees a joker when it can, goes out when it can, else the play that sheds the most
+  points while keeping its joker and the tiles that can still meet in a combination; when
+  nothing fits it swaps its highest tile while swaps last.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from bot.games.numfeud import (
+    COLOURS,
     MAX_RACK,
     SIZE,
     SWAP_LIMIT,
@@ -26,7 +29,9 @@ from bot.games.numfeud import (
     Shift,
     Swap,
     Turn,
+    colour,
     is_joker,
+    number,
     physical,
     tile_order,
     tile_value,
@@ -77,6 +82,20 @@ def _no_play(state: NumfeudState, seat: int, level: str) -> NumfeudMove:
     return Pass()
 
 
+def _partners(tiles: Sequence[str]) -> int:
+    """Return how many tiles could meet another of `tiles` in a future run or group."""
+    faces = {t for t in tiles if t != JOKER}
+    count = 0
+    for tile in tiles:
+        if tile == JOKER:
+            continue
+        col, num = colour(tile), number(tile)
+        same_number = any(f"{other}{num}" in faces for other in COLOURS if other != col)
+        near = any(f"{col}{n}" in faces for n in (num - 2, num - 1, num + 1, num + 2))
+        count += same_number or near
+    return count
+
+
 def choose_numfeud_move(state: NumfeudState, seat: int, level: str, seed: int) -> NumfeudMove:
     """Return the move of a computer player of `level` for `seat` (deterministic per seed)."""
     rng = random.Random(seed)
@@ -102,13 +121,17 @@ def choose_numfeud_move(state: NumfeudState, seat: int, level: str, seed: int) -
         return frees[0]
     rack_size = len(state.rack(seat))
 
-    def worth(index: int) -> tuple[int, int, int]:
+    def worth(index: int) -> tuple[bool, int, int]:
         tiles = laid[index]
         goes_out = len(tiles) == rack_size
         uses_joker = JOKER in tiles
         points = sum(tile_value(t) for t in tiles if t != JOKER)
-        # Going out wins; otherwise keep the joker unless it sheds many more points.
-        return (goes_out, points - (20 if uses_joker else 0), len(tiles))
+        left = list(state.rack(seat))
+        for tile in tiles:
+            left.remove(tile)
+        # Going out wins; otherwise shed points, keep the joker unless it sheds 20 more, and
+        # keep tiles that can still meet in a future combination.
+        return (goes_out, points - (20 if uses_joker else 0) + 4 * _partners(left), len(tiles))
 
     best = max(worth(i) for i in range(len(plays)))
     return rng.choice([p for i, p in enumerate(plays) if worth(i) == best])
