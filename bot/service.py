@@ -401,12 +401,20 @@ class Service:
         if not mine and len(rows) != 1:
             rows = await self.db.games.list_games(chat_id=ctx.chat.id, statuses=wanted)
         if not rows:
+            if "lobby" not in wanted:
+                waiting = await self.db.games.list_games(
+                    chat_id=ctx.chat.id, user_id=ctx.user.id if mine else None, statuses=("lobby",)
+                )
+                if len(waiting) == 1:
+                    raise _not_started(waiting[0].id)
             if mine:
                 raise ServiceError(
                     "NO_GAME",
                     "You have no game in this chat. Start one with /new <game> @player.",
                 )
-            raise ServiceError("NO_GAME", "There is no game to join here; start one with /new.")
+            if "lobby" in wanted:
+                raise ServiceError("NO_GAME", "There is no game to join here; start one with /new.")
+            raise ServiceError("NO_GAME", "No game is going on here; start one with /new <game>.")
         if len(rows) > 1:
             ids = ", ".join(f"#{row.id}" for row in sorted(rows, key=lambda r: r.id))
             raise ServiceError("WHICH_GAME", f"This chat has several games ({ids}); add game=<id>.")
@@ -671,9 +679,7 @@ class Service:
             if row.version != arrival.version and _moved_since(arrival, table.state, seat_no):
                 raise _already_played(row.id)
             if row.status == "lobby" or table.state is None:
-                raise ServiceError(
-                    "NOT_STARTED", f"Game #{row.id} has not started yet; /start game={row.id}."
-                )
+                raise _not_started(row.id)
             if row.status != "active":
                 raise ServiceError("GAME_OVER", f"Game #{row.id} is over; start one with /new.")
             move = await self._assisted(table, seat_no, table.gdef.parse_move(text))
@@ -1623,6 +1629,12 @@ def _moved_since(arrival: GameRow, state: GameState | None, seat_no: int) -> boo
 
 def _play_buttons(game_id: int) -> tuple[Button, ...]:
     return (Button("Board", f"board:{game_id}"), Button("My rack", f"rack:{game_id}"))
+
+
+def _not_started(game_id: int) -> ServiceError:
+    return ServiceError(
+        "NOT_STARTED", f"Game #{game_id} has not started yet; start it with /start game={game_id}."
+    )
 
 
 def _already_played(game_id: int) -> ServiceError:

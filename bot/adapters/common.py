@@ -13,13 +13,14 @@ from bot.replies import ChatTarget, Image, Reply
 APOLOGY = "Sorry, something went wrong on my side; please try again in a moment."
 # Premium codes of the word-game layouts and how an empty premium cell is drawn.
 _PREMIUM_MARKS = {"d": "'", "t": '"', "D": "-", "T": "=", "*": "*"}
+_MARK_NAMES = (("d", "L2"), ("t", "L3"), ("D", "W2"), ("T", "W3"), ("*", "start"))
 
 
 def ascii_board(view: Mapping[str, Any]) -> str | None:
     """Draw a grid game's public view as text (None when the view has no square board).
 
     Letter tiles are upper case, blanks lower case; empty premium squares show ' (L2), " (L3),
-    - (W2), = (W3) and * (start).
+    - (W2), = (W3) and * (start), explained by a key line under the board.
     """
     board = view.get("board")
     size = view.get("size")
@@ -35,6 +36,10 @@ def ascii_board(view: Mapping[str, Any]) -> str | None:
             ch = board[i]
             cells.append(ch if ch != "." else _PREMIUM_MARKS.get(layout[i], "."))
         lines.append(f"{row + 1:>3} " + " ".join(cells))
+    shown = {layout[i] for i, ch in enumerate(board) if ch == "."}
+    key = [f"{_PREMIUM_MARKS[code]} {name}" for code, name in _MARK_NAMES if code in shown]
+    if key:
+        lines.append("    key: " + "  ".join(key))
     return "\n".join(lines)
 
 

@@ -207,14 +207,15 @@ def test_split_line_reads_names_comments_and_bare_commands() -> None:
 
 
 def test_ascii_board_marks_premiums_and_tiles() -> None:
-    """The text board shows letters, blanks in lower case and premium squares by symbol."""
+    """The text board shows letters, blanks in lower case, premium squares by symbol and a key."""
     state = GAMES["webfeud"].new_game(2, seed=1, options={})
     state = state.apply(0, GAMES["webfeud"].parse_move(find_move(state, 0)))
     board = ascii_board(state.view(None))
     assert board is not None
     rows = board.splitlines()
     assert rows[0].split() == list("ABCDEFGHIJKLMNO")
-    assert len(rows) == 16
+    assert len(rows) == 17
+    assert rows[-1].split() == ["key:", "'", "L2", '"', "L3", "-", "W2", "=", "W3"]
     assert ascii_board({"no": "board"}) is None
 
 

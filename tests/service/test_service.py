@@ -129,6 +129,17 @@ async def test_lobby_join_leave_and_start(say, db) -> None:
     assert {e["player"] for e in events(joined, "rack")} == {"alice", "bob"}
 
 
+async def test_turn_commands_in_a_waiting_game_say_how_to_start_it(say, table_rows) -> None:
+    """/rack, /pass or /resign before the deal name the waiting game and /start, not /new."""
+    await say("alice", "/new rummikub bot=easy")
+    before = table_rows()
+    for text in ("/rack", "/pass", "/resign", "/board"):
+        error = error_of(await say("alice", text))
+        assert error["reason"] == "NOT_STARTED", text
+        assert "/start game=1" in error["message"]
+    assert table_rows() == before
+
+
 async def test_a_move_is_one_transaction_with_its_deadlines(say, db, clock) -> None:
     """After a move: snapshot, one log row, and the next player's timeout plus two reminders."""
     start = await say("alice", "/new webfeud @bob seed=7")
