@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from bot.core.grid import COLUMNS
+from bot.core.grid import COLUMNS, cell_name
+from bot.games.nmbr9 import SHAPE
+from bot.games.nmbr9 import SIZE as NMBR9_SIZE
+from bot.games.numfeud import SIZE as NUMFEUD_SIZE
 from bot.replies import ChatTarget, Image, Reply
 
 APOLOGY = "Sorry, something went wrong on my side; please try again in a moment."
@@ -61,6 +64,79 @@ def ascii_melds(view: Mapping[str, Any]) -> str | None:
             line += f"   <- invalid: {meld.get('problem', '')}"
         lines.append(line)
     return "\n".join(lines)
+
+
+def ascii_number_grid(view: Mapping[str, Any]) -> str | None:
+    """Draw Numfeud's grid as text (None for any other view).
+
+    A square shows its tile code (``R12``), a joker as the tile it stands for in lower case (``g8``,
+    as a blank in the word games), a locked tile with ``!`` after it, the empty centre as ``*``.
+    """
+    board = view.get("board")
+    if view.get("game") != "numfeud" or not isinstance(board, Mapping):
+        return None
+    locked = set(view.get("locked") or ())
+    centre = cell_name(NUMFEUD_SIZE // 2, NUMFEUD_SIZE // 2)
+    lines = ["    " + "".join(f"{c:<5}" for c in COLUMNS[:NUMFEUD_SIZE]).rstrip()]
+    for row in range(NUMFEUD_SIZE):
+        cells = []
+        for col in range(NUMFEUD_SIZE):
+            name = cell_name(row, col)
+            code = str(board.get(name, "*" if name == centre else "."))
+            if code.startswith("J="):
+                code = code[2:].lower()
+            cells.append(f"{code + ('!' if name in locked else ''):<5}")
+        lines.append(f"{row + 1:>3} " + "".join(cells).rstrip())
+    lines.append("    key: g8 a joker standing for G8  ! locked  * centre")
+    return "\n".join(lines)
+
+
+def ascii_displays(view: Mapping[str, Any], names: Sequence[str] = ()) -> str | None:
+    """Draw NMBR 9 displays as text, one after another (None for any other view).
+
+    A square shows the number of its top tile and that tile's level: ``72`` is a 7 on level 2.
+    Only the rows and columns around the tiles are drawn.
+    """
+    displays = view.get("displays")
+    if view.get("game") != "nmbr9" or not isinstance(displays, list):
+        return None
+    blocks = []
+    for seat, entries in enumerate(displays):
+        name = names[seat] if seat < len(names) else f"player {seat + 1}"
+        top: dict[tuple[int, int], tuple[int, int]] = {}  # square -> (level, number)
+        for number, row, col, rotation, level in entries or ():
+            for dr, dc in SHAPE[number, rotation].cells:
+                square = (row + dr, col + dc)
+                if level >= top.get(square, (-1, 0))[0]:
+                    top[square] = (level, number)
+        if not top:
+            blocks.append(f"{name}: no tiles yet")
+            continue
+        rows = [r for r, _ in top]
+        cols = [c for _, c in top]
+        lo_r, hi_r = max(min(rows) - 1, 0), min(max(rows) + 1, NMBR9_SIZE - 1)
+        lo_c, hi_c = max(min(cols) - 1, 0), min(max(cols) + 1, NMBR9_SIZE - 1)
+        header = " ".join(f"{c:<2}" for c in COLUMNS[lo_c : hi_c + 1])
+        lines = [f"{name}:", ("    " + header).rstrip()]
+        for r in range(lo_r, hi_r + 1):
+            cells = []
+            for c in range(lo_c, hi_c + 1):
+                level, number = top.get((r, c), (-1, 0))
+                cells.append(f"{number}{level}" if level >= 0 else ". ")
+            lines.append(f"{r + 1:>3} " + " ".join(cells).rstrip())
+        blocks.append("\n".join(lines))
+    blocks.append("    key: a square shows its top tile's number and level (72: a 7 on level 2)")
+    return "\n\n".join(blocks)
+
+
+def text_board(view: Mapping[str, Any], names: Sequence[str] = ()) -> str | None:
+    """Draw any game's public view as text for a terminal (None when it has no table)."""
+    return (
+        ascii_board(view)
+        or ascii_melds(view)
+        or ascii_number_grid(view)
+        or ascii_displays(view, names)
+    )
 
 
 def image_bytes(image: bytes | Image) -> bytes:

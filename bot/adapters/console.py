@@ -24,7 +24,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import TextIO
 
-from bot.adapters.common import APOLOGY, ascii_board, ascii_melds, reply_json, save_images
+from bot.adapters.common import APOLOGY, reply_json, save_images, text_board
 from bot.config import DEFAULT_REMINDERS
 from bot.reminders import Dispatcher
 from bot.replies import ChatTarget, Reply
@@ -102,7 +102,7 @@ class Console:
             if isinstance(reply.to, ChatTarget):
                 self.out.write(reply.text + "\n")
                 view = reply.event.get("view") or {}
-                board = ascii_board(view) or ascii_melds(view)
+                board = text_board(view, reply.event.get("players") or ())
                 if board is not None:
                     self.out.write(board + "\n")
             else:

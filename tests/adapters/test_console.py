@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from bot.__main__ import main
-from bot.adapters.common import ascii_board
+from bot.adapters.common import ascii_board, ascii_displays, ascii_number_grid, text_board
 from bot.adapters.console import run_console, split_line
 from bot.core.game import GameState
 from bot.games import GAMES
@@ -217,6 +217,68 @@ def test_ascii_board_marks_premiums_and_tiles() -> None:
     assert len(rows) == 17
     assert rows[-1].split() == ["key:", "'", "L2", '"', "L3", "-", "W2", "=", "W3"]
     assert ascii_board({"no": "board"}) is None
+
+
+def _grid_cells(text: str) -> dict[str, str]:
+    """Read a text grid back: cell name -> what the square shows (cells split on whitespace)."""
+    lines = text.splitlines()
+    columns = lines[0].split()
+    cells = {}
+    for line in lines[1:]:
+        parts = line.split()
+        if not parts or not parts[0].isdigit():
+            continue
+        for column, shown in zip(columns, parts[1:], strict=True):
+            cells[f"{column}{parts[0]}"] = shown
+    return cells
+
+
+def test_numfeud_text_grid_shows_every_tile_jokers_and_locks() -> None:
+    """The console's Numfeud grid shows each tile in its cell, jokers as r6, locked tiles with !."""
+    from bot.ai import choose_move
+
+    state = GAMES["numfeud"].new_game(2, seed=3, options={})
+    for _ in range(6):
+        seat = state.waiting_for()[0]
+        state = state.apply(seat, choose_move(state, seat, "medium", 1))
+    view = state.view(None)
+    shown = _grid_cells(text_board(view) or "")
+    assert view["board"]
+    for cell, code in view["board"].items():
+        tile = code[2:].lower() if code.startswith("J=") else code
+        expected = tile + ("!" if cell in view["locked"] else "")
+        assert shown[cell] == expected
+    assert sum(square != "." for square in shown.values()) == len(view["board"])
+    handmade = {"game": "numfeud", "board": {"H8": "R5", "I8": "J=R13"}, "locked": ["I8"]}
+    assert _grid_cells(ascii_number_grid(handmade) or "")["I8"] == "r13!"
+    assert _grid_cells(ascii_number_grid({"game": "numfeud", "board": {}}) or "")["H8"] == "*"
+    assert ascii_number_grid({"game": "webfeud", "board": {}}) is None
+
+
+def test_nmbr9_text_displays_show_the_top_tile_and_its_level() -> None:
+    """Each NMBR 9 display is drawn around its tiles; a square shows its top tile's number+level."""
+    from bot.ai import choose_move
+    from bot.games.nmbr9 import SHAPE
+
+    state = GAMES["nmbr9"].new_game(1, seed=5, options={})
+    for _ in range(12):
+        state = state.apply(0, choose_move(state, 0, "hard", 1))
+    view = state.view(None)
+    text = ascii_displays(view, ["ann"]) or ""
+    assert text.startswith("ann:")
+    expected: dict[str, tuple[int, int]] = {}
+    for number, row, col, rotation, level in view["displays"][0]:
+        for dr, dc in SHAPE[number, rotation].cells:
+            name = f"{'ABCDEFGHIJKLMNOPQRSTUVWXYZ'[col + dc]}{row + dr + 1}"
+            if level >= expected.get(name, (-1, 0))[0]:
+                expected[name] = (level, number)
+    shown = _grid_cells(text.split("\n", 1)[1].split("\n\n")[0])
+    assert {cell: f"{n}{lv}" for cell, (lv, n) in expected.items()} == {
+        cell: square for cell, square in shown.items() if square != "."
+    }
+    assert max(level for level, _ in expected.values()) >= 1
+    assert ascii_displays({"game": "nmbr9", "displays": [[]]}) is not None
+    assert ascii_displays({"game": "numfeud", "displays": [[]]}) is None
 
 
 def test_run_without_tokens_starts_the_console(tmp_path, monkeypatch, capsys) -> None:
