@@ -70,6 +70,14 @@ class Move(Protocol):
     def __str__(self) -> str: ...
 
 
+@dataclass(frozen=True, slots=True)
+class Resign:
+    """Give up the game: the same move in every game (what it costs is each game's rule)."""
+
+    def __str__(self) -> str:
+        return "resign"
+
+
 class GameState(Protocol):
     """What the service, the renderers and the AI may rely on for any game."""
 

@@ -23,9 +23,10 @@ from itertools import combinations, pairwise, permutations
 from typing import Any, Self
 
 from bot.core.errors import GameError, InvalidMove, InvariantError, Reason, RuleError
-from bot.core.game import JSON, GameDef, MoveRecord, Outcome
+from bot.core.game import JSON, GameDef, MoveRecord, Outcome, Resign
 from bot.core.grid import COLUMNS, Anchor, cell_name, parse_anchor
 from bot.core.tiles import draw, missing_from, new_bag, return_to_bag
+from bot.games import numtiles
 from bot.games.numtiles import HIGH, JOKER, LOW, MIN_MELD, Verdict
 
 SCHEMA_VERSION = 1
@@ -96,15 +97,13 @@ def inventory_value(tiles: Iterable[str]) -> int:
 
 
 def tile_order(tile: str) -> tuple[int, int]:
-    """Return a sort key: by colour (R B Y G), then number; jokers last."""
-    if is_joker(tile):
-        return (len(COLOURS), 0)
-    return (COLOURS.index(colour(tile)), number(tile))
+    """Return a sort key of an inventory tile: by colour (R B Y G), then number; jokers last."""
+    return numtiles.tile_order(tile, COLOURS)
 
 
 def sort_tiles(tiles: Iterable[str]) -> tuple[str, ...]:
-    """Return tiles in inventory display order."""
-    return tuple(sorted(tiles, key=tile_order))
+    """Return inventory tiles in display order."""
+    return numtiles.sort_tiles(tiles, COLOURS)
 
 
 def parse_token(text: str) -> str:
@@ -318,14 +317,6 @@ class Pass:
 
     def __str__(self) -> str:
         return "pass"
-
-
-@dataclass(frozen=True, slots=True)
-class Resign:
-    """Give up the game."""
-
-    def __str__(self) -> str:
-        return "resign"
 
 
 NumfeudMove = Turn | Swap | Pass | Resign

@@ -61,16 +61,16 @@ def number(tile: str) -> int:
     return int(tile[1:])
 
 
-def tile_order(tile: str) -> tuple[int, int]:
-    """Return a sort key: by colour (K B Y R), then number; jokers last."""
+def tile_order(tile: str, colours: str = COLOURS) -> tuple[int, int]:
+    """Return a sort key: by colour (in the order of `colours`), then number; jokers last."""
     if is_joker(tile):
-        return (len(COLOURS), 0)
-    return (COLOURS.index(colour(tile)), number(tile))
+        return (len(colours), 0)
+    return (colours.index(colour(tile)), number(tile))
 
 
-def sort_tiles(tiles: Iterable[str]) -> tuple[str, ...]:
+def sort_tiles(tiles: Iterable[str], colours: str = COLOURS) -> tuple[str, ...]:
     """Return the tiles sorted by colour, then number, jokers last (a rack's display order)."""
-    return tuple(sorted(tiles, key=tile_order))
+    return tuple(sorted(tiles, key=lambda tile: tile_order(tile, colours)))
 
 
 def penalty(tile: str) -> int:

@@ -18,7 +18,7 @@ from datetime import timedelta
 from typing import Any, Self, TypeVar
 
 from bot.core.errors import InvalidMove, InvariantError, Reason, RuleError
-from bot.core.game import JSON, GameDef, MoveRecord, OptionSpec, Outcome
+from bot.core.game import JSON, GameDef, MoveRecord, OptionSpec, Outcome, Resign
 from bot.core.tiles import draw, new_bag
 from bot.games.numtiles import (
     arrange,
@@ -121,14 +121,6 @@ class Draw:
 
     def __str__(self) -> str:
         return "draw"
-
-
-@dataclass(frozen=True, slots=True)
-class Resign:
-    """Give up the game."""
-
-    def __str__(self) -> str:
-        return "resign"
 
 
 RummikubMove = Line | Done | Undo | Reset | Draw | Resign

@@ -16,7 +16,7 @@ from datetime import timedelta
 from typing import Any, Self
 
 from bot.core.errors import InvalidMove, InvariantError, Reason, RuleError
-from bot.core.game import JSON, GameDef, MoveRecord, OptionSpec, Outcome
+from bot.core.game import JSON, GameDef, MoveRecord, OptionSpec, Outcome, Resign
 from bot.core.grid import COLUMNS, Anchor, cell_name, parse_anchor
 from bot.core.tiles import draw, missing_from, new_bag, return_to_bag
 from bot.lexicon import Lexicon
@@ -69,14 +69,6 @@ class Pass:
 
     def __str__(self) -> str:
         return "pass"
-
-
-@dataclass(frozen=True, slots=True)
-class Resign:
-    """Give up the game."""
-
-    def __str__(self) -> str:
-        return "resign"
 
 
 @dataclass(frozen=True, slots=True)
