@@ -731,27 +731,7 @@ class Service:
         text += " — " + self._score_line(table, state)
         if not over:
             text += f". {to_move} to move."
-        replies = [
-            Reply(
-                _chat_target(table.chat),
-                text,
-                images=await self._board_images(table, state),
-                buttons=() if over else _play_buttons(row.id),
-                event={
-                    "type": "timeout" if kind == "timeout" else "move_played",
-                    "game_id": row.id,
-                    "player": player,
-                    "seat": seat_no,
-                    "move": public,
-                    "score": score,
-                    "scores": list(state.scores),
-                    "players": list(table.names),
-                    "to_move": None if over else to_move,
-                    "turn": state.turn,
-                    "view": _public_view(state),
-                },
-            )
-        ]
+        replies = [await self._move_news(table, state, text, seat_no, public, score, kind)]
         user = table.users[seat_no]
         if (
             not over
@@ -763,6 +743,40 @@ class Service:
         if over:
             replies.append(await self._game_over(table, state, board_before))
         return replies
+
+    async def _move_news(
+        self,
+        table: _Table,
+        state: GameState,
+        text: str,
+        seat_no: int,
+        move: str,
+        score: int,
+        kind: str,
+        **details: object,
+    ) -> Reply:
+        """Return the chat's news of a stored move (or timeout): text, board and its event."""
+        over = state.outcome is not None
+        return Reply(
+            _chat_target(table.chat),
+            text,
+            images=await self._board_images(table, state),
+            buttons=() if over else _play_buttons(table.row.id),
+            event={
+                "type": "timeout" if kind == "timeout" else "move_played",
+                "game_id": table.row.id,
+                "player": table.names[seat_no],
+                "seat": seat_no,
+                "move": move,
+                "score": score,
+                **details,
+                "scores": list(state.scores),
+                "players": list(table.names),
+                "to_move": None if over else self._to_move_names(table, state),
+                "turn": state.turn,
+                "view": _public_view(state),
+            },
+        )
 
     async def _run_bots(self, table: _Table, state: GameState) -> list[Reply]:
         """Let bot seats move until a person is to move or the game is over."""
@@ -786,18 +800,15 @@ class Service:
         """Ask the AI for a bot seat's move (deterministic for a given game seed and turn)."""
         level = seat.bot_level or "easy"
         seed = game_seed(table.row) * 1009 + state.turn
-        try:
-            from bot.ai import choose_move  # type: ignore[attr-defined,unused-ignore]
-        except ImportError:  # the AI package is not built yet: bots pass
-            log.warning("bot.ai.choose_move is missing; the bot passes")
-            return table.gdef.parse_move("pass")
+        from bot.ai import choose_move  # imported late: the AI is not needed to start up
+
         move = await asyncio.to_thread(choose_move, state, seat.seat_no, level, seed)
         try:
             state.apply(seat.seat_no, move)
         except GameError:
             log.exception("the %s bot chose an illegal move %s; it passes", level, move)
             return table.gdef.parse_move("pass")
-        return move  # type: ignore[no-any-return,unused-ignore]
+        return move
 
     # -- turns built in steps (Rummikub's draft), the Assist option and hints --
 
@@ -1018,39 +1029,29 @@ class Service:
         )
         done = (gdef.round_of(before) if before is not None else None) or 0
         text = f"#{row.id} round {done + 1}: {played} — {self._score_line(table, state)}."
-        view = _public_view(state)
-        to_move = None if over else self._to_move_names(table, state)
         if not over:
-            text += f" Round {done + 2}: the card is {view.get('card')}; /place <cell> <rotation>."
+            card = _public_view(state).get("card")
+            text += f" Round {done + 2}: the card is {card}; /place <cell> <rotation>."
+        round_moves = [
+            {
+                "player": table.names[r.seat],
+                "move": r.text,
+                "score": r.score,
+                "deadline": "deadline" in r.words,
+            }
+            for r in moves
+        ]
         replies = [
-            Reply(
-                _chat_target(table.chat),
+            await self._move_news(
+                table,
+                state,
                 text,
-                images=await self._board_images(table, state),
-                buttons=() if over else _play_buttons(row.id),
-                event={
-                    "type": "timeout" if timed_out else "move_played",
-                    "game_id": row.id,
-                    "player": player,
-                    "seat": seat_no,
-                    "move": record.text,
-                    "score": record.score,
-                    "round": done,
-                    "moves": [
-                        {
-                            "player": table.names[r.seat],
-                            "move": r.text,
-                            "score": r.score,
-                            "deadline": "deadline" in r.words,
-                        }
-                        for r in moves
-                    ],
-                    "scores": list(state.scores),
-                    "players": list(table.names),
-                    "to_move": to_move,
-                    "turn": state.turn,
-                    "view": view,
-                },
+                seat_no,
+                record.text,
+                record.score,
+                kind,
+                round=done,
+                moves=round_moves,
             )
         ]
         if over:
