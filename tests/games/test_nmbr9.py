@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import timedelta
+from functools import partial
 
 import pytest
 
@@ -24,6 +25,10 @@ from bot.games.nmbr9 import (
     parse_nmbr9_move,
     suggest_placements,
 )
+from tests.games.moves import play_text, refusal_of
+
+play = partial(play_text, NMBR9)
+refusal = partial(refusal_of, NMBR9)
 
 # The square counts printed in the reference file.
 SQUARE_COUNTS = {0: 10, 1: 5, 2: 9, 3: 9, 4: 8, 5: 10, 6: 9, 7: 7, 8: 8, 9: 10}
@@ -35,23 +40,6 @@ def rigged(*first: int, players: int = 1) -> Nmbr9State:
     for n in first:
         rest.remove(n)
     return NMBR9.new_game(players, seed=1, options={}, deck=(*first, *rest))
-
-
-def play(state: Nmbr9State, seat: int, text: str) -> Nmbr9State:
-    """Parse and apply one placement, checking the input state is untouched."""
-    before = state.to_json()
-    after = state.apply(seat, NMBR9.parse_move(text))
-    assert state.to_json() == before
-    after.check_invariants()
-    return after
-
-
-def refusal(state: Nmbr9State, seat: int, text: str) -> RuleError:
-    """Return the RuleError a placement raises; the message fits a Telegram alert."""
-    with pytest.raises(RuleError) as info:
-        play(state, seat, text)
-    assert 0 < len(info.value.message) <= 200
-    return info.value
 
 
 def covered(state: Nmbr9State, seat: int = 0) -> set[str]:

@@ -6,6 +6,7 @@ import json
 from collections import Counter
 from dataclasses import replace
 from datetime import timedelta
+from functools import partial
 
 import pytest
 
@@ -24,6 +25,10 @@ from bot.games.rummikub import (
     Undo,
     final_scores,
 )
+from tests.games.moves import play_text, refusal_of
+
+play = partial(play_text, RUMMIKUB)
+refusal = partial(refusal_of, RUMMIKUB)
 
 FULL_RUNS = [tuple(f"{c}{n}" for n in range(1, 14)) for c in COLOURS for _ in range(2)]
 
@@ -42,23 +47,6 @@ def rig(
     )
     state.check_invariants()
     return state
-
-
-def play(state: RummikubState, seat: int, text: str) -> RummikubState:
-    """Parse and apply one move, then check the invariants."""
-    after = state.apply(seat, RUMMIKUB.parse_move(text))
-    after.check_invariants()
-    return after
-
-
-def refusal(state: RummikubState, seat: int, text: str) -> RuleError:
-    """Return the RuleError a move raises, checking it leaves the state untouched."""
-    before = state.to_json()
-    with pytest.raises(RuleError) as info:
-        play(state, seat, text)
-    assert state.to_json() == before
-    assert 0 < len(info.value.message) <= 200
-    return info.value
 
 
 def sorted_table(state: RummikubState) -> list[list[str]]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import replace
+from functools import partial
 
 import pytest
 from hypothesis import given
@@ -25,6 +26,10 @@ from bot.games.wordgame import (
     taken_cell,
 )
 from bot.lexicon import Lexicon
+from tests.games.moves import play_text, refusal_of
+
+play = partial(play_text, SMARTFEUD)
+refusal = partial(refusal_of, SMARTFEUD)
 
 WORDS = [
     "SECTION", "SECTIONS", "SECT", "ON", "ION", "TIN", "ITS", "CARTS", "PARTS", "CUP", "CAT",
@@ -61,23 +66,6 @@ def rig(*racks: str) -> str:
 def new(*racks: str, players: int = 2, **options: str) -> WordState:
     """Deal a SmartFeud game whose seats get `racks` (the starter also gets the extra blank)."""
     return SMARTFEUD.new_game(players, seed=7, options=options, lexicon=LEX, bag=rig(*racks))
-
-
-def play(state: WordState, seat: int, text: str) -> WordState:
-    """Parse and apply one move, then check the game's invariants."""
-    after = state.apply(seat, SMARTFEUD.parse_move(text))
-    after.check_invariants()
-    return after
-
-
-def refusal(state: WordState, seat: int, text: str) -> RuleError:
-    """Return the RuleError a move raises, checking it leaves the state untouched."""
-    before = state.to_json()
-    with pytest.raises(RuleError) as info:
-        play(state, seat, text)
-    assert state.to_json() == before
-    assert 0 < len(info.value.message) <= 200
-    return info.value
 
 
 def at(state: WordState, name: str) -> str:

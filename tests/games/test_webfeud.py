@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 
 import pytest
 from hypothesis import given
@@ -14,6 +15,11 @@ from bot.games import GAMES
 from bot.games.webfeud import LAYOUT, TILES, WEBFEUD
 from bot.games.wordgame import Pass, Place, Resign, Swap, WordState, parse_word_move
 from bot.lexicon import Lexicon
+from tests.games.moves import play_text, refusal_of
+
+# The tests deal from rigged short bags, so tile conservation is not checked here.
+play = partial(play_text, WEBFEUD, invariants=False)
+refusal = partial(refusal_of, WEBFEUD, invariants=False)
 
 WORDS = [
     "QUIZ", "QI", "ZA", "ZAX", "ZAXES", "ER", "RETAINS", "AXE", "AX", "EX", "XI", "TO",
@@ -28,21 +34,6 @@ RIGGED = "QUIZERS" + "AXETONE"
 def new(bag: str = RIGGED, **options: str) -> WordState:
     """Deal a Webfeud game with a rigged bag and the small test lexicon."""
     return WEBFEUD.new_game(2, seed=7, options=options, lexicon=LEX, bag=bag)
-
-
-def play(state: WordState, seat: int, text: str) -> WordState:
-    """Parse and apply one move."""
-    return state.apply(seat, WEBFEUD.parse_move(text))
-
-
-def refusal(state: WordState, seat: int, text: str) -> RuleError:
-    """Return the RuleError a move raises, checking it leaves the state untouched."""
-    before = state.to_json()
-    with pytest.raises(RuleError) as info:
-        play(state, seat, text)
-    assert state.to_json() == before
-    assert 0 < len(info.value.message) <= 200
-    return info.value
 
 
 # --- the set-up -----------------------------------------------------------------------------
