@@ -18,6 +18,7 @@ from bot.core.errors import GameError
 BOT_LEVEL_NAMES = ("easy", "medium", "hard")
 _GAME_ID = re.compile(r"^game=(\S*)$", re.IGNORECASE)
 _OPTION = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=(\S*)$")
+_EXAMPLE = re.compile(r"e\.g\. `([^`]+)`")  # a command's example in its summary
 
 
 class CommandError(GameError):
@@ -185,7 +186,11 @@ def usage(name: str) -> str:
 
 
 def _fail(spec: CommandSpec, problem: str) -> CommandError:
-    return CommandError(f"{problem} Usage: {spec.syntax}")
+    example = _EXAMPLE.search(spec.summary)
+    shown = f", e.g. {example.group(1)}" if example else ""
+    if spec.name in ("play", "swap"):
+        shown += " (each game's notation: /rules <game>)"
+    return CommandError(f"{problem} Usage: {spec.syntax}{shown}")
 
 
 def parse_command(line: str) -> Command:

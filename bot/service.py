@@ -665,9 +665,11 @@ class Service:
         return await self._play(ctx, command.game_id, "resign")
 
     async def _cmd_place(self, ctx: _Ctx, command: Command) -> list[Reply]:
-        return await self._play(ctx, command.game_id, command.text)
+        return await self._play(ctx, command.game_id, command.text, rounds_only=True)
 
-    async def _play(self, ctx: _Ctx, game_id: int | None, text: str) -> list[Reply]:
+    async def _play(
+        self, ctx: _Ctx, game_id: int | None, text: str, *, rounds_only: bool = False
+    ) -> list[Reply]:
         """Apply one move of the asking player, then let bot seats answer."""
         arrival = await self._find_game(ctx, game_id, ("lobby", "active"))
         async with self._lock(arrival.id):
@@ -682,6 +684,12 @@ class Service:
                 raise _not_started(row.id)
             if row.status != "active":
                 raise ServiceError("GAME_OVER", f"Game #{row.id} is over; start one with /new.")
+            if rounds_only and table.gdef.round_of(table.state) is None:
+                raise ServiceError(
+                    "NOT_IN_THIS_GAME",
+                    f"/place belongs to NMBR 9; in {table.gdef.title} use /play <move> "
+                    f"(see /rules {table.gdef.key}).",
+                )
             move = await self._assisted(table, seat_no, table.gdef.parse_move(text))
             state = table.state.apply(seat_no, move)
             if table.gdef.draft_step(table.state, state):
@@ -1422,7 +1430,11 @@ class Service:
             name = command.players[0]
             found = await self.db.users.find_user_by_name(ctx.chat.platform, name)
             if found is None:
-                raise ServiceError("UNKNOWN_PLAYER", f"I know no player @{name}.")
+                raise ServiceError(
+                    "UNKNOWN_PLAYER",
+                    f"I know no player @{name}: players are known once they have used the bot. "
+                    "Usage: /stats [@player]",
+                )
             user = found
         overall = await self.db.results.user_stats(user.id)
         per_game = {}
