@@ -154,6 +154,7 @@ class FakeDiscord:
         self.bot_user = self._user_payload(self.app_id, "feudbot", bot=True)
         self.guild_id = self.new_id()
         self.channel_id = self.new_id()
+        self.channels: dict[int, str] = {self.channel_id: "games"}  # the guild's text channels
         self.owner_id = self.new_id()
         self.users: dict[int, dict[str, Any]] = {self.app_id: self.bot_user}
         self.permissions: dict[int, str] = {}
@@ -215,12 +216,19 @@ class FakeDiscord:
             "permissions": self.permissions.get(uid, MEMBER_PERMISSIONS),
         }
 
-    def _channel_payload(self) -> dict[str, Any]:
+    def add_channel(self, name: str) -> int:
+        """Add another text channel to the guild; return its id."""
+        cid = self.new_id()
+        self.channels[cid] = name
+        return cid
+
+    def _channel_payload(self, channel_id: int | None = None) -> dict[str, Any]:
+        cid = self.channel_id if channel_id is None else channel_id
         return {
-            "id": str(self.channel_id),
+            "id": str(cid),
             "type": 0,
             "guild_id": str(self.guild_id),
-            "name": "games",
+            "name": self.channels[cid],
             "position": 0,
             "permission_overwrites": [],
             "nsfw": False,
@@ -274,7 +282,7 @@ class FakeDiscord:
             "member_count": 2,
             "large": False,
             "joined_at": "2026-01-01T00:00:00+00:00",
-            "channels": [self._channel_payload()],
+            "channels": [self._channel_payload(cid) for cid in self.channels],
             "threads": [],
             "members": [self._member_payload_bot()],
             "voice_states": [],
@@ -414,7 +422,10 @@ class FakeDiscord:
 
     # -- interactions --
 
-    def _base_interaction(self, kind: int, user_id: int, data: dict[str, Any]) -> Interaction:
+    def _base_interaction(
+        self, kind: int, user_id: int, data: dict[str, Any], channel_id: int | None = None
+    ) -> Interaction:
+        cid = self.channel_id if channel_id is None else channel_id
         iid = self.new_id()
         token = f"tok-{iid}"
         payload: dict[str, Any] = {
@@ -424,8 +435,8 @@ class FakeDiscord:
             "token": token,
             "version": 1,
             "guild_id": str(self.guild_id),
-            "channel_id": str(self.channel_id),
-            "channel": self._channel_payload(),
+            "channel_id": str(cid),
+            "channel": self._channel_payload(cid),
             "member": self._member_payload(user_id),
             "data": data,
             "app_permissions": ALL_PERMISSIONS,
@@ -436,7 +447,7 @@ class FakeDiscord:
             "context": 0,
             "attachment_size_limit": ATTACHMENT_LIMIT,
         }
-        inter = Interaction(iid, token, kind, user_id, self.channel_id, 0.0, payload)
+        inter = Interaction(iid, token, kind, user_id, cid, 0.0, payload)
         self.interactions[iid] = inter
         self._by_token[token] = inter
         return inter
@@ -499,10 +510,15 @@ class FakeDiscord:
         await self.dispatch("INTERACTION_CREATE", inter.payload)
         return inter
 
-    def build_slash(self, user_id: int, name: str, **options: Any) -> Interaction:
-        """Build a slash command as `user_id` typed it (send it with `send`)."""
+    def build_slash(
+        self, user_id: int, name: str, *, in_channel: int | None = None, **options: Any
+    ) -> Interaction:
+        """Build a slash command as `user_id` typed it (send it with `send`).
+
+        `in_channel` is the channel it is typed in (default: the first channel).
+        """
         options = {k: v for k, v in options.items() if v is not None}
-        return self._base_interaction(2, user_id, self._command_data(name, options))
+        return self._base_interaction(2, user_id, self._command_data(name, options), in_channel)
 
     def build_autocomplete(
         self, user_id: int, name: str, focused: str, **options: Any
@@ -514,7 +530,8 @@ class FakeDiscord:
         """Build a button click on `message` (as Discord sends it: the message inline)."""
         assert custom_id in message.custom_ids(), (custom_id, message.custom_ids())
         data = {"custom_id": custom_id, "component_type": 2}
-        inter = self._base_interaction(3, user_id, data)
+        channel = message.channel_id if message.channel_id in self.channels else None
+        inter = self._base_interaction(3, user_id, data, channel)
         inter.payload["message"] = self.message_payload(message)
         return inter
 
@@ -895,7 +912,7 @@ class FakeDiscord:
             if self.dm_channels[cid] in self.closed_dms:
                 return self._error(403, 50007, "Cannot send messages to this user")
             kind = "dm"
-        elif cid == self.channel_id:
+        elif cid in self.channels:
             kind = "channel"
         else:
             return self._error(404, 10003, "Unknown Channel")
@@ -911,8 +928,8 @@ class FakeDiscord:
 
     async def _get_channel(self, match: re.Match[str], *_: Any) -> web.Response:
         cid = int(match.group(1))
-        if cid == self.channel_id:
-            return self._json(self._channel_payload())
+        if cid in self.channels:
+            return self._json(self._channel_payload(cid))
         if cid in self.dm_channels:
             return self._json(self._dm_payload(cid))
         return self._error(404, 10003, "Unknown Channel")

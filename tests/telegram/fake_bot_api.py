@@ -7,11 +7,12 @@
   ``http://127.0.0.1:<port>/bot<token>/<method>``, so PTB's own HTTP client and `start_polling()`
   talk to it exactly as to api.telegram.org.
 
-The fake records every call (`calls`), answers with realistic JSON (messages with ids per chat,
-photos with their PNG size, `True` for the setters), long-polls `getUpdates`, and behaves like
-Telegram where it matters to the bot: 403 when the bot writes first to a user who never started
-it, 400 "message is not modified" for identical edits, 400 for a callback query answered twice,
-texts over 4096, captions over 1024, alerts over 200 characters or callback data over 64 bytes.
+The fake records every call (`calls`, each with its arrival time on the event loop's clock),
+answers with realistic JSON (messages with ids per chat, photos with their PNG size, `True` for
+the setters), long-polls `getUpdates`, and behaves like Telegram where it matters to the bot: 403
+when the bot writes first to a user who never started it, 400 "message is not modified" for
+identical edits, 400 for a callback query answered twice, texts over 4096, captions over 1024,
+alerts over 200 characters or callback data over 64 bytes.
 Failures can be injected per method (`fail_next`), e.g. a 429 with ``parameters.retry_after``.
 """
 
@@ -106,6 +107,7 @@ class Call:
     filenames: dict[str, str] = field(default_factory=dict)
     status: int = 200
     result: Any = None
+    at: float = 0.0  # when the call arrived, on the event loop's clock
 
     @property
     def chat_id(self) -> int | None:
@@ -338,7 +340,9 @@ class FakeBotAPI:
         filenames: dict[str, str] | None = None,
     ) -> tuple[int, dict[str, Any]]:
         """Run one Bot API method; return the HTTP status and the JSON body."""
-        call = Call(method, params, files, dict(filenames or {}))
+        call = Call(
+            method, params, files, dict(filenames or {}), at=asyncio.get_running_loop().time()
+        )
         self.calls.append(call)
         try:
             error = self._injected(method, params)
