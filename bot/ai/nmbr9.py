@@ -23,11 +23,15 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot.ai.nmbr9_value import VALUE, ValueWeights
 from bot.games.nmbr9 import (
     COPIES,
+    DISTINCT_ROTATIONS,
     NUMBERS,
+    SHAPE,
     STRIDE,
     TABLE,
     Display,
@@ -54,13 +58,10 @@ class Weights:
     perimeter: float = 0.1  # per empty square bordering the base
     perimeter_up: float = 0.0  # per empty square bordering level 1
     pocket: float = 0.0  # per empty square with three or four sides against the base
-    lookahead: int = 0  # placements re-ranked by a one-card lookahead (0: none)
-    deep_top: int = 0  # the best of those re-ranked by a two-card search (0: none)
-    deep: int = 0  # answers to the next card followed one card further in that search
 
 
-# Tuned by random search over solo games (1-ply, 100 decks), then checked with the lookahead.
-HARD = Weights(
+# Tuned by random search over solo games (1-ply, 100 decks); the hard player's pruning.
+PRUNE = Weights(
     area=(0.734, 1.380, 0.205, 0.745, 0.024),
     horizon=15.60,
     waste_high=0.078,
@@ -69,9 +70,6 @@ HARD = Weights(
     perimeter=0.639,
     perimeter_up=0.115,
     pocket=0.192,
-    lookahead=10,
-    deep_top=4,
-    deep=3,
 )
 MEDIUM = Weights(area=(0.2, 0.2, 0.2, 0.2, 0.2), waste_high=0.0, waste_slot=0.0, perimeter=0.0)
 
@@ -173,65 +171,230 @@ def best_fits(
     return [(v, fit) for v, _, fit in scored]
 
 
-def best_value(display: Display, number: int, left: Counter[int], weights: Weights) -> float:
-    """Return the evaluation of the best placement of `number` (0 if none fits)."""
-    if display.empty:
-        return 0.0
-    evaluator = Evaluator(display, left, weights)
-    value = evaluator.value
-    return max((value(number, fit) for fit in display.fits(number)), default=0.0)
-
-
-def lookahead(
-    display: Display,
-    number: int,
-    fit: Fit,
-    left: Counter[int],
-    weights: Weights,
-    answers: int = 0,
-) -> float:
-    """Return the points of `fit` plus the expected best value of the next card's placement.
-
-    With `answers` > 0, the next card's best few placements (by the evaluation) are each valued
-    by one more card of lookahead, and the best of them counts: a two-card search.
-    """
-    after = display.add(fit.mask, number, fit.level)
-    total = sum(left.values())
-    if not total:
-        return float(number * fit.level)
-    expected = 0.0
-    for nxt, count in left.items():
-        rest = Counter(left)
-        rest[nxt] -= 1
-        rest = +rest
-        if answers and total > 1:
-            ranked = best_fits(after, nxt, rest, weights, random.Random(0))[:answers]
-            expected += count * max(
-                (lookahead(after, nxt, answer, rest, weights) for _, answer in ranked),
-                default=0.0,
-            )
-        else:
-            expected += count * best_value(after, nxt, rest, weights)
-    return number * fit.level + expected / total
-
-
 def choose_fit(
     display: Display, number: int, left: Counter[int], weights: Weights, seed: int
 ) -> Fit | None:
-    """Return the best placement of `number` by `weights` (None if it fits nowhere)."""
+    """Return the best placement of `number` by the static evaluation (None if it fits nowhere)."""
     ranked = best_fits(display, number, left, weights, random.Random(seed))
+    return ranked[0][1] if ranked else None
+
+
+# --- the hard player: a learned value of the display and an expectimax over the next card -----
+
+_COMBOS = tuple(SHAPE[n, rot] for n in NUMBERS for rot in DISTINCT_ROTATIONS[n])
+REACH_LEVELS = 4  # the levels above the table whose reachable numbers are features
+
+
+def _dilate(mask: int) -> int:
+    """Return the empty table squares sharing an edge with `mask`."""
+    s = STRIDE
+    return ((mask << 1) | (mask >> 1) | (mask << s) | (mask >> s)) & TABLE & ~mask
+
+
+def reach(display: Display, level: int) -> tuple[int, int]:
+    """Return (numbers that fit on `level` as a bit set, squares some such placement covers).
+
+    `level` is 1 or more and at most the number of levels in play (the top one starts a new
+    level). Every turn of every number is tried bit-parallel, as in `Display.fits`.
+    """
+    occ = display.occupied
+    top = len(occ)
+    surface = occ[level - 1] & ~occ[level] if level < top else occ[level - 1]
+    tiles = display.tiles[level - 1]
+    touch = _dilate(occ[level]) if level < top else 0
+    numbers = covered = 0
+    for shape in _COMBOS:
+        offsets = shape.offsets
+        corners = shape.corners
+        for offset in offsets:  # flat on the surface of the level below …
+            corners &= surface >> offset
+            if not corners:
+                break
+        if not corners:
+            continue
+        for tile, _ in tiles:  # … on two tiles at least …
+            inside = corners
+            for offset in offsets:
+                inside &= tile >> offset
+                if not inside:
+                    break
+            if inside:
+                corners &= ~inside
+                if not corners:
+                    break
+        if corners and touch:  # … and next to a tile of its own level
+            near = 0
+            for offset in offsets:
+                near |= touch >> offset
+            corners &= near
+        if corners:
+            numbers |= 1 << shape.number
+            for offset in offsets:
+                covered |= corners << offset
+    return numbers, covered
+
+
+VALUE_FEATURES = (
+    "1",
+    *(f"{what}{h}" for h in range(4) for what in ("footing", "surface", "footing×mean")),
+    "border0",
+    "pockets0",
+    "border1",
+    "pockets1",
+    "tiles1",
+    "tiles2",
+    "tiles3",
+    *(f"{what}{h}" for h in range(1, REACH_LEVELS + 1) for what in ("pips", "cards", "cover")),
+    "reach",
+    "pips",
+    "squares/10",
+)
+
+
+def value_features(display: Display, left: Sequence[int]) -> list[float]:
+    """Return the features of a display for the value function (`VALUE_FEATURES` names them).
+
+    `left` counts the unseen cards per number. Per level h: the footing and the area of its top
+    surface (the squares whose top tile lies on h); the base's border and pockets, level 1's;
+    the tiles on levels 1-3; per level above the table, the pips and the count of unseen cards
+    whose number fits there now and the squares such placements cover; the pips × highest
+    reachable level over the unseen cards; their pips and squared pips.
+    """
+    occ = display.occupied
+    top = len(occ)
+    k = sum(left)
+    pips = sum(n * c for n, c in enumerate(left))
+    mean = pips / k if k else 0.0
+    out = [1.0]
+    for h in range(4):
+        if h < top:
+            surface = occ[h] & ~occ[h + 1] if h + 1 < top else occ[h]
+            feet = footing(surface)
+            out += (feet, surface.bit_count(), feet * mean)
+        else:
+            out += (0, 0, 0.0)
+    out += (
+        border(occ[0]) if top else 0,
+        pockets(occ[0]) if top else 0,
+        border(occ[1]) if top > 1 else 0,
+        pockets(occ[1]) if top > 1 else 0,
+    )
+    out += (len(display.tiles[h]) if h < top else 0 for h in range(1, 4))
+    best = [0] * len(NUMBERS)
+    for level in range(1, REACH_LEVELS + 1):
+        numbers, covered = reach(display, level) if level <= top else (0, 0)
+        level_pips = cards = 0
+        for n in NUMBERS:
+            if numbers >> n & 1 and left[n]:
+                level_pips += left[n] * n
+                cards += left[n]
+                best[n] = level
+        out += (level_pips, cards, covered.bit_count())
+    out.append(sum(left[n] * n * best[n] for n in NUMBERS))
+    out.append(pips)
+    out.append(sum(c * n * n for n, c in enumerate(left)) / 10)
+    return out
+
+
+def display_value(display: Display, left: Sequence[int], value: ValueWeights = VALUE) -> float:
+    """Return the learned estimate of the points the unseen cards `left` will still make."""
+    k = sum(left)
+    if not k or display.empty:
+        return 0.0
+    return sum(w * f for w, f in zip(value[k], value_features(display, left), strict=True))
+
+
+@dataclass(frozen=True, slots=True)
+class Search:
+    """How wide the hard player searches."""
+
+    prune: int = 12  # placements kept, best first by the static evaluation `PRUNE`
+    width: int = 6  # of those, the best by the value function get the expectimax
+    answers: int = 6  # placements of each possible next card valued by the value function
+
+
+HARD_SEARCH = Search()
+
+
+def ranked_fits(
+    display: Display,
+    number: int,
+    left: Sequence[int],
+    prune: int,
+    value: ValueWeights = VALUE,
+) -> list[tuple[float, Fit, Display]]:
+    """Return (points + learned value, fit, display after) of the best placements, best first.
+
+    The `prune` best placements by the static evaluation are valued; `left` excludes `number`.
+    """
+    if display.empty:
+        fits = [] if (first := auto_fit(display, number)) is None else [first]
+    else:
+        fits = display.fits(number)
+        if len(fits) > prune:
+            unseen = Counter({n: c for n, c in enumerate(left) if c})
+            static = Evaluator(display, unseen, PRUNE).value
+            fits = sorted(fits, key=lambda fit: static(number, fit), reverse=True)[:prune]
+    out = []
+    for fit in fits:
+        after = display.add(fit.mask, number, fit.level)
+        out.append((number * fit.level + display_value(after, left, value), fit, after))
+    out.sort(key=lambda t: t[0], reverse=True)
+    return out
+
+
+def expected_value(
+    display: Display, left: Sequence[int], answers: int, value: ValueWeights = VALUE
+) -> float:
+    """Return the expected best (points + learned value) of the next card, over the unseen cards.
+
+    For each number still unseen (weighted by its count), its `answers` best placements by the
+    static evaluation are valued by points + learned value, and the best of them counts.
+    """
+    k = sum(left)
+    if not k:
+        return 0.0
+    total = 0.0
+    rest = list(left)
+    for n in NUMBERS:
+        if not left[n]:
+            continue
+        rest[n] -= 1
+        ranked = ranked_fits(display, n, rest, max(answers, 1), value)
+        rest[n] += 1
+        total += left[n] * (ranked[0][0] if ranked else 0.0)
+    return total / k
+
+
+def choose_hard(
+    display: Display,
+    number: int,
+    left: Sequence[int],
+    seed: int,
+    search: Search = HARD_SEARCH,
+    value: ValueWeights = VALUE,
+) -> Fit | None:
+    """Return the hard player's placement of `number` (None if it fits nowhere).
+
+    The `width` best placements by points + learned value are valued by points + the expected
+    best answer to the next card; the seed breaks exact ties.
+    """
+    ranked = ranked_fits(display, number, left, search.prune, value)
     if not ranked:
         return None
-    if weights.lookahead <= 1 or len(ranked) == 1:
-        return ranked[0][1]
-    top = [fit for _, fit in ranked[: weights.lookahead]]
-    top.sort(key=lambda fit: lookahead(display, number, fit, left, weights), reverse=True)
-    if weights.deep_top <= 1 or not weights.deep:
-        return top[0]
-    finalists = top[: weights.deep_top]
-    return max(
-        finalists, key=lambda fit: lookahead(display, number, fit, left, weights, weights.deep)
-    )
+    rng = random.Random(seed)
+    if len(ranked) == 1 or search.width <= 1:
+        scored = [(v, rng.random(), fit) for v, fit, _ in ranked]
+    else:
+        scored = [
+            (
+                number * fit.level + expected_value(after, left, search.answers, value),
+                rng.random(),
+                fit,
+            )
+            for _, fit, after in ranked[: search.width]
+        ]
+    return max(scored, key=lambda t: (t[0], t[1]))[2]
 
 
 def choose_nmbr9_move(state: Nmbr9State, seat: int, level: str, seed: int) -> Nmbr9Move:
@@ -245,7 +408,8 @@ def choose_nmbr9_move(state: Nmbr9State, seat: int, level: str, seed: int) -> Nm
     elif level == "medium":
         fit = choose_fit(display, number, deck_left(state), MEDIUM, seed)
     elif level == "hard":
-        fit = choose_fit(display, number, deck_left(state), HARD, seed)
+        left = deck_left(state)
+        fit = choose_hard(display, number, [left[n] for n in NUMBERS], seed)
     else:
         raise ValueError(f"unknown level {level!r}; choose from {', '.join(LEVELS)}")
     if fit is None:
