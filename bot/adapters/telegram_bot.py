@@ -83,7 +83,13 @@ CAPTION_LIMIT = 1024
 ALERT_LIMIT = 200
 CALLBACK_DATA_LIMIT = 64
 COMMAND_DESCRIPTION_LIMIT = 256
-GROUP_MESSAGES_PER_MINUTE = 20
+GROUP_MESSAGES_PER_MINUTE = 20  # Telegram's limit for one group, in any 60 seconds
+# AIORateLimiter's group limiter is a leaky bucket (aiolimiter): `group_max_rate` messages may go
+# at once, then one every `group_time_period / group_max_rate` seconds, so within any 60 s it
+# lets up to max_rate * (1 + 60 / time_period) through: 40 for "20 per 60 s". A burst of 4 then
+# one every 4 s lets at most 4 + 15 = 19 through, keeping one spare for timer jitter.
+GROUP_BURST = 4
+GROUP_INTERVAL = 4.0  # seconds between messages to one group once a burst is spent
 RATE_LIMIT_RETRIES = 3
 # A button press is answered with the outcome when the service is this quick (seconds), else
 # with "Working on it…" at once (Telegram shows a spinner until the answer, for 15 s at most).
@@ -108,6 +114,7 @@ BOARD_KINDS = frozenset({"game_started", "move_played", "timeout", "draft"})
 _CALLBACK = re.compile(r"^g:(\d{1,18}):([a-z]{1,8}):(\d{1,9})$")
 _DEEP_LINK = re.compile(r"^g(\d{1,18})$")
 STALE = "That button belongs to an earlier turn of game #{id}; use the newest board message."
+ELSEWHERE = "That button belongs to game #{id} of another chat; nothing was changed."
 WELCOME = (
     "Hello! Private messages are on: your racks and reminders will arrive here. "
     "Play in a group with /new webfeud @friend, or see /help."
@@ -226,10 +233,10 @@ def mention(user: UserTarget) -> str:
 
 
 def default_rate_limiter() -> AIORateLimiter:
-    """Return the production limiter: 20 messages a minute per group, retry 429s a few times."""
+    """Return the production limiter: under 20 messages a minute per group, 429s retried."""
     return AIORateLimiter(
-        group_max_rate=GROUP_MESSAGES_PER_MINUTE,
-        group_time_period=60,
+        group_max_rate=GROUP_BURST,
+        group_time_period=GROUP_BURST * GROUP_INTERVAL,
         max_retries=RATE_LIMIT_RETRIES,
     )
 
@@ -382,10 +389,14 @@ class TelegramFrontEnd:
         if chat is None:  # pragma: no cover - games reference their chat
             await self._answer(origin, f"There is no game #{game_id}.", alert=True)
             return
+        if query.message is not None and str(query.message.chat.id) != chat.platform_chat_id:
+            # Game buttons are only ever sent in the game's own chat: a press elsewhere (a
+            # forwarded board, made-up callback data) must not act on another chat's game.
+            await self._answer(origin, ELSEWHERE.format(id=game_id), alert=True)
+            return
         if origin.private:
             await self._allow_dm(query.from_user)
         ref = UserRef(PLATFORM, str(query.from_user.id), display_name(query.from_user))
-        # The button acts in the game's own chat, whichever chat the message is in.
         game_chat = ChatRef(PLATFORM, chat.platform_chat_id)
         work = asyncio.ensure_future(
             self.service.handle(game_chat, ref, f"/{action} game={game_id}")

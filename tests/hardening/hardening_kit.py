@@ -209,7 +209,11 @@ class DiscordDriver:
         )
 
     def _new(self, before: set[int]) -> list[Shown]:
-        return [self._shown(m) for m in self.fake.messages.values() if m.id not in before]
+        return [
+            self._shown(m)
+            for m in self.fake.messages.values()
+            if m.id not in before and not m.deleted
+        ]
 
     async def say(self, who: str, text: str, chat: str = "main") -> list[Shown]:
         name, options = self._slash(text)
