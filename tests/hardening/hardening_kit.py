@@ -8,18 +8,22 @@ for every adapter; each driver runs the real adapter against its loopback fake.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import io
 import json
 import re
 import sqlite3
 import sys
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
 from bot.adapters.console import Console
-from bot.adapters.telegram_bot import ACTIONS, pass_label
+from bot.adapters.telegram_bot import ACTIONS, pass_label, serve_telegram
 from bot.ai import choose_move
+from bot.config import Settings
 from bot.core.game import GameState
 from bot.replies import ChatTarget, Reply
 from bot.service import CONSOLE, ChatRef, Service, load_state
@@ -363,3 +367,47 @@ def reply_shown(reply: Reply) -> Shown:
         images,
         isinstance(reply.to, ChatTarget),
     )
+
+
+# --- time and processes ------------------------------------------------------------------------
+
+
+async def eventually(predicate: Callable[[], bool], what: str, within: float = 15.0) -> None:
+    """Wait (polling) until `predicate()` holds; fail saying `what` did not happen."""
+    deadline = asyncio.get_running_loop().time() + within
+    while not predicate():
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.02)
+
+
+@contextlib.asynccontextmanager
+async def telegram_process(api: Any, db_path: Path) -> AsyncIterator[None]:
+    """Run `feudbot telegram` as production does (`serve_telegram`: polling, the dispatcher
+    firing what is overdue before it reports ready) over the fake Bot API, until the block ends.
+    """
+    fixtures = telegram_fixtures()
+    settings = Settings(db_path=str(db_path), telegram_token=api.token, allow_seed=True)
+    stop, ready = asyncio.Event(), asyncio.Event()
+    task = asyncio.create_task(
+        serve_telegram(
+            settings,
+            stop=stop,
+            ready=ready,
+            request=fixtures.RecordingRequest(api),
+            get_updates_request=fixtures.RecordingRequest(api),
+            rate_limiter=fixtures.fast_limiter(),
+            poll_timeout=1,
+        )
+    )
+    started = asyncio.create_task(ready.wait())
+    done, _ = await asyncio.wait({task, started}, timeout=15, return_when="FIRST_COMPLETED")
+    if task in done:
+        started.cancel()
+        task.result()  # raises what went wrong
+    assert ready.is_set(), "the Telegram bot did not start"
+    try:
+        yield
+    finally:
+        stop.set()
+        await asyncio.wait_for(task, 15)
