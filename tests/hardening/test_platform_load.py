@@ -71,7 +71,7 @@ class VirtualTimeLoop(asyncio.SelectorEventLoop):
     def __init__(self) -> None:
         super().__init__()
         self.skipped = 0.0
-        self._selector = _SkippingSelector(self, self._selector)  # type: ignore[has-type]
+        self._selector = _SkippingSelector(self, self._selector)
 
     def time(self) -> float:
         return time.monotonic() + self.skipped
