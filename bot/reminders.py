@@ -26,7 +26,7 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime, timedelta
 
-from bot.replies import Reply
+from bot.replies import ChatTarget, Reply, UserTarget
 from bot.service import Service
 from storage.models import Deadline
 
@@ -40,6 +40,11 @@ BATCH = 100
 # A handler that raises puts its deadline back after 1, 2, 4, 8 minutes, then gives up (logged).
 RETRY_DELAY = timedelta(minutes=1)
 MAX_ATTEMPTS = 5
+
+
+def _where(replies: Sequence[Reply]) -> ChatTarget | UserTarget:
+    """Return the chat a deadline's news is about (its group chat, else the one person told)."""
+    return next((r.to for r in replies if isinstance(r.to, ChatTarget)), replies[0].to)
 
 
 class Dispatcher:
@@ -68,6 +73,7 @@ class Dispatcher:
         """Fire every deadline due at `now` (default: the clock); return and send the replies."""
         moment = now or self.clock()
         fired: list[Reply] = []
+        outbox: dict[ChatTarget | UserTarget, list[list[Reply]]] = {}  # news per chat, in order
         while True:
             due = await self.db.deadlines.due_deadlines(moment, limit=BATCH)
             if not due:
@@ -82,10 +88,22 @@ class Dispatcher:
                     continue
                 if replies:
                     fired += replies
-                    await self.send(replies)
+                    outbox.setdefault(_where(replies), []).append(replies)
             if len(due) < BATCH:
                 break
+        # Each chat's news goes out in order, but chats do not wait for each other: one chat
+        # held back by its platform's rate limit must not delay every other chat's reminders.
+        results = await asyncio.gather(
+            *(self._send_in_order(news) for news in outbox.values()), return_exceptions=True
+        )
+        for result in results:
+            if isinstance(result, Exception):
+                log.error("sending deadline news failed", exc_info=result)
         return fired
+
+    async def _send_in_order(self, news: Sequence[Sequence[Reply]]) -> None:
+        for replies in news:
+            await self.send(replies)
 
     async def _retry_later(self, deadline: Deadline, now: datetime) -> None:
         """A handler failed: log it and put the deadline back, later, a few times at most."""

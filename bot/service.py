@@ -66,6 +66,8 @@ CONSOLE = "console"
 ACTIONS = ("join", "start", "board", "rack", "pass")
 BOT_MOVES_LIMIT = 1000  # a safety net: a game where bots alone keep moving this long is a bug
 _SEED_RANGE = 2**31
+# A reminder this much late still announces its own time ("1 hour"); later, the real time left.
+LATE_REMINDER_GRACE = timedelta(minutes=5)
 
 
 def utcnow() -> datetime:
@@ -202,12 +204,33 @@ def ranks(scores: Sequence[int], winners: Iterable[int]) -> tuple[int, ...]:
 
 def _fmt_delta(delta: timedelta) -> str:
     seconds = int(delta.total_seconds())
-    if seconds % 3600 == 0:
-        hours = seconds // 3600
-        return f"{hours} hour{'s' if hours != 1 else ''}"
-    if seconds % 60 == 0:
-        return f"{seconds // 60} minutes"
-    return f"{seconds} seconds"
+    if seconds < 60:
+        return f"{seconds} second{'s' if seconds != 1 else ''}"
+    hours, minutes = divmod(seconds // 60, 60)
+    parts = [f"{hours} hour{'s' if hours != 1 else ''}"] if hours else []
+    if minutes:
+        parts.append(f"{minutes} minute{'s' if minutes != 1 else ''}")
+    return " ".join(parts)
+
+
+def _time_left(
+    reminder: Deadline, now: datetime, reminders: Sequence[timedelta]
+) -> timedelta | None:
+    """Return the time a reminder should announce, or None when it has nothing left to say.
+
+    A reminder fired on time announces what it was set for ("1 hour"). One fired late (the bot
+    was down) announces the real time left, in whole minutes, unless the turn has run out (the
+    timeout speaks) or a later reminder of the same turn is due too (that one speaks).
+    """
+    before = timedelta(seconds=int(reminder.payload.get("before", 0)))
+    left = reminder.due_at + before - now
+    if left <= timedelta(0) or any(left <= later for later in reminders if later < before):
+        return None
+    if left >= before - LATE_REMINDER_GRACE:
+        return before
+    if left >= timedelta(minutes=1):
+        return timedelta(minutes=int(left.total_seconds() // 60))
+    return timedelta(seconds=max(1, int(left.total_seconds())))
 
 
 # --- the service -------------------------------------------------------------------------------
@@ -1192,7 +1215,9 @@ class Service:
             if deadline.kind == "reminder":
                 if user is None:
                     return []
-                left = timedelta(seconds=int(deadline.payload.get("before", 0)))
+                left = _time_left(deadline, self.clock(), self.reminders)
+                if left is None:
+                    return []
                 return [
                     Reply(
                         _user_target(user),

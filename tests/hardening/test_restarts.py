@@ -2,10 +2,11 @@
 
 One timeline for every adapter. Game B was dealt 73 hours ago and game A 71 h 1 min ago
 (Webfeud: 72 h a turn, reminders 24 h and 1 h before). The first process, on an injected clock
-set 1 h 59 min ago, fires B's two reminders and A's first. Then the bot restarts as production
-starts it, on the real clock: B's timeout and A's second reminder are overdue and fire at
-start-up. A further restart fires nothing. Counted on the fakes (what people saw), each of the
-five deadlines that came due reached its player exactly once; A's timeout is still pending.
+set 1 h 59 min ago, fires B's two reminders (the 24 h one, late, gives way to the 1 h one) and
+A's first (late: it tells the real time left). Then the bot restarts as production starts it,
+on the real clock: B's timeout and A's second reminder are overdue and fire at start-up. A
+further restart fires nothing. Counted on the fakes (what people saw), each of the five
+deadlines that came due was spent exactly once; A's timeout is still pending.
 """
 
 from __future__ import annotations
@@ -77,10 +78,13 @@ def count(texts: list[str], *parts: str) -> int:
 
 
 def assert_seen_once_each(texts: list[str]) -> None:
-    """What people saw: two reminders a game, B's timeout and its end, all exactly once."""
-    for game in (A, B):
-        assert count(texts, f"game #{game} (Webfeud) runs out in 24 hours") == 1, game
-        assert count(texts, f"game #{game} (Webfeud) runs out in 1 hour") == 1, game
+    """What people saw: each reminder that still had news, B's timeout and its end, once each."""
+    # B's 24 h reminder is looked at only 59 min before its timeout, when its 1 h reminder is
+    # due too: that one speaks. A's 24 h reminder, 22 h 58 min late, tells the real time left.
+    assert count(texts, f"game #{B} (Webfeud) runs out in") == 1
+    assert count(texts, f"game #{B} (Webfeud) runs out in 1 hour.") == 1
+    assert count(texts, f"game #{A} (Webfeud) runs out in 2 hours 58 minutes.") == 1
+    assert count(texts, f"game #{A} (Webfeud) runs out in 1 hour.") == 1
     assert count(texts, f"#{B} alice: ran out of time") == 1
     assert count(texts, f"Game #{B} is over") == 1
     assert count(texts, f"#{A} alice: ran out of time") == 0
@@ -102,11 +106,8 @@ async def test_discord_deadlines_fire_once_across_restarts(fake, db) -> None:
         await h.slash(h.alice, "new", game="webfeud", player=str(h.bob), seed=2)
         h.clock.now = when.before_restart
         fired = await Dispatcher(h.bot.service, h.bot.send_replies).run_due()
-        assert [(r.kind, r.event["game_id"]) for r in fired] == [
-            ("reminder", B),
-            ("reminder", A),
-            ("reminder", B),
-        ]
+        # B's late 24 h reminder gives way to its 1 h one; A's 24 h one tells the time left.
+        assert [(r.kind, r.event["game_id"]) for r in fired] == [("reminder", A), ("reminder", B)]
         # The restart: production's bot, on the real clock, with its own dispatcher.
         await h.stop()
         h.clock = None
@@ -129,8 +130,8 @@ async def test_discord_deadlines_fire_once_across_restarts(fake, db) -> None:
     texts = public()
     assert_seen_once_each(texts)
     # Each reminder also mentioned alice in the channel, and came by DM (she allowed DMs).
-    assert count(texts, f"<@{h.alice}>", "runs out in") == 4
-    assert count([m.text for m in fake.dms_to(h.alice)], "runs out in") == 4
+    assert count(texts, f"<@{h.alice}>", "runs out in") == 3
+    assert count([m.text for m in fake.dms_to(h.alice)], "runs out in") == 3
     await assert_the_deadlines_were_spent(db)
     assert fake.late == []
 
@@ -184,7 +185,7 @@ async def test_telegram_deadlines_fire_once_across_restarts(tg, people, db_path)
     await tg.say(people.alice, "/new webfeud @bob seed=2")
     clock.now = when.before_restart
     fired = await Dispatcher(tg.service, tg.front.send_replies).run_due()
-    assert [r.kind for r in fired] == ["reminder"] * 3
+    assert [r.kind for r in fired] == ["reminder"] * 2  # B's late 24 h reminder gives way
     # Restarts: `feudbot telegram` as production runs it, on the real clock.
     async with telegram_process(api, db_path):
         pass  # overdue deadlines fire before the bot reports ready
@@ -194,7 +195,7 @@ async def test_telegram_deadlines_fire_once_across_restarts(tg, people, db_path)
     assert [c.chat_id for c in api.calls[between:] if c.chat_id is not None] == []
     texts = [c.text for c in api.sent("sendMessage", "sendPhoto", chat_id=group["id"])]
     assert_seen_once_each(texts)
-    assert count(texts, "tg://user?id=1001", "runs out in") == 4  # mentions: no DMs allowed
+    assert count(texts, "tg://user?id=1001", "runs out in") == 3  # mentions: no DMs allowed
     assert count(texts, f"Your turn in game #{B} timed out") == 1
     await assert_the_deadlines_were_spent(tg.db)
     assert tg.errors == []
@@ -296,7 +297,7 @@ async def test_console_deadlines_fire_once_across_restarts(tmp_path: Path) -> No
         )
         runs.append(out.getvalue())
     fired = [e for e in events(runs[0]) if e[0] == "reminder"]
-    assert fired == [("reminder", B), ("reminder", A), ("reminder", B)]
+    assert fired == [("reminder", A), ("reminder", B)]  # B's late 24 h reminder gives way
     assert events(runs[1]) == [("timeout", B), ("game_over", B), ("reminder", A)]
     assert runs[2] == ""
     texts = [json.loads(line)["text"] for run in runs for line in run.splitlines()]

@@ -71,6 +71,27 @@ async def test_reminders_at_24h_and_1h_then_the_timeout_loses(service, clock, db
     assert await dispatcher.run_due(clock.advance(1000 * HOUR)) == []
 
 
+async def test_a_late_reminder_tells_the_real_time_left(service, clock) -> None:
+    """Back up 40 minutes before the timeout: one reminder, saying 40 minutes (not 24 h, 1 h)."""
+    await new_game(service)
+    outbox = Outbox()
+    dispatcher = Dispatcher(service, outbox)
+    late = await dispatcher.run_due(clock.advance(72 * HOUR - timedelta(minutes=40)))
+    assert [r.event["left_seconds"] for r in late] == [40 * 60]
+    assert late[0].text.endswith("runs out in 40 minutes.")
+    assert outbox.sent == late
+
+
+async def test_a_reminder_late_by_hours_says_hours_and_minutes(service, clock) -> None:
+    """Back up 2 h 58 min before the timeout, only the 24 h reminder is due: it tells the truth."""
+    await new_game(service)
+    dispatcher = Dispatcher(service, Outbox())
+    late = await dispatcher.run_due(clock.advance(72 * HOUR - 2 * HOUR - timedelta(minutes=58)))
+    assert [r.text.split("runs out in ")[1] for r in late] == ["2 hours 58 minutes."]
+    on_time = await dispatcher.run_due(clock.advance(HOUR + timedelta(minutes=58)))
+    assert [r.text.split("runs out in ")[1] for r in on_time] == ["1 hour."]
+
+
 async def test_a_move_makes_old_deadlines_harmless(service, clock, db) -> None:
     """After alice moves, her deadlines are gone; bob's come 72 h after his turn began."""
     game_id = await new_game(service)
@@ -82,8 +103,9 @@ async def test_a_move_makes_old_deadlines_harmless(service, clock, db) -> None:
     assert [r.to.name for r in fired] == ["bob"]  # type: ignore[union-attr]
     clock.now = START + 82 * HOUR
     over = await dispatcher.run_due(clock.now)
-    assert [r.kind for r in over] == ["reminder", "timeout", "game_over"]
-    assert over[2].event["winners"] == ["alice"]
+    # bob's 1 h reminder (due at 81 h) is only looked at when his time is up: it is dropped.
+    assert [r.kind for r in over] == ["timeout", "game_over"]
+    assert over[1].event["winners"] == ["alice"]
     assert (await db.games.get_game(game_id)).status == "finished"  # type: ignore[union-attr]
 
 
@@ -116,7 +138,8 @@ async def test_a_deadline_stored_before_a_restart_fires_once_after_it(db_path: P
             fired += results[0] + results[1]
         finally:
             await db.close()
-    assert sorted(r.kind for r in fired) == ["game_over", "reminder", "reminder", "timeout"]
+    # The reminders of a turn that ran out while the bot was down are dropped: only the timeout.
+    assert sorted(r.kind for r in fired) == ["game_over", "timeout"]
     db = await Database.open(db_path)
     try:
         row = await db.games.get_game(game_id)
