@@ -3,6 +3,7 @@
     python bench/bench_nmbr9.py               # placements p50 + hard solo mean over 200 decks
     python bench/bench_nmbr9.py --decks 20    # a quick run
     python bench/bench_nmbr9.py --level easy --jobs 2
+    nice -n 10 python bench/bench_nmbr9.py --jobs 1   # on a machine shared with other work
 
 Prints figures, asserts nothing. Decks are the games of seeds 0..N-1 (`NMBR9.new_game`).
 """
@@ -64,14 +65,18 @@ def bench_placements(samples: int) -> None:
     )
 
 
-def solo(seed: int, level: str) -> tuple[int, float]:
-    """Play one solo game and return (score, seconds)."""
+def solo(seed: int, level: str) -> tuple[int, float, list[float]]:
+    """Play one solo game and return (score, seconds, seconds of each move)."""
     start = time.perf_counter()
     state = NMBR9.new_game(1, seed=seed, options={})
+    moves = []
     for _ in range(ROUNDS):
-        state = state.apply(0, choose_nmbr9_move(state, 0, level, seed))
+        before = time.perf_counter()
+        move = choose_nmbr9_move(state, 0, level, seed)
+        moves.append(time.perf_counter() - before)
+        state = state.apply(0, move)
     assert state.outcome is not None
-    return state.outcome.scores[0], time.perf_counter() - start
+    return state.outcome.scores[0], time.perf_counter() - start, moves
 
 
 def bench_strength(level: str, decks: int, jobs: int) -> None:
@@ -80,14 +85,17 @@ def bench_strength(level: str, decks: int, jobs: int) -> None:
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         results = list(pool.map(solo, range(decks), [level] * decks))
     wall = time.perf_counter() - start
-    scores = [score for score, _ in results]
-    seconds = [sec for _, sec in results]
+    scores = [score for score, _, _ in results]
+    seconds = [sec for _, sec, _ in results]
+    moves = sorted(sec for _, _, per_move in results for sec in per_move)
     spread = statistics.stdev(scores) if len(scores) > 1 else 0.0
     print(
         f"{level} solo over {decks} decks: mean {statistics.mean(scores):.1f} "
         f"(sd {spread:.1f}, min {min(scores)}, median {statistics.median(scores)}, "
         f"max {max(scores)}); {statistics.mean(seconds):.2f} s per game, "
-        f"{statistics.mean(seconds) / ROUNDS * 1000:.0f} ms per move; wall {wall:.0f} s"
+        f"{statistics.mean(seconds) / ROUNDS * 1000:.0f} ms per move (p50 "
+        f"{moves[len(moves) // 2] * 1000:.0f} ms, p95 {moves[int(len(moves) * 0.95)] * 1000:.0f} "
+        f"ms, max {moves[-1] * 1000:.0f} ms); wall {wall:.0f} s"
     )
 
 
