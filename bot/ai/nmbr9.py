@@ -222,6 +222,10 @@ def reach(display: Display, level: int) -> tuple[int, int]:
                 corners &= ~inside
                 if not corners:
                     break
+            if inside:
+                corners &= ~inside
+                if not corners:
+                    break
         if corners and touch:  # … and next to a tile of its own level
             near = 0
             for offset in offsets:
@@ -232,6 +236,75 @@ def reach(display: Display, level: int) -> tuple[int, int]:
             for offset in offsets:
                 covered |= corners << offset
     return numbers, covered
+
+
+_TURNS = {n: tuple(SHAPE[n, rot] for rot in DISTINCT_ROTATIONS[n]) for n in NUMBERS}
+FILL_CARDS = 6  # the unseen cards `fill` stacks, highest numbers first
+
+
+def highest_fit(display: Display, number: int) -> tuple[int, int] | None:
+    """Return (level, mask) of a placement of `number` on the highest level above the table.
+
+    The first box corner in reading order of the first turn that fits; None if the number fits
+    on no level above the table.
+    """
+    occ = display.occupied
+    top = len(occ)
+    for level in range(top, 0, -1):
+        surface = occ[level - 1] & ~occ[level] if level < top else occ[level - 1]
+        tiles = display.tiles[level - 1]
+        touch = _dilate(occ[level]) if level < top else 0
+        for shape in _TURNS[number]:
+            offsets = shape.offsets
+            corners = shape.corners
+            for offset in offsets:
+                corners &= surface >> offset
+                if not corners:
+                    break
+            if not corners:
+                continue
+            for tile, _ in tiles:
+                inside = corners
+                for offset in offsets:
+                    inside &= tile >> offset
+                    if not inside:
+                        break
+                if inside:
+                    corners &= ~inside
+                    if not corners:
+                        break
+            if corners and touch:
+                near = 0
+                for offset in offsets:
+                    near |= touch >> offset
+                corners &= near
+            if corners:
+                return level, shape.mask * (corners & -corners)
+    return None
+
+
+def fill(display: Display, left: Sequence[int], cards: int = FILL_CARDS) -> tuple[int, int]:
+    """Return (points, tiles) of stacking the highest unseen cards, each as high as it fits.
+
+    A quick, optimistic picture of the room above the table: the `cards` highest unseen numbers
+    (0 excluded), highest first, each put by `highest_fit` (one spot takes one tile, and a tile
+    placed can make room above it), the ones that fit nowhere above the table left out.
+    """
+    points = tiles = 0
+    todo = cards
+    for number in range(len(NUMBERS) - 1, 0, -1):
+        for _ in range(min(left[number], todo)):
+            todo -= 1
+            found = highest_fit(display, number)
+            if found is None:
+                continue
+            level, mask = found
+            points += number * level
+            tiles += 1
+            display = display.add(mask, number, level)
+        if not todo:
+            break
+    return points, tiles
 
 
 VALUE_FEATURES = (
@@ -248,17 +321,45 @@ VALUE_FEATURES = (
     "reach",
     "pips",
     "squares/10",
+    *(f"unseen{n}" for n in NUMBERS),
+    *(f"{what}{h}" for h in range(1, REACH_LEVELS + 1) for what in ("highest", "top pips")),
+    "fill points",
+    "fill tiles",
 )
 
+Reach = list[tuple[int, int]]  # per level 1, 2, …: `reach` of the display (0, 0 if no such level)
 
-def value_features(display: Display, left: Sequence[int]) -> list[float]:
+
+def reaches(display: Display, parent: Reach | None = None, placed: int = 0) -> Reach:
+    """Return `reach` of every level 1 to `REACH_LEVELS`.
+
+    With the `parent` display's reaches and the level a tile was just `placed` on, only the
+    levels that tile can change (its own and the one above) are computed again.
+    """
+    top = len(display.occupied)
+    out: Reach = []
+    for level in range(1, REACH_LEVELS + 1):
+        if level > top:
+            out.append((0, 0))
+        elif parent is not None and level != placed and level != placed + 1:
+            out.append(parent[level - 1])
+        else:
+            out.append(reach(display, level))
+    return out
+
+
+def value_features(
+    display: Display, left: Sequence[int], reached: Reach | None = None
+) -> list[float]:
     """Return the features of a display for the value function (`VALUE_FEATURES` names them).
 
-    `left` counts the unseen cards per number. Per level h: the footing and the area of its top
-    surface (the squares whose top tile lies on h); the base's border and pockets, level 1's;
-    the tiles on levels 1-3; per level above the table, the pips and the count of unseen cards
-    whose number fits there now and the squares such placements cover; the pips × highest
-    reachable level over the unseen cards; their pips and squared pips.
+    `left` counts the unseen cards per number; `reached` is `reaches(display)` if known. Per
+    level h: the footing and the area of its top surface (the squares whose top tile lies on h);
+    the base's border and pockets, level 1's; the tiles on levels 1-3; per level above the
+    table, the pips and the count of unseen cards whose number fits there now and the squares
+    such placements cover; the pips × highest reachable level over the unseen cards; their pips
+    and squared pips; the unseen count of each number; per level, the highest unseen number
+    that fits there and the pips of the unseen cards that reach no higher; `fill`.
     """
     occ = display.occupied
     top = len(occ)
@@ -280,19 +381,27 @@ def value_features(display: Display, left: Sequence[int]) -> list[float]:
         pockets(occ[1]) if top > 1 else 0,
     )
     out += (len(display.tiles[h]) if h < top else 0 for h in range(1, 4))
+    if reached is None:
+        reached = reaches(display)
     best = [0] * len(NUMBERS)
-    for level in range(1, REACH_LEVELS + 1):
-        numbers, covered = reach(display, level) if level <= top else (0, 0)
+    highest = [0] * REACH_LEVELS
+    for level, (numbers, covered) in enumerate(reached, start=1):
         level_pips = cards = 0
         for n in NUMBERS:
             if numbers >> n & 1 and left[n]:
                 level_pips += left[n] * n
                 cards += left[n]
                 best[n] = level
+                highest[level - 1] = n
         out += (level_pips, cards, covered.bit_count())
     out.append(sum(left[n] * n * best[n] for n in NUMBERS))
     out.append(pips)
     out.append(sum(c * n * n for n, c in enumerate(left)) / 10)
+    out += left
+    for level in range(1, REACH_LEVELS + 1):
+        out.append(highest[level - 1])
+        out.append(sum(left[n] * n for n in NUMBERS if best[n] == level))
+    out += fill(display, left)
     return out
 
 
@@ -311,6 +420,8 @@ class Search:
     prune: int = 12  # placements kept, best first by the static evaluation `PRUNE`
     width: int = 6  # of those, the best by the value function get the expectimax
     answers: int = 6  # placements of each possible next card valued by the value function
+    deep: int = 0  # of the `width`, the best re-valued by an expectimax over two cards (0: none)
+    follow: int = 2  # in that, each next card's best answers valued over the card after it
 
 
 HARD_SEARCH = Search()
@@ -322,10 +433,12 @@ def ranked_fits(
     left: Sequence[int],
     prune: int,
     value: ValueWeights = VALUE,
+    parent: Reach | None = None,
 ) -> list[tuple[float, Fit, Display]]:
     """Return (points + learned value, fit, display after) of the best placements, best first.
 
-    The `prune` best placements by the static evaluation are valued; `left` excludes `number`.
+    The `prune` best placements by the static evaluation are valued; `left` excludes `number`;
+    `parent` is `reaches(display)` if known.
     """
     if display.empty:
         fits = [] if (first := auto_fit(display, number)) is None else [first]
@@ -336,33 +449,57 @@ def ranked_fits(
             static = Evaluator(display, unseen, PRUNE).value
             fits = sorted(fits, key=lambda fit: static(number, fit), reverse=True)[:prune]
     out = []
+    k = sum(left)
+    if parent is None and k and not display.empty:
+        parent = reaches(display)
     for fit in fits:
         after = display.add(fit.mask, number, fit.level)
-        out.append((number * fit.level + display_value(after, left, value), fit, after))
+        future = 0.0
+        if k:
+            features = value_features(after, left, reaches(after, parent, fit.level))
+            future = sum(w * f for w, f in zip(value[k], features, strict=True))
+        out.append((number * fit.level + future, fit, after))
     out.sort(key=lambda t: t[0], reverse=True)
     return out
 
 
 def expected_value(
-    display: Display, left: Sequence[int], answers: int, value: ValueWeights = VALUE
+    display: Display,
+    left: Sequence[int],
+    answers: int,
+    value: ValueWeights = VALUE,
+    depth: int = 1,
+    follow: int = 2,
 ) -> float:
     """Return the expected best (points + learned value) of the next card, over the unseen cards.
 
     For each number still unseen (weighted by its count), its `answers` best placements by the
-    static evaluation are valued by points + learned value, and the best of them counts.
+    static evaluation are valued by points + learned value, and the best of them counts. With
+    `depth` 2, each card's `follow` best placements are valued by points + this expectation over
+    the card after it instead.
     """
     k = sum(left)
     if not k:
         return 0.0
     total = 0.0
     rest = list(left)
+    parent = reaches(display) if k > 1 else None
     for n in NUMBERS:
         if not left[n]:
             continue
         rest[n] -= 1
-        ranked = ranked_fits(display, n, rest, max(answers, 1), value)
+        ranked = ranked_fits(display, n, rest, max(answers, 1), value, parent)
+        if not ranked:
+            best = 0.0
+        elif depth > 1 and k > 1:
+            best = max(
+                n * fit.level + expected_value(after, rest, answers, value, depth - 1, follow)
+                for _, fit, after in ranked[:follow]
+            )
+        else:
+            best = ranked[0][0]
         rest[n] += 1
-        total += left[n] * (ranked[0][0] if ranked else 0.0)
+        total += left[n] * best
     return total / k
 
 
@@ -377,23 +514,36 @@ def choose_hard(
     """Return the hard player's placement of `number` (None if it fits nowhere).
 
     The `width` best placements by points + learned value are valued by points + the expected
-    best answer to the next card; the seed breaks exact ties.
+    best answer to the next card, the `deep` best of those by the two-card expectimax; the seed
+    breaks exact ties.
     """
     ranked = ranked_fits(display, number, left, search.prune, value)
     if not ranked:
         return None
     rng = random.Random(seed)
-    if len(ranked) == 1 or search.width <= 1:
-        scored = [(v, rng.random(), fit) for v, fit, _ in ranked]
-    else:
+    scored = [(v, rng.random(), fit, after) for v, fit, after in ranked]
+    if len(ranked) > 1 and search.width > 1:
         scored = [
             (
                 number * fit.level + expected_value(after, left, search.answers, value),
-                rng.random(),
+                tie,
                 fit,
+                after,
             )
-            for _, fit, after in ranked[: search.width]
+            for _, tie, fit, after in scored[: search.width]
         ]
+        if search.deep > 1 and sum(left) > 1:
+            scored.sort(key=lambda t: (t[0], t[1]), reverse=True)
+            scored = [
+                (
+                    number * fit.level
+                    + expected_value(after, left, search.answers, value, 2, search.follow),
+                    tie,
+                    fit,
+                    after,
+                )
+                for _, tie, fit, after in scored[: search.deep]
+            ]
     return max(scored, key=lambda t: (t[0], t[1]))[2]
 
 

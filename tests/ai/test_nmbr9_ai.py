@@ -6,8 +6,31 @@ from collections import Counter
 
 import pytest
 
-from bot.ai.nmbr9 import LEVELS, border, choose_nmbr9_move, deck_left, footing, pockets
-from bot.games.nmbr9 import NMBR9, NUMBERS, ROUNDS, STRIDE, Nmbr9State, Place
+from bot.ai.nmbr9 import (
+    LEVELS,
+    VALUE_FEATURES,
+    border,
+    choose_nmbr9_move,
+    deck_left,
+    display_value,
+    expected_value,
+    footing,
+    pockets,
+    reach,
+    reaches,
+    value_features,
+)
+from bot.ai.nmbr9_value import VALUE
+from bot.games.nmbr9 import (
+    NMBR9,
+    NUMBERS,
+    ROUNDS,
+    SHAPE,
+    STRIDE,
+    Display,
+    Nmbr9State,
+    Place,
+)
 
 
 def solo(level: str, seed: int) -> int:
@@ -68,12 +91,12 @@ def test_footing_counts_squares_inside_2x2_blocks() -> None:
     assert footing(rect | strip) == 6
 
 
-def test_hard_outscores_easy() -> None:
-    """Over the same three decks the hard bot's total beats the easy bot's by a wide margin."""
+def test_stronger_levels_score_more_on_the_same_decks() -> None:
+    """Over the same three decks: easy < medium < hard, and hard beats medium by a wide margin."""
     seeds = (101, 102, 103)
-    easy = sum(solo("easy", s) for s in seeds)
-    hard = sum(solo("hard", s) for s in seeds)
-    assert hard > easy * 1.2
+    easy, medium, hard = (sum(solo(level, s) for s in seeds) for level in LEVELS)
+    assert easy < medium < hard
+    assert hard > medium * 1.3
 
 
 def test_border_and_pockets_measure_a_ragged_base() -> None:
@@ -86,3 +109,56 @@ def test_border_and_pockets_measure_a_ragged_base() -> None:
     full = ring | 1 << (2 * STRIDE + 2)
     assert pockets(full) == 0
     assert border(full) == 12
+
+
+def nine_block() -> Display:
+    """Two 9s, one turned 180, filling the block A1–E4 of the table."""
+    display = Display().add(SHAPE[9, 0].mask_at(0, 0), 9, 0)
+    return display.add(SHAPE[9, 180].mask_at(0, 2), 9, 0)
+
+
+def test_reach_needs_two_tiles_below() -> None:
+    """One tile offers no place above it; two 9s side by side take a 5 on level 1."""
+    alone = Display().add(SHAPE[9, 0].mask_at(0, 0), 9, 0)
+    assert reach(alone, 1) == (0, 0)
+    block = nine_block()
+    numbers, covered = reach(block, 1)
+    assert numbers >> 5 & 1
+    assert covered
+    assert covered & ~block.occupied[0] == 0
+    assert reaches(block) == [(numbers, covered), (0, 0), (0, 0), (0, 0)]
+
+
+def test_reaches_reuse_the_levels_a_placement_cannot_change() -> None:
+    """Reaches computed from the parent display's equal a fresh computation after any placement."""
+    state = NMBR9.new_game(1, seed=4, options={})
+    for _ in range(14):
+        display = state.display(0)
+        number = state.card
+        assert number is not None
+        parent = reaches(display) if not display.empty else None
+        for fit in display.fits(number)[::7]:
+            after = display.add(fit.mask, number, fit.level)
+            assert reaches(after, parent, fit.level) == reaches(after)
+        state = state.apply(0, choose_nmbr9_move(state, 0, "medium", 0))
+
+
+def test_value_weights_match_the_features() -> None:
+    """Every row of the learned weights has one weight per feature; no card left is worth 0."""
+    display = nine_block()
+    left = [2] * 9 + [0]  # both 9s are on the table
+    assert len(VALUE) == ROUNDS
+    assert all(len(row) == len(VALUE_FEATURES) for row in VALUE)
+    assert len(value_features(display, left)) == len(VALUE_FEATURES)
+    assert display_value(display, [0] * len(NUMBERS)) == 0.0
+    assert display_value(display, left) != 0.0
+
+
+def test_expected_value_of_a_last_card_is_its_best_points() -> None:
+    """With one card unseen, the expectation is that card's best number × level."""
+    display = nine_block()
+    for number in (1, 5, 9):
+        left = [0] * len(NUMBERS)
+        left[number] = 1
+        best = max(number * fit.level for fit in display.fits(number))
+        assert expected_value(display, left, answers=6) == best
