@@ -8,13 +8,13 @@ sibling folder are not visible otherwise). Helpers of this suite live in `harden
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
+
+from tests.support import load_module
 
 TESTS = Path(__file__).resolve().parents[1]
 for folder in (TESTS / "discord", Path(__file__).parent):
@@ -22,21 +22,8 @@ for folder in (TESTS / "discord", Path(__file__).parent):
         sys.path.insert(0, str(folder))
 
 
-def _load(name: str, path: Path) -> ModuleType:
-    """Import a file under a name of its own, once (a second load would make new classes)."""
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-discord_fixtures = _load("feud_discord_fixtures", TESTS / "discord" / "conftest.py")
-telegram_fixtures = _load("feud_telegram_fixtures", TESTS / "telegram" / "conftest.py")
+discord_fixtures = load_module("feud_discord_fixtures", TESTS / "discord" / "conftest.py")
+telegram_fixtures = load_module("feud_telegram_fixtures", TESTS / "telegram" / "conftest.py")
 
 # Re-exported: pytest finds fixtures by the names a conftest module holds.
 fake = discord_fixtures.fake

@@ -7,12 +7,9 @@ the real discord.py client and PTB application talk to them over 127.0.0.1.
 from __future__ import annotations
 
 import asyncio
-import importlib.util
-import sys
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import discord
@@ -25,26 +22,15 @@ from bot.adapters.platforms import serve_platforms
 from bot.config import Settings
 from bot.service import ChatRef, Service, UserRef, load_state
 from storage import Database
+from tests.support import load_module
 
 pytestmark = pytest.mark.timeout(60)
 
 TESTS = Path(__file__).resolve().parents[1]
 
 
-def _load(name: str, path: Path) -> ModuleType:
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-fake_discord = _load("fake_discord", TESTS / "discord" / "fake_discord.py")
-fake_bot_api = _load("fake_bot_api", TESTS / "telegram" / "fake_bot_api.py")
+fake_discord = load_module("fake_discord", TESTS / "discord" / "fake_discord.py")
+fake_bot_api = load_module("fake_bot_api", TESTS / "telegram" / "fake_bot_api.py")
 
 GROUP_ID = -100777
 ALICE_TG, BOB_TG = 501, 502
