@@ -1,16 +1,18 @@
 """Fit the value function of the NMBR 9 hard player by self-play (writes bot/ai/nmbr9_value.py).
 
-    python tools/tune_nmbr9.py --rounds 8 --games 1000      # fit, iterated (minutes per round)
-    python tools/tune_nmbr9.py --evaluate 30                # play the committed weights
+    python tools/tune_nmbr9.py --fresh --rounds 12 --games 1000   # how VALUE was made (~15 min)
+    python tools/tune_nmbr9.py --rounds 4                          # go on from VALUE
+    python tools/tune_nmbr9.py --evaluate 100                      # the hard player, decks 1000+
 
 Approximate policy iteration over afterstates. Each round plays `--games` solo games (decks of
 seeds 100000 on: never the bench decks 0-199 nor the screening decks 1000-1099) with the
-one-card player: every placement among the `PRUNE` evaluation's best 12 is valued by its points
+greedy player: every placement among the `PRUNE` evaluation's best 12 is valued by its points
 plus the current `display_value`, the best is played (with probability 0.1 one of the best four,
 to explore). Every display left after a move is a sample: its `value_features` and the points
-the rest of that game made. Per count of unseen cards k, ridge regression (numpy) of those points
-on the features gives ``VALUE[k]``; the samples of the last three rounds are pooled. The first
-round plays the `PRUNE` evaluation alone. Needs numpy (offline only; the bot itself does not).
+the rest of that game made (a Monte-Carlo return). Per count of unseen cards k, ridge
+regression (numpy) of those points on the features gives ``VALUE[k]``; the samples of the last
+three rounds are pooled. With ``--fresh`` the first round plays the `PRUNE` evaluation alone.
+Needs numpy (offline only; the bot itself does not). Deterministic: same arguments, same weights.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import statistics
 import sys
 import textwrap
 import time
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -29,8 +32,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.ai.nmbr9 import (
     HARD_SEARCH,
+    PRUNE,
     VALUE_FEATURES,
     Search,
+    best_fits,
     choose_hard,
     ranked_fits,
     value_features,
@@ -40,7 +45,6 @@ from bot.games.nmbr9 import COPIES, NUMBERS, ROUNDS, Display
 
 OUT = Path(__file__).resolve().parents[1] / "bot" / "ai" / "nmbr9_value.py"
 Sample = tuple[int, list[float], int]  # (cards unseen, features of the display left, points)
-ZERO: ValueWeights = tuple(tuple(0.0 for _ in VALUE_FEATURES) for _ in range(ROUNDS))
 
 
 def deck_of(seed: int) -> list[int]:
@@ -51,16 +55,23 @@ def deck_of(seed: int) -> list[int]:
 
 
 def self_play(
-    seed: int, value: ValueWeights, explore: float, rng: random.Random
+    seed: int, value: ValueWeights | None, explore: float, rng: random.Random
 ) -> tuple[int, list[Sample]]:
-    """Play one game with the one-card player; return its score and its samples."""
+    """Play one game with the greedy player (`PRUNE` alone if no `value`); return its samples."""
     display = Display()
     left = [COPIES] * len(NUMBERS)
     samples: list[Sample] = []
     score = 0
     for card in deck_of(seed):
         left[card] -= 1
-        ranked = ranked_fits(display, card, left, 12, value)
+        if value is None:
+            unseen = Counter({n: c for n, c in enumerate(left) if c})
+            ranked = [
+                (v, fit, display.add(fit.mask, card, fit.level))
+                for v, fit in best_fits(display, card, unseen, PRUNE, rng)[:4]
+            ]
+        else:
+            ranked = ranked_fits(display, card, left, 12, value)
         pick = 0
         if explore and len(ranked) > 1 and rng.random() < explore:
             pick = rng.randrange(min(4, len(ranked)))
@@ -152,7 +163,7 @@ VALUE: ValueWeights = (
 def main() -> None:
     """Fit (or evaluate) the value function."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=8)
+    parser.add_argument("--rounds", type=int, default=12)
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--ridge", type=float, default=1e-3)
     parser.add_argument("--explore", type=float, default=0.1)
@@ -166,25 +177,27 @@ def main() -> None:
         print(f"hard over decks 1000+: mean {statistics.mean(scores):.2f}, {per_move:.3f} s/move")
         return
     rng = random.Random(1)
-    value = ZERO if args.fresh else VALUE
+    value: ValueWeights | None = None if args.fresh else VALUE
     pool: list[list[Sample]] = []
     seed = 100_000
     for n in range(args.rounds):
         start = time.perf_counter()
         played = []
         for _ in range(args.games):
-            played.append(self_play(seed, value, args.explore if n or not args.fresh else 0, rng))
+            played.append(self_play(seed, value, args.explore, rng))
             seed += 1
         pool = (pool + [samples for _, samples in played])[-3 * args.games :]
         value = fit_value(pool, args.ridge)
         greedy = statistics.mean(self_play(1000 + s, value, 0.0, rng)[0] for s in range(100))
         print(
             f"round {n}: self-play mean {statistics.mean(s for s, _ in played):.1f}, "
-            f"one-card player on decks 1000-1099 {greedy:.1f} "
+            f"greedy player on decks 1000-1099 {greedy:.1f} "
             f"({time.perf_counter() - start:.0f} s)",
             flush=True,
         )
-    write_value(value, f"{args.rounds} rounds of {args.games} games")
+    assert value is not None
+    fresh = "--fresh " if args.fresh else ""
+    write_value(value, f"tools/tune_nmbr9.py {fresh}--rounds {args.rounds} --games {args.games}")
 
 
 if __name__ == "__main__":

@@ -2,19 +2,22 @@
 
 - ``easy`` places the tile by the fixed rule the deadline uses (`bot.games.nmbr9.auto_fit`):
   as high as it can go, as central as possible. It grabs points now and never plans.
-- ``medium`` scores every legal placement with the evaluation below, but with crude weights:
-  points plus a small, level-blind bonus for flat area. It ignores which numbers are still to
-  come and the shape of its base, and never looks ahead.
-- ``hard`` knows the deck (two of each number) and the cards already seen. It scores every
-  legal placement by the points it makes plus the *stacking potential* of the display it leaves:
-  the flat area each level offers the level above (counted in squares that lie in a 2×2 block,
-  since a tile needs a solid footing), weighted by level and by how many cards are still to come;
-  the compactness of the base (its border and enclosed pockets) and of level 1; and the cost of
-  wasting a high number on the table or a high spot on a low number, measured against the
-  numbers still in the deck. The 10 best placements are re-ranked by a one-card lookahead (the
-  expected value, over every card still in the deck, of the best answer to that card), and the 4
-  best of those by a two-card search (each possible next card's 3 best answers are themselves
-  valued by the one-card lookahead). About 0.3 s per move.
+- ``medium`` scores every legal placement with the static evaluation (`Evaluator`: points plus
+  the stacking potential of the display left, i.e. the flat area each level offers the level
+  above, the compactness of the base, the cost of wasting high numbers or high spots), but with
+  crude weights: points plus a small, level-blind bonus for flat area. It ignores which numbers
+  are still to come and the shape of its base, and never looks ahead.
+- ``hard`` knows the deck (two of each number) and the cards already seen. It values a display by
+  a *learned value function*: an estimate of the points the unseen cards will still make, linear
+  in 55 features of the display and the unseen cards (per level the flat area it offers the
+  level above; the base's compactness; per level which unseen numbers fit there now and the
+  squares such placements cover; an optimistic fill of the highest unseen cards; …), with one
+  weight vector per count of unseen cards (`bot.ai.nmbr9_value`, fitted offline by self-play
+  with ``tools/tune_nmbr9.py``). The static evaluation above (weights `PRUNE`) only prunes: of
+  its 12 best placements, the 6 best by points + learned value get an expectimax over the next
+  card (every unseen number weighted by its count; its best answer by points + learned value
+  counts), and the 2 best of those an expectimax over two cards (each next card's 2 best
+  answers valued by the one-card expectimax).
 
 Everything is deterministic for a given state and seed (the seed only breaks exact ties).
 """
@@ -424,7 +427,7 @@ class Search:
     follow: int = 2  # in that, each next card's best answers valued over the card after it
 
 
-HARD_SEARCH = Search()
+HARD_SEARCH = Search(deep=2)
 
 
 def ranked_fits(

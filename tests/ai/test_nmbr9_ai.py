@@ -7,9 +7,12 @@ from collections import Counter
 import pytest
 
 from bot.ai.nmbr9 import (
+    HARD_SEARCH,
     LEVELS,
     VALUE_FEATURES,
+    Search,
     border,
+    choose_hard,
     choose_nmbr9_move,
     deck_left,
     display_value,
@@ -22,6 +25,7 @@ from bot.ai.nmbr9 import (
 )
 from bot.ai.nmbr9_value import VALUE
 from bot.games.nmbr9 import (
+    COPIES,
     NMBR9,
     NUMBERS,
     ROUNDS,
@@ -92,11 +96,27 @@ def test_footing_counts_squares_inside_2x2_blocks() -> None:
 
 
 def test_stronger_levels_score_more_on_the_same_decks() -> None:
-    """Over the same three decks: easy < medium < hard, and hard beats medium by a wide margin."""
+    """Over three decks easy < medium < the hard search with its one-card expectimax only."""
     seeds = (101, 102, 103)
-    easy, medium, hard = (sum(solo(level, s) for s in seeds) for level in LEVELS)
+    easy, medium = (sum(solo(level, s) for s in seeds) for level in ("easy", "medium"))
+    light = Search(deep=0)
+    hard = 0
+    for seed in seeds:
+        display, left = Display(), [COPIES] * len(NUMBERS)
+        for card in NMBR9.new_game(1, seed=seed, options={}).deck:
+            left[card] -= 1
+            fit = choose_hard(display, card, left, seed, light)
+            assert fit is not None
+            hard += card * fit.level
+            display = display.add(fit.mask, card, fit.level)
     assert easy < medium < hard
     assert hard > medium * 1.3
+
+
+def test_hard_beats_medium_by_far_on_a_fixed_deck() -> None:
+    """The full hard player (two-card expectimax) outscores medium by half again on deck 104."""
+    assert HARD_SEARCH.deep > 1
+    assert solo("hard", 104) > solo("medium", 104) * 1.5
 
 
 def test_border_and_pockets_measure_a_ragged_base() -> None:
