@@ -329,9 +329,7 @@ RACK_GAP = 14
 SLOT_GAP = 28  # extra room before SmartFeud's slot for a taken tile
 
 
-def _draw_slot(
-    image: Image.Image, at: tuple[int, int], size: int, tile: str, theme: Theme
-) -> None:
+def _draw_slot(image: Image.Image, at: tuple[int, int], size: int, tile: str, theme: Theme) -> None:
     """Draw the slot for a taken tile: ringed, empty (labelled) or holding the extra blank."""
     x, y = at
     ImageDraw.Draw(image).rounded_rectangle(

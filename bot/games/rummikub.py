@@ -757,9 +757,7 @@ class RummikubDef(GameDef):
     def draft_step(self, before: Any, after: Any) -> bool:  # noqa: ANN401
         """Return True for a step, `undo` or `reset`: the same turn goes on, with a draft."""
         return (
-            isinstance(after, RummikubState)
-            and after.outcome is None
-            and after.turn == before.turn
+            isinstance(after, RummikubState) and after.outcome is None and after.turn == before.turn
         )
 
 

@@ -93,8 +93,7 @@ def dump(path: Path) -> list[list[tuple[object, ...]]]:
     conn = sqlite3.connect(path)
     try:
         return [
-            conn.execute(f"SELECT * FROM {table} ORDER BY 1, 2").fetchall()
-            for table in GAME_TABLES
+            conn.execute(f"SELECT * FROM {table} ORDER BY 1, 2").fetchall() for table in GAME_TABLES
         ]
     finally:
         conn.close()

@@ -41,6 +41,9 @@ GAMES_PER_GROUP = 6
 SEATS = 4  # NMBR 9 rounds wait for every seat: one reminder each
 LIMIT, WINDOW = 20, 60.0  # Telegram: 20 messages a minute in one group
 BOARDS = 20
+# Real seconds a worker thread (aiosqlite's) gets to answer before the clock skips ahead. Without
+# it the clock raced through the limiter's waits while queries ran, and the storm looked serial.
+THREAD_GRACE = 0.001
 
 
 # --- a loop whose clock skips idle waits -------------------------------------------------------
@@ -56,7 +59,9 @@ class _SkippingSelector:
     def select(self, timeout: float | None = None) -> Any:
         if timeout is None or timeout <= 0:
             return self._real.select(timeout)  # nothing scheduled: wait for real I/O
-        events = self._real.select(0)
+        # A database query runs in aiosqlite's thread, which wakes the loop when it is done: give
+        # it a moment of real time first, or the clock would race ahead while the query runs.
+        events = self._real.select(min(timeout, THREAD_GRACE))
         if not events:
             self._loop.skipped += timeout  # only a timer was left to wait for: jump to it
         return events
