@@ -44,6 +44,7 @@ from bot.games.nmbr9 import (
     Place,
     Skip,
     auto_fit,
+    fitting_corners,
 )
 
 LEVELS = ("easy", "medium", "hard")
@@ -188,55 +189,19 @@ _COMBOS = tuple(SHAPE[n, rot] for n in NUMBERS for rot in DISTINCT_ROTATIONS[n])
 REACH_LEVELS = 4  # the levels above the table whose reachable numbers are features
 
 
-def _dilate(mask: int) -> int:
-    """Return the empty table squares sharing an edge with `mask`."""
-    s = STRIDE
-    return ((mask << 1) | (mask >> 1) | (mask << s) | (mask >> s)) & TABLE & ~mask
-
-
 def reach(display: Display, level: int) -> tuple[int, int]:
     """Return (numbers that fit on `level` as a bit set, squares some such placement covers).
 
     `level` is 1 or more and at most the number of levels in play (the top one starts a new
     level). Every turn of every number is tried bit-parallel, as in `Display.fits`.
     """
-    occ = display.occupied
-    top = len(occ)
-    surface = occ[level - 1] & ~occ[level] if level < top else occ[level - 1]
-    tiles = display.tiles[level - 1]
-    touch = _dilate(occ[level]) if level < top else 0
+    footing = display.footing(level)
     numbers = covered = 0
     for shape in _COMBOS:
-        offsets = shape.offsets
-        corners = shape.corners
-        for offset in offsets:  # flat on the surface of the level below …
-            corners &= surface >> offset
-            if not corners:
-                break
-        if not corners:
-            continue
-        for tile, _ in tiles:  # … on two tiles at least …
-            inside = corners
-            for offset in offsets:
-                inside &= tile >> offset
-                if not inside:
-                    break
-            if inside:
-                corners &= ~inside
-                if not corners:
-                    break
-            if inside:
-                corners &= ~inside
-                if not corners:
-                    break
-        if corners and touch:  # … and next to a tile of its own level
-            near = 0
-            for offset in offsets:
-                near |= touch >> offset
-            corners &= near
+        corners = fitting_corners(shape, footing)
         if corners:
             numbers |= 1 << shape.number
-            for offset in offsets:
+            for offset in shape.offsets:
                 covered |= corners << offset
     return numbers, covered
 
@@ -251,36 +216,10 @@ def highest_fit(display: Display, number: int) -> tuple[int, int] | None:
     The first box corner in reading order of the first turn that fits; None if the number fits
     on no level above the table.
     """
-    occ = display.occupied
-    top = len(occ)
-    for level in range(top, 0, -1):
-        surface = occ[level - 1] & ~occ[level] if level < top else occ[level - 1]
-        tiles = display.tiles[level - 1]
-        touch = _dilate(occ[level]) if level < top else 0
+    for level in range(len(display.occupied), 0, -1):
+        footing = display.footing(level)
         for shape in _TURNS[number]:
-            offsets = shape.offsets
-            corners = shape.corners
-            for offset in offsets:
-                corners &= surface >> offset
-                if not corners:
-                    break
-            if not corners:
-                continue
-            for tile, _ in tiles:
-                inside = corners
-                for offset in offsets:
-                    inside &= tile >> offset
-                    if not inside:
-                        break
-                if inside:
-                    corners &= ~inside
-                    if not corners:
-                        break
-            if corners and touch:
-                near = 0
-                for offset in offsets:
-                    near |= touch >> offset
-                corners &= near
+            corners = fitting_corners(shape, footing)
             if corners:
                 return level, shape.mask * (corners & -corners)
     return None

@@ -225,6 +225,50 @@ class Fit(NamedTuple):
     mask: int
 
 
+def dilate(mask: int) -> int:
+    """Return the empty table squares sharing an edge with `mask`."""
+    s = STRIDE
+    return ((mask << 1) | (mask >> 1) | (mask << s) | (mask >> s)) & TABLE & ~mask
+
+
+class Footing(NamedTuple):
+    """What one level of a display offers a new tile (see `Display.footing`)."""
+
+    surface: int  # squares the tile may cover: free here and, above the table, on the level below
+    tiles: tuple[tuple[int, int], ...]  # the level below's tiles: the new one must lie on two
+    touch: int  # free squares next to this level's tiles, one of which it must cover (0: any)
+
+
+def fitting_corners(shape: Shape, footing: Footing) -> int:
+    """Return, as one integer, every box corner at which `shape` may go on a level.
+
+    Bit-parallel: flat on the footing's surface, on two tiles of the level below at least, and
+    sharing an edge with a tile of its own level when that level has any.
+    """
+    surface, tiles, touch = footing
+    offsets = shape.offsets
+    corners = shape.corners
+    for offset in offsets:
+        corners &= surface >> offset
+        if not corners:
+            return 0
+    for tile, _ in tiles:
+        inside = corners
+        for offset in offsets:
+            inside &= tile >> offset
+            if not inside:
+                break
+        corners &= ~inside  # lying on this one tile alone
+        if not corners:
+            return 0
+    if touch:
+        near = 0
+        for offset in offsets:
+            near |= touch >> offset
+        corners &= near
+    return corners
+
+
 @dataclass(frozen=True, slots=True)
 class Display:
     """One player's stacked tiles: per level, the occupied squares and every tile's mask."""
@@ -286,6 +330,16 @@ class Display:
             return -1  # no edge shared with that level's tiles
         return level
 
+    def footing(self, level: int) -> Footing:
+        """Return what `level` (0 up to one above the top) offers a new tile."""
+        occupied = self.occupied
+        top = len(occupied)
+        free = TABLE & ~occupied[level] if level < top else TABLE
+        touch = dilate(occupied[level]) if level < top else 0
+        if not level:
+            return Footing(free, (), touch)
+        return Footing(free & occupied[level - 1], self.tiles[level - 1], touch)
+
     def fits(self, number: int, *, all_rotations: bool = False) -> list[Fit]:
         """Return every legal placement of `number` (one per footprint unless `all_rotations`).
 
@@ -294,45 +348,16 @@ class Display:
         """
         out: list[Fit] = []
         rotations = ROTATIONS if all_rotations else DISTINCT_ROTATIONS[number]
-        occupied = self.occupied
-        top = len(occupied)
+        footings = [self.footing(level) for level in range(len(self.occupied) + 1)]
         for rotation in rotations:
             shape = SHAPE[number, rotation]
-            offsets, smask = shape.offsets, shape.mask
-            for level in range(top + 1):
-                corners = shape.corners
-                if level < top:  # free on this level …
-                    free = TABLE & ~occupied[level]
-                    for offset in offsets:
-                        corners &= free >> offset
-                        if not corners:
-                            break
-                if level and corners:  # … and lying on the level below, on two tiles
-                    below = occupied[level - 1]
-                    for offset in offsets:
-                        corners &= below >> offset
-                        if not corners:
-                            break
-                    for tile, _ in self.tiles[level - 1]:
-                        if not corners:
-                            break
-                        inside = corners
-                        for offset in offsets:
-                            inside &= tile >> offset
-                            if not inside:
-                                break
-                        corners &= ~inside
-                if level < top and corners:  # sharing an edge with a tile of the level
-                    here = occupied[level]
-                    touching = 0
-                    for offset in shape.rim_offsets:
-                        touching |= here >> offset if offset >= 0 else here << -offset
-                    corners &= touching
+            for level, footing in enumerate(footings):
+                corners = fitting_corners(shape, footing)
                 while corners:
                     low = corners & -corners
                     pos = low.bit_length() - 1
                     row, col = divmod(pos, STRIDE)
-                    out.append(Fit(level, row, col, rotation, smask << pos))
+                    out.append(Fit(level, row, col, rotation, shape.mask << pos))
                     corners ^= low
         return out
 
