@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from bot.core.game import Pass
 from bot.games.numfeud import (
     COLOURS,
     MAX_RACK,
@@ -25,7 +26,6 @@ from bot.games.numfeud import (
     Lay,
     NumfeudMove,
     NumfeudState,
-    Pass,
     Shift,
     Swap,
     Turn,

@@ -30,7 +30,8 @@ from bot.ai.wordgen import (
     generate_take_moves,
     take_options,
 )
-from bot.games.wordgame import Pass, Swap, WordMove, WordState
+from bot.core.game import Pass
+from bot.games.wordgame import Swap, WordMove, WordState
 
 __all__ = [
     "EASY_AIM",

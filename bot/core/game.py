@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any, Protocol, Self
 
-from bot.core.errors import Reason, RuleError
+from bot.core.errors import InvalidMove, Reason, RuleError
 
 JSON = dict[str, Any]
 
@@ -76,6 +76,32 @@ class Resign:
 
     def __str__(self) -> str:
         return "resign"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Play nothing this turn (what else happens is each game's rule: Numfeud draws a tile)."""
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+def move_words(text: str, notation_help: str) -> tuple[list[str], Pass | Resign | None]:
+    """Split a typed move into words; also return it as `pass` or `resign` when it is one.
+
+    Raises:
+        InvalidMove: if nothing was typed (the message shows the game's notation).
+    """
+    words = text.split()
+    if not words:
+        raise InvalidMove(f"Say what to play. {notation_help}")
+    if len(words) == 1:
+        word = words[0].lower()
+        if word == "pass":
+            return words, Pass()
+        if word == "resign":
+            return words, Resign()
+    return words, None
 
 
 class GameState(Protocol):

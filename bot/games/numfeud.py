@@ -23,7 +23,7 @@ from itertools import combinations, pairwise, permutations
 from typing import Any, Self
 
 from bot.core.errors import GameError, InvalidMove, InvariantError, Reason, RuleError
-from bot.core.game import JSON, GameDef, MoveRecord, Outcome, Resign
+from bot.core.game import JSON, GameDef, MoveRecord, Outcome, Pass, Resign, move_words
 from bot.core.grid import COLUMNS, Anchor, cell_name, parse_anchor
 from bot.core.tiles import draw, missing_from, new_bag, return_to_bag
 from bot.games import numtiles
@@ -311,14 +311,6 @@ class Swap:
         return "swap " + " ".join(self.tiles)
 
 
-@dataclass(frozen=True, slots=True)
-class Pass:
-    """Lay nothing and draw one tile."""
-
-    def __str__(self) -> str:
-        return "pass"
-
-
 NumfeudMove = Turn | Swap | Pass | Resign
 
 
@@ -344,14 +336,10 @@ def _parse_step(text: str) -> Step:
 
 def parse_numfeud_move(text: str) -> NumfeudMove:
     """Parse ``8H R5 R6 R7``, ``K8>L9; 9L R9 R10 R11``, ``swap R5 J``, ``pass`` or ``resign``."""
-    parts = text.split()
-    if not parts:
-        raise InvalidMove(f"Say what to play. {NOTATION_HELP}")
+    parts, control = move_words(text, NOTATION_HELP)
+    if control is not None:
+        return control
     head = parts[0].lower()
-    if head == "pass" and len(parts) == 1:
-        return Pass()
-    if head == "resign" and len(parts) == 1:
-        return Resign()
     if head == "swap":
         # Codes may come written together (R5B7J): Discord's /swap strips the spaces.
         joined = "".join(parts[1:]).upper()

@@ -16,7 +16,7 @@ from datetime import timedelta
 from typing import Any, Self
 
 from bot.core.errors import InvalidMove, InvariantError, Reason, RuleError
-from bot.core.game import JSON, GameDef, MoveRecord, OptionSpec, Outcome, Resign
+from bot.core.game import JSON, GameDef, MoveRecord, OptionSpec, Outcome, Pass, Resign, move_words
 from bot.core.grid import COLUMNS, Anchor, cell_name, parse_anchor
 from bot.core.tiles import draw, missing_from, new_bag, return_to_bag
 from bot.lexicon import Lexicon
@@ -64,14 +64,6 @@ class Swap:
 
 
 @dataclass(frozen=True, slots=True)
-class Pass:
-    """Give up the turn."""
-
-    def __str__(self) -> str:
-        return "pass"
-
-
-@dataclass(frozen=True, slots=True)
 class Quit:
     """Conditionally quit: end the game if every player still in it quits too (SmartFeud)."""
 
@@ -90,14 +82,10 @@ NOTATION_HELP = (
 
 def parse_word_move(text: str) -> WordMove:
     """Parse ``8H QUIZ``, ``H8 QUIZ``, ``swap AEQ?``, ``pass`` or ``resign``."""
-    parts = text.split()
-    if not parts:
-        raise InvalidMove(f"Say what to play. {NOTATION_HELP}")
+    parts, control = move_words(text, NOTATION_HELP)
+    if control is not None:
+        return control
     head = parts[0].lower()
-    if head == "pass" and len(parts) == 1:
-        return Pass()
-    if head == "resign" and len(parts) == 1:
-        return Resign()
     if head == "quit" and len(parts) == 1:
         return Quit()
     if head == "swap":

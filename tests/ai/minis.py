@@ -6,7 +6,8 @@ import random
 from dataclasses import replace
 
 from bot.ai.wordgen import generate_moves
-from bot.games.wordgame import Pass, Swap, Variant, WordGameDef, WordState
+from bot.core.game import Pass
+from bot.games.wordgame import Swap, Variant, WordGameDef, WordState
 from bot.lexicon import Lexicon
 
 # 330 words over ten letters: every two-letter word, then a sample of longer ones.

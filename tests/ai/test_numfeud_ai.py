@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from bot.ai.numfeud import choose_numfeud_move, laid_tiles
-from bot.games.numfeud import NUMFEUD, Pass, Shift, Swap, Turn
+from bot.core.game import Pass
+from bot.games.numfeud import NUMFEUD, Shift, Swap, Turn
 from tests.games.test_numfeud import JOKER_EXAMPLE_1, RUN, rig
 
 LEVELS = ("easy", "medium", "hard")

@@ -7,9 +7,10 @@ from dataclasses import replace
 import pytest
 
 from bot.ai.wordgen import Candidate, best_candidate, candidate_order, generate_moves
+from bot.core.game import Pass
 from bot.core.grid import Anchor
 from bot.games.webfeud import WEBFEUD
-from bot.games.wordgame import EMPTY, Pass, Place, Variant, WordState
+from bot.games.wordgame import EMPTY, Place, Variant, WordState
 
 from .brute import arrangements, brute_force, fill
 from .minis import MINI7, MINI8, MINI9, MINIS, TINY, mini_game, random_position

@@ -11,8 +11,9 @@ import pytest
 from bot.ai import LEVELS, PLAYERS, choose_move
 from bot.ai.wordgen import best_candidate, generate_moves
 from bot.ai.wordplayers import EASY_MAX_LETTERS, pick
+from bot.core.game import Pass
 from bot.games.webfeud import WEBFEUD
-from bot.games.wordgame import Pass, Place, Swap, WordState
+from bot.games.wordgame import Place, Swap, WordState
 
 from .minis import MINI7, random_position
 

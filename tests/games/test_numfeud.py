@@ -9,6 +9,7 @@ from dataclasses import replace
 import pytest
 
 from bot.core.errors import InvalidMove, Reason, RuleError
+from bot.core.game import Pass
 from bot.core.grid import Anchor
 from bot.games.numfeud import (
     CENTRE,
@@ -16,7 +17,6 @@ from bot.games.numfeud import (
     TILE_COUNTS,
     Lay,
     NumfeudState,
-    Pass,
     Resign,
     Shift,
     Swap,

@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.core.errors import GameError
+from bot.core.game import Pass
 from bot.core.grid import Anchor
 from bot.games.numfeud import (
     NUMFEUD,
@@ -17,7 +18,6 @@ from bot.games.numfeud import (
     Lay,
     NumfeudMove,
     NumfeudState,
-    Pass,
     Resign,
     Shift,
     Swap,

@@ -12,12 +12,12 @@ from hypothesis import strategies as st
 
 from bot.ai import choose_move
 from bot.core.errors import InvalidMove, Reason, RuleError
+from bot.core.game import Pass
 from bot.core.grid import Anchor
 from bot.games import GAMES
 from bot.games.smartfeud import LAYOUT, SMARTFEUD, TILES, WAITS
 from bot.games.webfeud import WEBFEUD
 from bot.games.wordgame import (
-    Pass,
     Place,
     Quit,
     Swap,

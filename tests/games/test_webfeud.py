@@ -10,10 +10,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.core.errors import InvalidMove, Reason, RuleError
+from bot.core.game import Pass
 from bot.core.grid import Anchor
 from bot.games import GAMES
 from bot.games.webfeud import LAYOUT, TILES, WEBFEUD
-from bot.games.wordgame import Pass, Place, Resign, Swap, WordState, parse_word_move
+from bot.games.wordgame import Place, Resign, Swap, WordState, parse_word_move
 from bot.lexicon import Lexicon
 from tests.games.moves import play_text, refusal_of
 

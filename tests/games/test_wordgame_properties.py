@@ -6,9 +6,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.ai.wordgen import generate_moves
-from bot.core.game import MoveRecord
+from bot.core.game import MoveRecord, Pass
 from bot.games.webfeud import WEBFEUD
-from bot.games.wordgame import Pass, Resign, Swap, WordMove, WordState
+from bot.games.wordgame import Resign, Swap, WordMove, WordState
 
 MAX_TURNS = 200  # far more than any Webfeud game lasts (the bag empties or passes end it)
 

@@ -9,8 +9,9 @@ from collections.abc import Iterator
 
 import pytest
 
+from bot.core.game import Pass
 from bot.games.webfeud import WEBFEUD
-from bot.games.wordgame import Pass, Place, Swap, WordState
+from bot.games.wordgame import Place, Swap, WordState
 from bot.lexicon import Lexicon
 
 NAMES = ("Alice", "Zoë from the pub")
