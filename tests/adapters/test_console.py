@@ -8,7 +8,6 @@ import os
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -317,10 +316,12 @@ def test_migrate_creates_the_schema(tmp_path, capsys) -> None:
         conn.close()
 
 
-def test_console_start_to_prompt_is_quick(tmp_path) -> None:
-    """The console process shows its prompt within a few seconds (measured in bench/)."""
+def test_the_console_process_shows_its_prompt_and_quits(tmp_path) -> None:
+    """`python -m bot console` starts, prompts the named player and ends on /quit.
+
+    How fast it gets to the prompt is a figure of bench/bench_service.py, not asserted here.
+    """
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    began = time.perf_counter()
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -343,4 +344,4 @@ def test_console_start_to_prompt_is_quick(tmp_path) -> None:
     finally:
         proc.kill()
     assert "zed> " in out
-    assert time.perf_counter() - began < 15
+    assert proc.returncode == 0
