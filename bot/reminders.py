@@ -42,9 +42,21 @@ RETRY_DELAY = timedelta(minutes=1)
 MAX_ATTEMPTS = 5
 
 
-def _where(replies: Sequence[Reply]) -> ChatTarget | UserTarget:
-    """Return the chat a deadline's news is about (its group chat, else the one person told)."""
-    return next((r.to for r in replies if isinstance(r.to, ChatTarget)), replies[0].to)
+def _where(replies: Sequence[Reply]) -> int | UserTarget:
+    """Return the chat a deadline's news is about: its game's chat, else the one person told.
+
+    A reminder is addressed to its player, yet a platform may fall back to mentioning them in
+    the game's group, so it queues with that group's other news (the event names the chat).
+    """
+    for reply in replies:
+        if isinstance(reply.to, ChatTarget):
+            return reply.to.chat_id
+    chat = replies[0].event.get("chat_id")
+    if chat is not None:
+        return int(chat)
+    person = replies[0].to
+    assert isinstance(person, UserTarget)
+    return person
 
 
 class Dispatcher:
@@ -73,7 +85,7 @@ class Dispatcher:
         """Fire every deadline due at `now` (default: the clock); return and send the replies."""
         moment = now or self.clock()
         fired: list[Reply] = []
-        outbox: dict[ChatTarget | UserTarget, list[list[Reply]]] = {}  # news per chat, in order
+        outbox: dict[int | UserTarget, list[list[Reply]]] = {}  # news per chat, in order
         while True:
             due = await self.db.deadlines.due_deadlines(moment, limit=BATCH)
             if not due:

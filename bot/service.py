@@ -1226,6 +1226,7 @@ class Service:
                         event={
                             "type": "reminder",
                             "game_id": row.id,
+                            "chat_id": row.chat_id,
                             "player": table.names[seat_no],
                             "left_seconds": int(left.total_seconds()),
                         },

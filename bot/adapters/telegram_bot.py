@@ -87,8 +87,8 @@ GROUP_MESSAGES_PER_MINUTE = 20  # Telegram's limit for one group, in any 60 seco
 # AIORateLimiter's group limiter is a leaky bucket (aiolimiter): `group_max_rate` messages may go
 # at once, then one every `group_time_period / group_max_rate` seconds, so within any 60 s it
 # lets up to max_rate * (1 + 60 / time_period) through: 40 for "20 per 60 s". A burst of 4 then
-# one every 4.5 s lets at most 4 + 13 = 17 through in theory; under a storm over many groups we
-# measured up to 3 more (the bucket drips a little fast while the loop is busy), so 20 at most.
+# one every 4.5 s lets at most 4 + 13 = 17 through, as measured in the storm test (where each
+# group's messages are sent one after another; several racing for one bucket let a few more by).
 GROUP_BURST = 4
 GROUP_INTERVAL = 4.5  # seconds between messages to one group once a burst is spent
 RATE_LIMIT_RETRIES = 3

@@ -92,6 +92,45 @@ async def test_a_reminder_late_by_hours_says_hours_and_minutes(service, clock) -
     assert [r.text.split("runs out in ")[1] for r in on_time] == ["1 hour."]
 
 
+class SlowOutbox:
+    """Each send takes a moment; notes which games' news were being sent at the same time."""
+
+    def __init__(self) -> None:
+        self.busy: list[int] = []
+        self.together: set[frozenset[int]] = set()
+
+    async def __call__(self, replies) -> None:
+        game = replies[0].event["game_id"]
+        self.together.update(frozenset((game, other)) for other in self.busy)
+        self.busy.append(game)
+        await asyncio.sleep(0.01)
+        self.busy.remove(game)
+
+
+async def test_reminders_queue_per_chat_and_chats_go_side_by_side(service, clock) -> None:
+    """Two games in one chat: their reminders go one after the other; another chat's alongside.
+
+    A reminder is addressed to its player, but a platform may mention the player in the game's
+    group instead, so it must queue with that group's other news (its rate limit is per group).
+    """
+    here, there = ChatRef(CONSOLE, "room"), ChatRef(CONSOLE, "elsewhere")
+    games = []
+    for chat, host, guest in (
+        (here, "alice", "bob"),
+        (here, "carol", "dave"),
+        (there, "erin", "al"),
+    ):
+        replies = await service.handle(chat, UserRef(CONSOLE, host, host), f"/new webfeud @{guest}")
+        games.append(next(r.event["game_id"] for r in replies if r.kind == "game_started"))
+    outbox = SlowOutbox()
+    fired = await Dispatcher(service, outbox).run_due(clock.advance(48 * HOUR))
+    assert sorted(r.event["game_id"] for r in fired) == games
+    assert all(r.kind == "reminder" and isinstance(r.to, UserTarget) for r in fired)
+    first, second, elsewhere = games
+    assert frozenset((first, second)) not in outbox.together
+    assert outbox.together & {frozenset((first, elsewhere)), frozenset((second, elsewhere))}
+
+
 async def test_a_move_makes_old_deadlines_harmless(service, clock, db) -> None:
     """After alice moves, her deadlines are gone; bob's come 72 h after his turn began."""
     game_id = await new_game(service)
