@@ -81,7 +81,6 @@ class Shape:
     mask: int  # the squares with the box's top-left corner on A1
     rim: int  # the squares sharing an edge with the tile, box corner on B2 (see `rim_at`)
     offsets: tuple[int, ...]  # bit offsets of the squares from the box corner
-    rim_offsets: tuple[int, ...]  # bit offsets of the edge neighbours (may be negative)
     corners: int  # the corner squares at which the whole box stays on the table
 
     def mask_at(self, row: int, col: int) -> int:
@@ -114,14 +113,13 @@ def _make_shapes() -> dict[tuple[int, int], Shape]:
             } - framed
             rim = sum(1 << (r * STRIDE + c) for r, c in rim_cells)
             offsets = tuple(r * STRIDE + c for r, c in cells)
-            rim_offsets = tuple(sorted((r - 1) * STRIDE + c - 1 for r, c in rim_cells))
             corners = sum(
                 1 << (r * STRIDE + c)
                 for r in range(SIZE - height + 1)
                 for c in range(SIZE - width + 1)
             )
             table[number, rotation] = Shape(
-                number, rotation, cells, height, width, mask, rim, offsets, rim_offsets, corners
+                number, rotation, cells, height, width, mask, rim, offsets, corners
             )
             cells = _turn(cells, height)
     return table
