@@ -3,6 +3,8 @@
     python tools/tune_nmbr9.py --fresh --rounds 12 --games 1000   # from scratch (~15 min)
     python tools/tune_nmbr9.py --rounds 8 --first-seed 500000      # go on from VALUE
     python tools/tune_nmbr9.py --evaluate 100                      # the hard player, decks 1000+
+    python tools/tune_nmbr9.py --model mlp --rounds 1 --games 4000 --first-seed 700000 \
+        --rng-seed 700000 --hidden 16 --epochs 30 --decay 1e-3    # a network, compared (~5 min)
 
 Approximate policy iteration over afterstates. Each round plays `--games` solo games (decks of
 seeds 100000 on: never the bench decks 0-199 nor the screening decks 1000-1099) with the
@@ -13,6 +15,17 @@ the rest of that game made (a Monte-Carlo return). Per count of unseen cards k, 
 regression (numpy) of those points on the features gives ``VALUE[k]``; the samples of the last
 three rounds are pooled. With ``--fresh`` the first round plays the `PRUNE` evaluation alone.
 Needs numpy (offline only; the bot itself does not). Deterministic: same arguments, same weights.
+
+An experiment that was not kept (see the variants table in docs/rules/nmbr9.md): with
+``--model mlp`` each round also fits a small network to the same samples (`fit_mlp`: the linear
+term per k, starting as the ridge regression, plus one hidden layer over the standardised
+features and k one-hot), holding every tenth game out, prints the mean squared error of the
+network and of the ridge regression per k on those games, and saves the network with
+``--mlp-out`` (numpy .npz) instead of writing VALUE; the games are still played with the
+linear value. ``--save-samples`` writes the pooled samples (k, features, points to come, game)
+for experiments. On 4000 and 12000 games the network's held-out error was within 0.25 of the
+ridge's (≈ 105 and ≈ 102 squared points: the returns are mostly the luck of the draw) and the
+hard player searching over it did not score more.
 
 How the committed VALUE was made: the feature set grew in three steps (35, 53, then the 55
 features of `VALUE_FEATURES`); each step went on from the previous weights, the new features'
@@ -116,6 +129,123 @@ def fit_value(games: list[list[Sample]], ridge: float) -> ValueWeights:
     return tuple(weights)
 
 
+Mlp = dict[str, "np.ndarray"]  # the arrays of `fit_mlp` (see `mlp_predict` for their meaning)
+
+
+def fit_mlp(
+    k: np.ndarray,
+    x: np.ndarray,
+    y: np.ndarray,
+    hidden: int,
+    epochs: int,
+    seed: int,
+    decay: float = 1e-4,
+    act: str = "tanh",
+    lr: float = 1e-3,
+) -> Mlp:
+    """Return a one-hidden-layer network fitted to the points to come `y` (numpy, Adam).
+
+    Inputs: the features `x` (the constant excluded), standardised, and the count `k` of unseen
+    cards one-hot (a hidden and an output bias per k); the output adds a linear term of the
+    standardised features with its own weights per k, which start as the ridge regression per k
+    (so the hidden layer learns what the linear value misses). Mean squared error, L2 `decay`
+    on the weights, minibatches of 256, Adam with a step size halved every quarter of the run.
+    """
+    gen = np.random.default_rng(seed)
+    feats = x[:, 1:]
+    mean = feats.mean(axis=0)
+    scale = feats.std(axis=0)
+    scale[scale == 0] = 1.0
+    z = (feats - mean) / scale
+    y_scale = float(y.std()) or 1.0
+    t = y / y_scale
+    n_in = z.shape[1]
+    params = {
+        "w1": gen.normal(0.0, 1.0 / np.sqrt(n_in), (n_in, hidden)),
+        "b1": np.zeros((ROUNDS, hidden)),
+        "w2": gen.normal(0.0, 1.0 / np.sqrt(hidden), hidden),
+        "b2": np.zeros(ROUNDS),
+        "skip": np.zeros((ROUNDS, n_in)),
+    }
+    for kv in range(1, ROUNDS):  # the linear term starts as the ridge regression per k
+        rows = k == kv
+        if rows.sum() > n_in:
+            za = np.hstack([np.ones((rows.sum(), 1)), z[rows]])
+            penalty = 1e-3 * rows.sum() * np.eye(n_in + 1)
+            penalty[0, 0] = 0.0
+            w = np.linalg.solve(za.T @ za + penalty, za.T @ t[rows])
+            params["b2"][kv], params["skip"][kv] = w[0], w[1:]
+    moment = {name: np.zeros_like(p) for name, p in params.items()}
+    second = {name: np.zeros_like(p) for name, p in params.items()}
+    step = 0
+    batch = 256
+    for epoch in range(epochs):
+        rate = lr * (0.5 ** (epoch / max(1, epochs / 4)))
+        order = gen.permutation(len(t))
+        for start in range(0, len(t), batch):
+            idx = order[start : start + batch]
+            zb, kb, tb = z[idx], k[idx], t[idx]
+            pre = zb @ params["w1"] + params["b1"][kb]
+            h = np.tanh(pre) if act == "tanh" else np.maximum(pre, 0.0)
+            out = (
+                h @ params["w2"] + params["b2"][kb] + np.einsum("ij,ij->i", zb, params["skip"][kb])
+            )
+            err = (out - tb) * (2.0 / len(idx))
+            dh = np.outer(err, params["w2"])
+            dpre = dh * (1.0 - h * h) if act == "tanh" else dh * (pre > 0)
+            grads = {
+                "w1": zb.T @ dpre + decay * params["w1"],
+                "b1": np.zeros_like(params["b1"]),
+                "w2": h.T @ err + decay * params["w2"],
+                "b2": np.bincount(kb, weights=err, minlength=ROUNDS),
+                "skip": decay * params["skip"],
+            }
+            np.add.at(grads["b1"], kb, dpre)
+            np.add.at(grads["skip"], kb, zb * err[:, None])
+            step += 1
+            for name, g in grads.items():
+                moment[name] = 0.9 * moment[name] + 0.1 * g
+                second[name] = 0.999 * second[name] + 0.001 * g * g
+                m_hat = moment[name] / (1 - 0.9**step)
+                v_hat = second[name] / (1 - 0.999**step)
+                params[name] -= rate * m_hat / (np.sqrt(v_hat) + 1e-8)
+    return {
+        "mean": mean,
+        "scale": scale,
+        "w1": params["w1"],  # the hidden layer sees standardised features
+        "b1": params["b1"],
+        "w2": params["w2"] * y_scale,  # output in points
+        "b2": params["b2"] * y_scale,
+        "skip": params["skip"] * y_scale,
+        "act": np.array(0 if act == "tanh" else 1),
+    }
+
+
+def mlp_predict(mlp: Mlp, k: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """Return the network's points to come for samples (k, features)."""
+    z = (x[:, 1:] - mlp["mean"]) / mlp["scale"]
+    pre = z @ mlp["w1"] + mlp["b1"][k]
+    h = np.tanh(pre) if int(mlp["act"]) == 0 else np.maximum(pre, 0.0)
+    out: np.ndarray = h @ mlp["w2"] + mlp["b2"][k] + np.einsum("ij,ij->i", z, mlp["skip"][k])
+    return out
+
+
+def samples_array(games: list[list[Sample]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Return (k, features, points to come) of every sample with cards unseen, as arrays."""
+    ks: list[int] = []
+    xs: list[list[float]] = []
+    ys: list[float] = []
+    for samples in games:
+        to_come = 0
+        for k, features, points in reversed(samples):
+            if k:
+                ks.append(k)
+                xs.append(features)
+                ys.append(to_come)
+            to_come += points
+    return np.array(ks), np.array(xs, float), np.array(ys, float)
+
+
 def play(seed: int, value: ValueWeights, search: Search) -> int:
     """Return the score of the hard player on the deck of `seed`."""
     display = Display()
@@ -178,6 +308,15 @@ def main() -> None:
     parser.add_argument("--fresh", action="store_true", help="start from the PRUNE evaluation")
     parser.add_argument("--evaluate", type=int, default=0, help="only play this many decks")
     parser.add_argument("--first-seed", type=int, default=100_000, help="deck of the first game")
+    parser.add_argument("--rng-seed", type=int, default=1, help="seed of the exploration")
+    parser.add_argument("--save-samples", help="write the pooled samples there (.npz)")
+    parser.add_argument("--model", choices=("linear", "mlp"), default="linear")
+    parser.add_argument("--lr", type=float, default=1e-3, help="mlp: first Adam step size")
+    parser.add_argument("--hidden", type=int, default=32, help="mlp: hidden units")
+    parser.add_argument("--epochs", type=int, default=30, help="mlp: passes over the samples")
+    parser.add_argument("--decay", type=float, default=1e-4, help="mlp: L2 on the weights")
+    parser.add_argument("--act", choices=("tanh", "relu"), default="tanh", help="mlp: hidden")
+    parser.add_argument("--mlp-out", help="mlp: write the network there (.npz)")
     args = parser.parse_args()
     if args.evaluate:
         start = time.perf_counter()
@@ -185,7 +324,7 @@ def main() -> None:
         per_move = (time.perf_counter() - start) / len(scores) / ROUNDS
         print(f"hard over decks 1000+: mean {statistics.mean(scores):.2f}, {per_move:.3f} s/move")
         return
-    rng = random.Random(1)
+    rng = random.Random(args.rng_seed)
     value: ValueWeights | None = None if args.fresh else VALUE
     pool: list[list[Sample]] = []
     seed = args.first_seed
@@ -196,6 +335,22 @@ def main() -> None:
             played.append(self_play(seed, value, args.explore, rng))
             seed += 1
         pool = (pool + [samples for _, samples in played])[-3 * args.games :]
+        if args.save_samples:
+            k, x, y = samples_array(pool)
+            games = np.repeat(np.arange(len(pool)), [sum(1 for s in g if s[0]) for g in pool])
+            np.savez(args.save_samples, k=k, x=x, y=y, g=games)
+        if args.model == "mlp":  # every tenth game is held out to compare with the ridge
+            train = [samples for i, samples in enumerate(pool) if i % 10]
+            held = [samples for i, samples in enumerate(pool) if not i % 10]
+            k, x, y = samples_array(train)
+            mlp = fit_mlp(k, x, y, args.hidden, args.epochs, n, args.decay, args.act, args.lr)
+            hk, hx, hy = samples_array(held)
+            ridge = np.array(fit_value(train, args.ridge))
+            linear_loss = np.mean((np.einsum("ij,ij->i", hx, ridge[hk]) - hy) ** 2)
+            mlp_loss = np.mean((mlp_predict(mlp, hk, hx) - hy) ** 2)
+            print(f"held-out mean squared error: ridge per k {linear_loss:.2f}, mlp {mlp_loss:.2f}")
+            if args.mlp_out:
+                np.savez(args.mlp_out, **mlp)
         value = fit_value(pool, args.ridge)
         greedy = statistics.mean(self_play(1000 + s, value, 0.0, rng)[0] for s in range(100))
         print(
@@ -205,8 +360,12 @@ def main() -> None:
             flush=True,
         )
     assert value is not None
-    fresh = "--fresh " if args.fresh else ""
-    write_value(value, f"tools/tune_nmbr9.py {fresh}--rounds {args.rounds} --games {args.games}")
+    if args.model == "linear":
+        fresh = "--fresh " if args.fresh else ""
+        note = f"tools/tune_nmbr9.py {fresh}--rounds {args.rounds} --games {args.games}"
+        if args.rng_seed != 1:
+            note += f" --rng-seed {args.rng_seed}"
+        write_value(value, note)
 
 
 if __name__ == "__main__":
