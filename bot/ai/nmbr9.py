@@ -193,7 +193,8 @@ def reach(display: Display, level: int) -> tuple[int, int]:
     """Return (numbers that fit on `level` as a bit set, squares some such placement covers).
 
     `level` is 1 or more and at most the number of levels in play (the top one starts a new
-    level). Every turn of every number is tried bit-parallel, as in `Display.fits`.
+    level). Every turn of every number is tried bit-parallel by `fitting_corners`, as in
+    `Display.fits`.
     """
     footing = display.footing(level)
     numbers = covered = 0
