@@ -3,6 +3,7 @@
     python tools/tune_nmbr9.py --fresh --rounds 12 --games 1000   # from scratch (~15 min)
     python tools/tune_nmbr9.py --rounds 8 --first-seed 500000      # go on from VALUE
     python tools/tune_nmbr9.py --evaluate 100                      # the hard player, decks 1000+
+    python tools/tune_nmbr9.py --evaluate 30                       # a pre-screen, decks 1000-1029
     python tools/tune_nmbr9.py --model mlp --rounds 1 --games 4000 --first-seed 700000 \
         --rng-seed 700000 --hidden 16 --epochs 30 --decay 1e-3    # a network, compared (~5 min)
 
@@ -246,18 +247,40 @@ def samples_array(games: list[list[Sample]]) -> tuple[np.ndarray, np.ndarray, np
     return np.array(ks), np.array(xs, float), np.array(ys, float)
 
 
-def play(seed: int, value: ValueWeights, search: Search) -> int:
-    """Return the score of the hard player on the deck of `seed`."""
+def play(seed: int, value: ValueWeights, search: Search) -> tuple[int, list[float]]:
+    """Return the score of the hard player on the deck of `seed` and the seconds of each move."""
     display = Display()
     left = [COPIES] * len(NUMBERS)
     score = 0
+    times = []
     for card in deck_of(seed):
         left[card] -= 1
+        start = time.perf_counter()
         fit = choose_hard(display, card, left, seed, search, value)
+        times.append(time.perf_counter() - start)
         assert fit is not None
         score += card * fit.level
         display = display.add(fit.mask, card, fit.level)
-    return score
+    return score, times
+
+
+def evaluate(decks: int, first: int = 1000) -> None:
+    """Play the hard player on `decks` decks from seed `first`; print each, then the figures.
+
+    One line per deck (seed, score, seconds), so that two variants can be compared deck by deck.
+    """
+    scores = []
+    moves: list[float] = []
+    for seed in range(first, first + decks):
+        score, times = play(seed, VALUE, HARD_SEARCH)
+        scores.append(score)
+        moves += times
+        print(f"{seed} {score} {sum(times):.1f}", flush=True)
+    moves.sort()
+    print(
+        f"hard over decks {first}-{first + decks - 1}: mean {statistics.mean(scores):.2f}; "
+        f"{statistics.mean(moves) * 1000:.0f} ms/move (p50 {moves[len(moves) // 2] * 1000:.0f} ms)"
+    )
 
 
 def write_value(value: ValueWeights, note: str) -> None:
@@ -319,10 +342,7 @@ def main() -> None:
     parser.add_argument("--mlp-out", help="mlp: write the network there (.npz)")
     args = parser.parse_args()
     if args.evaluate:
-        start = time.perf_counter()
-        scores = [play(1000 + s, VALUE, HARD_SEARCH) for s in range(args.evaluate)]
-        per_move = (time.perf_counter() - start) / len(scores) / ROUNDS
-        print(f"hard over decks 1000+: mean {statistics.mean(scores):.2f}, {per_move:.3f} s/move")
+        evaluate(args.evaluate)
         return
     rng = random.Random(args.rng_seed)
     value: ValueWeights | None = None if args.fresh else VALUE

@@ -348,12 +348,21 @@ def value_features(
     return out
 
 
-def display_value(display: Display, left: Sequence[int], value: ValueWeights = VALUE) -> float:
-    """Return the learned estimate of the points the unseen cards `left` will still make."""
+def display_value(
+    display: Display,
+    left: Sequence[int],
+    value: ValueWeights = VALUE,
+    reached: Reach | None = None,
+) -> float:
+    """Return the learned estimate of the points the unseen cards `left` will still make.
+
+    `reached` is `reaches(display)` if known.
+    """
     k = sum(left)
     if not k or display.empty:
         return 0.0
-    return sum(w * f for w, f in zip(value[k], value_features(display, left), strict=True))
+    features = value_features(display, left, reached)
+    return sum(w * f for w, f in zip(value[k], features, strict=True))
 
 
 @dataclass(frozen=True, slots=True)
@@ -397,11 +406,8 @@ def ranked_fits(
         parent = reaches(display)
     for fit in fits:
         after = display.add(fit.mask, number, fit.level)
-        future = 0.0
-        if k:
-            features = value_features(after, left, reaches(after, parent, fit.level))
-            future = sum(w * f for w, f in zip(value[k], features, strict=True))
-        out.append((number * fit.level + future, fit, after))
+        reached = reaches(after, parent, fit.level) if k else None
+        out.append((number * fit.level + display_value(after, left, value, reached), fit, after))
     out.sort(key=lambda t: t[0], reverse=True)
     return out
 
