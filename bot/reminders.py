@@ -40,6 +40,8 @@ BATCH = 100
 # A handler that raises puts its deadline back after 1, 2, 4, 8 minutes, then gives up (logged).
 RETRY_DELAY = timedelta(minutes=1)
 MAX_ATTEMPTS = 5
+# On stop, news already claimed and being sent gets this long to go out before it is cut off.
+DRAIN = timedelta(seconds=10)
 
 
 def _where(replies: Sequence[Reply]) -> int | UserTarget:
@@ -76,6 +78,7 @@ class Dispatcher:
         self.clock = clock or service.clock
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._sending: set[asyncio.Task[None]] = set()
 
     def _on_deadline_added(self, due_at: datetime) -> None:
         # Any new deadline may be earlier than the one we sleep on: recompute.
@@ -105,13 +108,22 @@ class Dispatcher:
                 break
         # Each chat's news goes out in order, but chats do not wait for each other: one chat
         # held back by its platform's rate limit must not delay every other chat's reminders.
+        # The deadlines are claimed already, so the sending is shielded: stopping the loop
+        # lets it finish (within DRAIN) rather than drop a reminder's DM after its group post.
+        if outbox:
+            sending = asyncio.create_task(self._send_all(list(outbox.values())))
+            self._sending.add(sending)
+            sending.add_done_callback(self._sending.discard)
+            await asyncio.shield(sending)
+        return fired
+
+    async def _send_all(self, outbox: Sequence[Sequence[Sequence[Reply]]]) -> None:
         results = await asyncio.gather(
-            *(self._send_in_order(news) for news in outbox.values()), return_exceptions=True
+            *(self._send_in_order(news) for news in outbox), return_exceptions=True
         )
         for result in results:
-            if isinstance(result, Exception):
+            if isinstance(result, BaseException):
                 log.error("sending deadline news failed", exc_info=result)
-        return fired
 
     async def _send_in_order(self, news: Sequence[Sequence[Reply]]) -> None:
         for replies in news:
@@ -166,10 +178,14 @@ class Dispatcher:
         return self._task
 
     async def stop(self) -> None:
-        """Cancel the background task and wait for it to end."""
+        """Cancel the background task, let news it was sending go out (within DRAIN), wait."""
         task, self._task = self._task, None
-        if task is None:
-            return
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        if self._sending:
+            _, late = await asyncio.wait(set(self._sending), timeout=DRAIN.total_seconds())
+            for sending in late:
+                log.warning("deadline news still sending after %s; cut off", DRAIN)
+                sending.cancel()

@@ -207,3 +207,34 @@ async def test_background_dispatcher_wakes_for_an_earlier_deadline(db) -> None:
         await dispatcher.stop()
     assert [r.kind for r in outbox.sent] == ["reminder"]
     assert outbox.sent[0].to.name == "alice"  # type: ignore[union-attr]
+
+
+class GatedOutbox(Outbox):
+    """A send that starts, then waits for the gate: a platform slow to answer."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.started = asyncio.Event()
+        self.gate = asyncio.Event()
+
+    async def __call__(self, replies) -> None:
+        self.started.set()
+        await self.gate.wait()
+        await super().__call__(replies)
+
+
+async def test_stopping_lets_news_already_being_sent_go_out(service, clock) -> None:
+    """A restart while a claimed reminder is on its way does not cut it off (it fires once)."""
+    await new_game(service)
+    clock.advance(48 * HOUR)
+    outbox = GatedOutbox()
+    dispatcher = Dispatcher(service, outbox)
+    dispatcher.start()
+    await asyncio.wait_for(outbox.started.wait(), 5)
+    stopping = asyncio.create_task(dispatcher.stop())
+    await asyncio.sleep(0.05)
+    assert not stopping.done()  # stop waits for the send in flight ...
+    outbox.gate.set()
+    await asyncio.wait_for(stopping, 5)
+    assert [r.kind for r in outbox.sent] == ["reminder"]  # ... which went out whole
+    assert await Dispatcher(service, outbox).run_due() == []  # and was spent
