@@ -18,6 +18,8 @@ from bot.core.errors import GameError
 BOT_LEVEL_NAMES = ("easy", "medium", "hard")
 _GAME_ID = re.compile(r"^game=(\S*)$", re.IGNORECASE)
 _OPTION = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=(\S*)$")
+# What people write for a bot seat instead of bot=<level>: @bot, @bot-hard, @bot:easy, @bot-hard-3.
+_BOT_MENTION = re.compile(r"^bot(?:[-:](?:easy|medium|hard)(?:-\d+)?)?$", re.IGNORECASE)
 _EXAMPLE = re.compile(r"e\.g\. `([^`]+)`")  # a command's example in its summary
 
 
@@ -267,6 +269,8 @@ def _parse_new(spec: CommandSpec, rest: list[str]) -> Command:
     options: dict[str, str] = {}
     for token in rest[1:]:
         if _is_player(token):
+            if _BOT_MENTION.match(token[1:]):
+                raise _fail(spec, f"{token} names no person: add a bot with bot=<level>.")
             players.append(token[1:])
             continue
         match = _OPTION.match(token)

@@ -430,6 +430,14 @@ class Service:
                 )
                 if len(waiting) == 1:
                     raise _not_started(waiting[0].id)
+                if waiting:
+                    ids = ", ".join(f"#{row.id}" for row in sorted(waiting, key=lambda r: r.id))
+                    whose = "Your games" if mine else "The games"
+                    raise ServiceError(
+                        "NOT_STARTED",
+                        f"{whose} here have not started yet ({ids}); "
+                        "start one with /start game=<id>.",
+                    )
             if mine:
                 raise ServiceError(
                     "NO_GAME",

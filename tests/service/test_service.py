@@ -138,6 +138,14 @@ async def test_turn_commands_in_a_waiting_game_say_how_to_start_it(say, table_ro
         assert error["reason"] == "NOT_STARTED", text
         assert "/start game=1" in error["message"]
     assert table_rows() == before
+    await say("alice", "/new nmbr9")  # two waiting games: both named, and how to pick one
+    before = table_rows()
+    expected = {"/rack": "NOT_STARTED", "/board": "NOT_STARTED"}  # turn commands: which game?
+    for text in ("/rack", "/pass", "/resign", "/board"):
+        error = error_of(await say("alice", text))
+        assert error["reason"] == expected.get(text, "WHICH_GAME"), text
+        assert "(#1, #2)" in error["message"]
+    assert table_rows() == before
 
 
 async def test_a_move_is_one_transaction_with_its_deadlines(say, db, clock) -> None:
