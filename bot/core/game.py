@@ -86,15 +86,15 @@ class Pass:
         return "pass"
 
 
-def move_words(text: str, notation_help: str) -> tuple[list[str], Pass | Resign | None]:
+def move_words(text: str, usage: str) -> tuple[list[str], Pass | Resign | None]:
     """Split a typed move into words; also return it as `pass` or `resign` when it is one.
 
     Raises:
-        InvalidMove: if nothing was typed (the message shows the game's notation).
+        InvalidMove: if nothing was typed (the message shows `usage`, the game's short notation).
     """
     words = text.split()
     if not words:
-        raise InvalidMove(f"Say what to play. {notation_help}")
+        raise InvalidMove(f"Say what to play, e.g. {usage}")
     if len(words) == 1:
         word = words[0].lower()
         if word == "pass":

@@ -64,6 +64,8 @@ NOTATION_HELP = (
     "turned tile (columns A–Z, rows 1–26) and 90 turns it clockwise (0, 90, 180 or 270). "
     "See some legal placements with /moves."
 )
+# The short form errors end with (whole messages fit a Telegram alert; /rules has the rest).
+USAGE = "/place C4 90 (C4: the top-left square of the turned tile's box; turn 0, 90, 180 or 270)."
 
 
 # --- shapes ------------------------------------------------------------------------------------
@@ -557,7 +559,7 @@ class Nmbr9State:
                 )
             return self._record(seat, None, display, move, ())
         if not isinstance(move, Place):
-            raise InvalidMove(f"{move!s} is not a move of NMBR 9. {NOTATION_HELP}")
+            raise InvalidMove(f"{move!s} is not a move of NMBR 9. Play e.g. {USAGE}")
         level, mask = display.check(number, move)
         placed = Placed(number, move.row, move.col, move.rotation, level)
         cells = tuple(r * SIZE + c for r, c in cells_of(mask))

@@ -56,6 +56,8 @@ NOTATION_HELP = (
     "first with K8>L9; join steps with ;. Free a joker by writing its tile over it. "
     "Also: swap R5 B7 J, pass, resign."
 )
+# The short form errors end with (whole messages fit a Telegram alert; /rules has the rest).
+USAGE = "8H R5 R6 R7 (across from 8H) or H8 R5 R6 R7 (down); also swap R5 J, pass, resign."
 
 
 # --- tiles -------------------------------------------------------------------------------------
@@ -336,7 +338,7 @@ def _parse_step(text: str) -> Step:
 
 def parse_numfeud_move(text: str) -> NumfeudMove:
     """Parse ``8H R5 R6 R7``, ``K8>L9; 9L R9 R10 R11``, ``swap R5 J``, ``pass`` or ``resign``."""
-    parts, control = move_words(text, NOTATION_HELP)
+    parts, control = move_words(text, USAGE)
     if control is not None:
         return control
     head = parts[0].lower()
@@ -348,7 +350,7 @@ def parse_numfeud_move(text: str) -> NumfeudMove:
         return Swap(tuple(parse_token(t) for t in _SWAP_TILE.findall(joined)))
     steps = tuple(_parse_step(chunk) for chunk in text.split(";") if chunk.strip())
     if not steps:
-        raise InvalidMove(f"Say what to play. {NOTATION_HELP}")
+        raise InvalidMove(f"Say what to play, e.g. {USAGE}")
     return Turn(steps)
 
 
@@ -810,7 +812,7 @@ class NumfeudState:
             return self._swap(seat, move)
         if isinstance(move, Pass):
             return self._pass(seat)
-        raise InvalidMove(f"Unknown move {move!r}. {NOTATION_HELP}")
+        raise InvalidMove(f"Unknown move {move!r}. Play e.g. {USAGE}")
 
     def _turn(self, seat: int, move: Turn, *, check_full: bool = True) -> Self:
         board = list(self.board)

@@ -131,6 +131,8 @@ NOTATION_HELP = (
     "from rack and table; split 4 after R7; done, undo, reset, draw, resign. One line: "
     "split 1 after R5; 1+R6; done"
 )
+# The short form errors end with (whole messages fit a Telegram alert; /rules has the rest).
+USAGE = "R5 R6 R7 (a new meld), 3+R8 (add R8 to meld 3), done, draw; all of it: /rules rummikub."
 
 _CONTROLS: dict[str, RummikubMove] = {
     "done": Done(),
@@ -151,13 +153,13 @@ def _parse_sources(text: str) -> tuple[Source, ...]:
     for token in text.replace(",", " ").split():
         match = _SOURCE.match(token)
         if match is None:  # pragma: no cover - \S+ always matches a token
-            raise InvalidMove(f"{token!r} is not a tile. {NOTATION_HELP}")
+            raise InvalidMove(f"{token!r} is not a tile. Play e.g. {USAGE}")
         meld = int(match.group(1)) if match.group(1) else 0
         if match.group(1) and meld == 0:
             raise InvalidMove(f"Melds are numbered from 1, so {token!r} names no meld.")
         sources.append((meld, parse_tile(match.group(2))))
     if not sources:
-        raise InvalidMove(f"Name the tiles to play, e.g. R5 R6 R7 or 3+R8. {NOTATION_HELP}")
+        raise InvalidMove(f"Name the tiles to play, e.g. {USAGE}")
     return tuple(sources)
 
 
@@ -189,7 +191,7 @@ def parse_rummikub_move(text: str) -> RummikubMove:
     """Parse a move: a step, several steps joined by ``;`` (ending in ``done``), or a command."""
     text = text.strip()
     if not text:
-        raise InvalidMove(f"Say what to play. {NOTATION_HELP}")
+        raise InvalidMove(f"Say what to play, e.g. {USAGE}")
     control = _CONTROLS.get(text.lower())
     if control is not None:
         return control
@@ -411,7 +413,7 @@ class RummikubState:
             return self._replay(())
         if isinstance(move, Draw):
             return self._draw(seat)
-        raise InvalidMove(f"{move!s} is not a Rummikub move. {NOTATION_HELP}")
+        raise InvalidMove(f"{move!s} is not a Rummikub move. Play e.g. {USAGE}")
 
     def meld_verdicts(self) -> list[JSON]:
         """Return each meld of the working table: number, tiles, kind, and what is wrong."""

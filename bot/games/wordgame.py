@@ -78,11 +78,13 @@ NOTATION_HELP = (
     "the whole word, letters on the board included; a lower-case letter is a blank. "
     "Also: swap AEQ? (? = blank), pass, resign."
 )
+# The short form errors end with (whole messages fit a Telegram alert; /rules has the rest).
+USAGE = "8H QUIZ (across from 8H) or H8 QUIZ (down from H8); also swap AEQ?, pass, resign."
 
 
 def parse_word_move(text: str) -> WordMove:
     """Parse ``8H QUIZ``, ``H8 QUIZ``, ``swap AEQ?``, ``pass`` or ``resign``."""
-    parts, control = move_words(text, NOTATION_HELP)
+    parts, control = move_words(text, USAGE)
     if control is not None:
         return control
     head = parts[0].lower()
@@ -99,7 +101,7 @@ def parse_word_move(text: str) -> WordMove:
         take = (cell.row, cell.col)
         parts = parts[:2]
     if len(parts) != 2:
-        raise InvalidMove(f"A move is a square and a word, like 8H QUIZ. {NOTATION_HELP}")
+        raise InvalidMove(f"A move is a square and a word: {USAGE}")
     anchor = parse_anchor(parts[0])
     word = parts[1]
     if not word.isascii() or not word.isalpha():
@@ -301,7 +303,7 @@ class WordState:
             return self._swap(seat, move)
         if isinstance(move, Pass):
             return self._pass(seat)
-        raise InvalidMove(f"{move!s} is not a move of {self.variant.title}. {NOTATION_HELP}")
+        raise InvalidMove(f"{move!s} is not a move of {self.variant.title}. Play e.g. {USAGE}")
 
     def view(self, seat: int | None) -> JSON:
         """Return what `seat` may see: the board, the scores, its own rack only."""

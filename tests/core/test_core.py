@@ -95,3 +95,49 @@ def test_options_fill_defaults_and_refuse_unknown_names() -> None:
         game.parse_options({"speed": "fast"})
     assert info.value.reason is Reason.BAD_OPTION
     assert "board=" in info.value.message
+
+
+# Mistakes people make typing a move, in every game's notation and in the others'.
+MISTYPED_MOVES = (
+    "",
+    "8h",
+    "8H",
+    "H8 QUIZ extra",
+    "swap",
+    "swap 123",
+    "take",
+    "8H QUIZ take",
+    "Z99 45",
+    "C4",
+    "C4 45",
+    "1 2 3",
+    "8H QU1Z",
+    "99Z QUIZ",
+    "split",
+    "split 0 after R5",
+    "0+R5",
+    "3:R8>0",
+    "1+",
+    "K8>",
+    "8H R5 R66",
+    "J=Q5",
+    "place",
+    ";",
+    "?",
+)
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_a_mistyped_move_is_answered_in_full_with_the_right_syntax(key: str) -> None:
+    """Each refusal fits a Telegram alert whole (never cut with "…") and shows an example."""
+    answered = 0
+    for text in MISTYPED_MOVES:
+        try:
+            GAMES[key].parse_move(text)
+        except InvalidMove as error:
+            answered += 1
+            message = str(error)
+            assert len(message) < 200, (text, message)
+            assert not message.endswith("…"), (text, message)
+            assert "e.g." in message or any(ch.isdigit() for ch in message), (text, message)
+    assert answered >= len(MISTYPED_MOVES) // 2
