@@ -10,6 +10,7 @@ Tokens: words separated by spaces; ``@name`` names a player; ``name=value`` is a
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass, field
 
@@ -206,8 +207,10 @@ def parse_command(line: str) -> Command:
     name = tokens[0][1:].split("@", 1)[0].lower()
     spec = SPECS.get(name)
     if spec is None:
-        known = " ".join(f"/{s.name}" for s in COMMANDS)
-        raise CommandError(f"There is no command /{name}. Commands: {known}. Try /help.")
+        shown = name if len(name) <= 20 else name[:19] + "…"
+        close = difflib.get_close_matches(name, SPECS, n=2, cutoff=0.6)
+        guess = f" Did you mean {' or '.join(f'/{c}' for c in close)}?" if close else ""
+        raise CommandError(f"There is no command /{shown}.{guess} /help lists them all.")
     args = tokens[1:]
     game_id: int | None = None
     rest: list[str] = []

@@ -67,7 +67,10 @@ def test_parse_command_reads_each_shape(line: str, expected: Command) -> None:
 @pytest.mark.parametrize(
     ("line", "shows"),
     [
-        ("/frobnicate", "There is no command /frobnicate"),
+        ("/frobnicate", "There is no command /frobnicate. /help lists them all."),
+        ("/plya 8H QUIZ", "There is no command /plya. Did you mean /play"),
+        ("/leaderbord", "Did you mean /leaderboard? /help lists them all."),
+        ("/" + "x" * 300, "There is no command /xxxxxxxxxxxxxxxxxxx…. /help"),
         ("hello", "Commands start with a slash"),
         ("/pass now", "Usage: /pass [game=<id>]"),
         ("/swap", "Usage: /swap <tiles> [game=<id>]"),
