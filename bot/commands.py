@@ -120,7 +120,12 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "NMBR 9: list some legal placements of this round's tile, privately, highest first.",
         shape="none",
     ),
-    CommandSpec("resign", "", "Give up the game; the others win.", shape="none"),
+    CommandSpec(
+        "resign",
+        "",
+        "Give up the game; the others win (in NMBR 9 and SmartFeud, 2+ others play on).",
+        shape="none",
+    ),
     CommandSpec("board", "", "Show the board, the scores and whose turn it is.", shape="none"),
     CommandSpec("rack", "", "Show your tiles, privately.", shape="none"),
     CommandSpec(

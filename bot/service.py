@@ -34,6 +34,7 @@ import asyncio
 import json
 import logging
 import random
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
@@ -42,7 +43,7 @@ from typing import Any, cast
 from bot.commands import Command, CommandError, help_text, parse_command, usage
 from bot.config import DEFAULT_REMINDERS
 from bot.core.errors import GameError, InvalidMove, RuleError
-from bot.core.game import GameDef, GameState, Move
+from bot.core.game import GameDef, GameState, Move, MoveRecord
 from bot.games import GAMES
 from bot.replies import Button, ChatTarget, Image, Reply, UserTarget
 from storage import (
@@ -1027,6 +1028,7 @@ class Service:
         record = state.history[-1]
         player = table.names[seat_no]
         timed_out = kind == "timeout"
+        resigned = "resign" in record.words
         over = state.outcome is not None
         user = table.users[seat_no]
         note = f"You placed your tile at {record.text} ({record.score:+d})."
@@ -1039,12 +1041,14 @@ class Service:
             waiting = self._to_move_names(table, state)
             text = f"#{row.id} {player} has placed this round's tile"
             text += " (placed for them: the round deadline passed)" if timed_out else ""
+            if resigned:
+                text = f"#{row.id} {player} resigned; the others play on"
             replies = [
                 Reply(
                     _chat_target(table.chat),
                     f"{text}. Waiting for {waiting}.",
                     event={
-                        "type": "placed",
+                        "type": "resigned" if resigned else "placed",
                         "game_id": row.id,
                         "player": player,
                         "seat": seat_no,
@@ -1055,19 +1059,23 @@ class Service:
                     },
                 )
             ]
-            if user is not None:
+            if user is not None and not resigned:
                 replies.append(await self._round_rack(table, state, seat_no, note))
             return replies
-        # The round is over: its moves are the last one of each seat.
-        moves = sorted(state.history[-len(table.seats) :], key=lambda r: r.seat)
+        # The round (or the game) is over: everybody sees the round's moves.
+        done = (gdef.round_of(before) if before is not None else None) or 0
+        moves = _round_moves(state.history, done)
         played = ", ".join(
             f"{table.names[r.seat]} {r.text}"
             + (f" ({r.score:+d})" if r.score else "")
             + (" (placed at the deadline)" if "deadline" in r.words else "")
             for r in moves
         )
-        done = (gdef.round_of(before) if before is not None else None) or 0
         text = f"#{row.id} round {done + 1}: {played} — {self._score_line(table, state)}."
+        if resigned:
+            text = f"#{row.id} {player} resigned"
+            text += f"; round {done + 1}: {played}" if played else ""
+            text += f" — {self._score_line(table, state)}."
         if not over:
             card = _public_view(state).get("card")
             text += f" Round {done + 2}: the card is {card}; /place <cell> <rotation>."
@@ -1095,11 +1103,12 @@ class Service:
         ]
         if over:
             replies.append(await self._game_over(table, state, board_before))
-            if len(table.seats) == 1 and user is not None:
+            if len(table.seats) == 1 and user is not None and not resigned:
                 replies.append(await self._solo_record(table, state, user))
             return replies
+        playing = state.waiting_for()  # a new round: every seat still in the game places
         for seat in table.seats:
-            if seat.user_id is not None:
+            if seat.user_id is not None and seat.seat_no in playing:
                 mine = note if seat.seat_no == seat_no and timed_out else ""
                 replies.append(await self._round_rack(table, state, seat.seat_no, mine))
         return replies
@@ -1640,6 +1649,22 @@ def _deadline_key(gdef: GameDef, state: GameState) -> int:
     """Return what a deadline is keyed on: the turn, or the round in simultaneous rounds."""
     round_no = gdef.round_of(state)
     return state.turn if round_no is None else round_no
+
+
+def _round_moves(history: Sequence[MoveRecord], round_no: int) -> list[MoveRecord]:
+    """Return each seat's move of round `round_no` (from 0) of a game of simultaneous rounds.
+
+    A seat's n-th record is its move of round n-1; resignations take no round.
+    """
+    made: Counter[int] = Counter()
+    moves = []
+    for record in history:
+        if "resign" in record.words:
+            continue
+        made[record.seat] += 1
+        if made[record.seat] == round_no + 1:
+            moves.append(record)
+    return sorted(moves, key=lambda r: r.seat)
 
 
 def _round_goes_on(gdef: GameDef, before: GameState | None, after: GameState) -> bool:

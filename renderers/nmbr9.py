@@ -204,6 +204,8 @@ def _status(view: Mapping[str, Any], names: Sequence[str]) -> str:
     outcome = view.get("outcome")
     if outcome is not None:
         winners = " and ".join(names[s] for s in outcome["winners"])
+        if outcome["reason"] == "resign":
+            return f"Game over by resignation — {winners} won." if winners else "Resigned."
         return f"Game over after {view['rounds']} rounds — {winners} won."
     waiting = [names[s] for s in view["waiting_for"]]
     return (
@@ -215,15 +217,18 @@ def _status(view: Mapping[str, Any], names: Sequence[str]) -> str:
 def _badges(view: Mapping[str, Any], names: Sequence[str], viewer: int | None) -> list[PlayerBadge]:
     outcome = view.get("outcome")
     winners = set(outcome["winners"]) if outcome else set()
+    resigned = set(view.get("resigned", ()))
     badges = []
     for seat, name in enumerate(names):
-        if outcome is not None:
+        if seat in resigned:
+            caption = "resigned"
+        elif outcome is not None:
             caption = "winner" if seat in winners else ""
         else:
             caption = "placed" if view["placed"][seat] else "to place"
         if seat == viewer:
             caption = f"you · {caption}" if caption else "you"
-        active = outcome is None and not view["placed"][seat]
+        active = outcome is None and seat not in resigned and not view["placed"][seat]
         badges.append(
             PlayerBadge(name, view["scores"][seat], caption, active=active, winner=seat in winners)
         )

@@ -25,7 +25,7 @@ from datetime import timedelta
 from typing import NamedTuple, Self, TypeVar
 
 from bot.core.errors import InvalidMove, InvariantError, Reason, RuleError
-from bot.core.game import JSON, GameDef, GameState, MoveRecord, OptionSpec, Outcome
+from bot.core.game import JSON, GameDef, GameState, MoveRecord, OptionSpec, Outcome, Resign
 from bot.core.grid import COLUMNS, cell_name
 
 SCHEMA_VERSION = 1
@@ -62,7 +62,7 @@ DEADLINE_OPTION = OptionSpec(
 NOTATION_HELP = (
     "Place the round's tile: /place C4 90 — C4 is the top-left square of the box around the "
     "turned tile (columns A–Z, rows 1–26) and 90 turns it clockwise (0, 90, 180 or 270). "
-    "See some legal placements with /moves."
+    "See some legal placements with /moves; give up with /resign."
 )
 # The short form errors end with (whole messages fit a Telegram alert; /rules has the rest).
 USAGE = "/place C4 90 (C4: the top-left square of the turned tile's box; turn 0, 90, 180 or 270)."
@@ -182,16 +182,19 @@ class Skip:
         return "skip"
 
 
-Nmbr9Move = Place | Skip
+Nmbr9Move = Place | Skip | Resign
+RESIGNED = "resigned"  # the text of a resignation's record; its words say "resign"
 
 _PLACE = re.compile(r"^([A-Za-z])(\d{1,2})(?:\s+(\d{1,3})\s*°?)?$")
 
 
 def parse_nmbr9_move(text: str) -> Nmbr9Move:
-    """Parse ``C4 90`` (the rotation may be left out for 0) or ``skip``."""
+    """Parse ``C4 90`` (the rotation may be left out for 0), ``skip`` or ``resign``."""
     text = " ".join(text.split())
     if text.lower() == "skip":
         return Skip()
+    if text.lower() == "resign":
+        return Resign()
     m = _PLACE.match(text)
     if m is None:
         raise InvalidMove(
@@ -468,7 +471,9 @@ class Placed:
 class Nmbr9State:
     """One position of NMBR 9: the deck and, per seat, one entry per round placed so far.
 
-    An entry is a `Placed` tile, or None for a tile set aside because it fitted nowhere.
+    An entry is a `Placed` tile, or None for a tile set aside because it fitted nowhere. Seats
+    in `resigned` gave up: their displays stay as they were, they place no more and cannot
+    win; the others play on while two remain (one left wins, none left ends a solo game).
     """
 
     deck: tuple[int, ...]
@@ -476,6 +481,7 @@ class Nmbr9State:
     seed: int
     turn: int = 0
     history: tuple[MoveRecord, ...] = ()
+    resigned: tuple[int, ...] = ()
     displays: tuple[Display, ...] = field(default=(), compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -497,9 +503,21 @@ class Nmbr9State:
         return len(self.placements)
 
     @property
+    def playing(self) -> tuple[int, ...]:
+        """Return the seats that have not resigned."""
+        return tuple(s for s in range(self.players) if s not in self.resigned)
+
+    @property
+    def ended_early(self) -> bool:
+        """Return True once resignations left no seat (solo) or one seat (several players)."""
+        return len(self.playing) < min(2, self.players)
+
+    @property
     def round(self) -> int:
         """Return the 0-based round being played (ROUNDS once the game is over)."""
-        return min(len(entries) for entries in self.placements)
+        if self.ended_early:
+            return ROUNDS
+        return min(len(self.placements[s]) for s in self.playing)
 
     @property
     def card(self) -> int | None:
@@ -513,18 +531,24 @@ class Nmbr9State:
 
     @property
     def outcome(self) -> Outcome | None:
-        """Return the result once all 20 rounds are placed; a tie shares the win."""
+        """Return the result once all 20 rounds are placed; a tie shares the win.
+
+        Resigned seats cannot win; a game that resignations ended early is won by the one seat
+        left (by nobody in a solo game), whatever the scores.
+        """
         if self.round < ROUNDS:
             return None
         scores = self.scores
-        best = max(scores)
-        return Outcome(scores, tuple(s for s, v in enumerate(scores) if v == best), "complete")
+        if self.ended_early:
+            return Outcome(scores, self.playing, "resign")
+        best = max(scores[s] for s in self.playing)
+        return Outcome(scores, tuple(s for s in self.playing if scores[s] == best), "complete")
 
     def waiting_for(self) -> tuple[int, ...]:
         """Return the seats that have not placed this round's tile yet (any order)."""
         if self.round >= ROUNDS:
             return ()
-        return tuple(s for s, entries in enumerate(self.placements) if len(entries) == self.round)
+        return tuple(s for s in self.playing if len(self.placements[s]) == self.round)
 
     def rack(self, seat: int) -> tuple[str, ...]:
         """Return the tile `seat` still has to place this round, as a code ("7"), or nothing."""
@@ -540,6 +564,16 @@ class Nmbr9State:
             raise RuleError(Reason.GAME_OVER, "This game is over; start a new one with /new.")
         if not 0 <= seat < self.players:
             raise RuleError(Reason.NOT_A_PLAYER, "You are not playing in this game.")
+        if seat in self.resigned:
+            raise RuleError(Reason.PLAYER_LEFT, "You have resigned from this game already.")
+        if isinstance(move, Resign):
+            record = MoveRecord(seat, RESIGNED, 0, (), ("resign",))
+            return replace(
+                self,
+                resigned=tuple(sorted((*self.resigned, seat))),
+                turn=self.turn + 1,
+                history=(*self.history, record),
+            )
         number = self.deck[self.round]
         if len(self.placements[seat]) > self.round:
             others = len(self.waiting_for())
@@ -613,6 +647,9 @@ class Nmbr9State:
         seen: Counter[int] = Counter()
         history = []
         for record in self.history:
+            if "resign" in record.words:  # public at once
+                history.append(record.to_json())
+                continue
             seen[record.seat] += 1
             if seen[record.seat] <= rounds_shown[record.seat]:
                 history.append(record.to_json())
@@ -625,6 +662,7 @@ class Nmbr9State:
             "cards_seen": list(self.deck[: min(now + 1, ROUNDS)]),
             "placed": [len(e) > now for e in self.placements],
             "waiting_for": list(self.waiting_for()),
+            "resigned": list(self.resigned),
             "displays": [[p.to_json() if p else None for p in entries] for entries in visible],
             "scores": [_score(entries) for entries in visible],
             "turn": self.turn,
@@ -645,6 +683,7 @@ class Nmbr9State:
             "seed": self.seed,
             "turn": self.turn,
             "history": [record.to_json() for record in self.history],
+            "resigned": list(self.resigned),
         }
 
     def check_invariants(self) -> None:
@@ -652,7 +691,8 @@ class Nmbr9State:
         if sorted(self.deck) != sorted(NUMBERS * COPIES):
             raise InvariantError(f"the deck is not two of each number: {self.deck}")
         for seat, entries in enumerate(self.placements):
-            if not self.round <= len(entries) <= min(self.round + 1, ROUNDS):
+            stopped = seat in self.resigned or self.ended_early
+            if not stopped and not self.round <= len(entries) <= min(self.round + 1, ROUNDS):
                 raise InvariantError(f"seat {seat} has {len(entries)} tiles in round {self.round}")
             display = Display()
             for i, placed in enumerate(entries):
@@ -674,7 +714,11 @@ class Nmbr9State:
             moved = sum(r.score for r in self.history if r.seat == seat)
             if moved != self.scores[seat]:
                 raise InvariantError(f"score of seat {seat} does not add up on turn {self.turn}")
-        if self.turn != sum(len(e) for e in self.placements) or len(self.history) != self.turn:
+        resignations = sum("resign" in r.words for r in self.history)
+        if resignations != len(self.resigned) or len(set(self.resigned)) != resignations:
+            raise InvariantError(f"resigned seats {self.resigned} do not match the history")
+        moves = sum(len(e) for e in self.placements) + resignations
+        if self.turn != moves or len(self.history) != self.turn:
             raise InvariantError(f"turn {self.turn} does not count the placements")
 
 
@@ -789,6 +833,7 @@ class Nmbr9Def(GameDef):
             seed=data["seed"],
             turn=data["turn"],
             history=tuple(MoveRecord.from_json(r) for r in data["history"]),
+            resigned=tuple(data.get("resigned", ())),
         )
 
     def notation_help(self) -> str:

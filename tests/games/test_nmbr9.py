@@ -9,6 +9,7 @@ from functools import partial
 import pytest
 
 from bot.core.errors import InvalidMove, InvariantError, Reason, RuleError
+from bot.core.game import Outcome, Resign
 from bot.games.nmbr9 import (
     NMBR9,
     NUMBERS,
@@ -315,6 +316,68 @@ def test_three_players_place_each_round_in_any_order() -> None:
     assert state.round == 2
     assert state.turn == 6
     state.check_invariants()
+
+
+def test_a_solo_player_who_resigns_ends_the_game_without_a_winner() -> None:
+    """/resign in a solo game ends it at once: the score so far stands, nobody wins."""
+    state = NMBR9.new_game(1, seed=11, options={})
+    state = state.auto_place(0).auto_place(0)
+    score = state.scores[0]
+    assert parse_nmbr9_move("Resign") == Resign()
+    state = play(state, 0, "resign")
+    state.check_invariants()
+    assert state.outcome == Outcome((score,), (), "resign")
+    assert state.waiting_for() == ()
+    assert state.card is None
+    assert refusal(state, 0, "A1 0").reason is Reason.GAME_OVER
+    restored = NMBR9.from_json(state.to_json())
+    assert restored == state
+    assert restored.outcome == state.outcome
+
+
+def test_with_three_players_a_resigner_leaves_and_the_last_one_left_wins() -> None:
+    """A resigned seat places no more and cannot win; the others play on while two remain."""
+    state = NMBR9.new_game(3, seed=9, options={})
+    state = state.auto_place(0)
+    state = play(state, 1, "resign")  # before placing this round's tile
+    assert state.waiting_for() == (2,)
+    assert state.outcome is None
+    assert state.card == state.deck[0]  # the round waits for seat 2 only
+    assert refusal(state, 1, "A1 0").reason is Reason.PLAYER_LEFT
+    state = state.auto_place(2)
+    assert state.round == 1
+    assert state.waiting_for() == (0, 2)
+    for _ in range(3):
+        state = state.auto_place(2).auto_place(0)
+        state.check_invariants()
+    assert state.round == 4
+    assert len(state.placements[1]) == 0  # seat 1's display stays as it was
+    view = state.view(None)
+    assert view["resigned"] == [1]
+    assert {"seat": 1, "text": "resigned"}.items() <= view["history"][1].items()
+    restored = NMBR9.from_json(state.to_json())
+    assert restored == state
+    assert restored.waiting_for() == (0, 2)
+    state = state.auto_place(2)
+    state = play(state, 2, "resign")  # its tile of round 5 placed, seat 0's not yet
+    state.check_invariants()
+    assert state.outcome is not None
+    assert state.outcome.winners == (0,)  # the one seat left wins, whatever the scores
+    assert state.outcome.reason == "resign"
+    assert refusal(state, 0, "A1 0").reason is Reason.GAME_OVER
+
+
+def test_a_game_played_out_after_a_resignation_is_won_among_those_left() -> None:
+    """The best score among the seats still playing wins; a resigned seat never does."""
+    state = NMBR9.new_game(3, seed=4, options={})
+    state = play(state, 0, "resign")
+    for _ in range(ROUNDS):
+        state = state.auto_place(1).auto_place(2)
+    state.check_invariants()
+    assert state.outcome is not None
+    assert state.outcome.reason == "complete"
+    assert state.outcome.winners == (1, 2)  # the same rule, the same displays: a tie
+    assert state.scores[0] == 0
 
 
 def test_view_hides_other_players_tiles_of_the_current_round() -> None:

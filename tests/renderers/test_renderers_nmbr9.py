@@ -9,7 +9,15 @@ from PIL import Image
 from bot.ai.nmbr9 import choose_nmbr9_move
 from bot.games.nmbr9 import NMBR9, Nmbr9State, parse_nmbr9_move
 from renderers import board_png, rack_png
-from renderers.nmbr9 import LEVEL_SHADES, rack_layout, render_board, render_rack, top_view
+from renderers.nmbr9 import (
+    LEVEL_SHADES,
+    _badges,
+    _status,
+    rack_layout,
+    render_board,
+    render_rack,
+    top_view,
+)
 from tests.games.test_nmbr9 import nine_block
 
 NAMES = ["alice", "bob", "carol"]
@@ -100,3 +108,16 @@ def test_a_finished_game_draws_every_display_with_the_winner() -> None:
     assert state.outcome is not None
     assert image(board_png(state, names=NAMES[:2])).width >= 900
     assert rack_png(state, 0, name="alice").startswith(b"\x89PNG")
+
+
+def test_a_resigned_seat_is_labelled_and_the_resignation_ends_the_status_line() -> None:
+    """A resigned player's badge says so (never "to place"); the game over line names why."""
+    state = played(3, 2).apply(1, parse_nmbr9_move("resign"))
+    view = state.view(None)
+    captions = [badge.caption for badge in _badges(view, NAMES, None)]
+    assert captions == ["to place", "resigned", "to place"]
+    assert "To place: alice, carol." in _status(view, NAMES)
+    over = state.apply(2, parse_nmbr9_move("resign"))
+    assert _status(over.view(None), NAMES) == "Game over by resignation — alice won."
+    assert [b.caption for b in _badges(over.view(0), NAMES, 0)][:2] == ["you · winner", "resigned"]
+    assert board_png(over, names=NAMES).startswith(b"\x89PNG")

@@ -265,3 +265,69 @@ async def test_solo_games_keep_the_personal_record(say, db) -> None:
     assert board.event["solo_records"] == {"alice": best}
     # A multi-player game does not count towards the solo record.
     assert (await say("alice", "/leaderboard webfeud"))[0].event["solo_records"] == {}
+
+
+async def test_a_resigner_leaves_the_rounds_and_the_last_one_left_wins(say, db, service) -> None:
+    """/resign: the chat is told, the resigner gets no more tiles, the round waits for the rest."""
+    game_id = await start(say)
+    state = await state_of(db, game_id)
+    await say("alice", f"/place {move_of(state, 0)}")
+    replies = await say("bob", "/resign")
+    [note] = public(replies)
+    assert note.kind == "resigned"
+    assert "bob resigned; the others play on. Waiting for carol." in note.text
+    assert private(replies, "bob") == []
+    again = await say("bob", "/place A1 0")
+    assert again[0].event["reason"] == "PLAYER_LEFT"
+    replies = await say("carol", f"/place {move_of(state, 2)}")
+    summary = public(replies)[0]
+    assert summary.kind == "move_played"
+    assert "round 1: alice " in summary.text
+    assert "carol " in summary.text
+    assert "bob " not in summary.text.split("—")[0]
+    assert sorted(r.to.name for r in replies if r.kind == "rack") == ["alice", "carol"]
+    assert (await state_of(db, game_id)).waiting_for() == (0, 2)
+    replies = await say("carol", "/resign")
+    assert "#1 carol resigned — " in public(replies)[0].text
+    over = [r for r in replies if r.kind == "game_over"]
+    assert over
+    assert over[0].event["winners"] == ["alice"]
+    state = await state_of(db, game_id)
+    assert state.outcome is not None
+    assert state.outcome.reason == "resign"
+    stats = (await say("alice", "/stats"))[0]
+    assert stats.event["games"]["nmbr9"]["wins"] == 1
+    replayed = await service.replay(game_id)
+    assert replayed is not None
+    assert replayed.to_json() == state.to_json()
+
+
+async def test_a_solo_resignation_ends_the_game_and_sets_no_record(say, db) -> None:
+    """A solo player may give up: the game ends, no winner, no solo record announced."""
+    game_id = await start(say, "", "seed=5")
+    state = await state_of(db, game_id)
+    await say("alice", f"/place {move_of(state, 0)}")
+    replies = await say("alice", "/resign")
+    assert "#1 alice resigned — alice 0." in public(replies)[0].text
+    assert [r.event["winners"] for r in replies if r.kind == "game_over"] == [[]]
+    assert not [r for r in replies if r.kind == "solo_record"]
+    assert (await state_of(db, game_id)).outcome is not None
+
+
+async def test_a_round_deadline_passes_over_a_resigned_player(say, db, service, clock) -> None:
+    """After bob resigns, the round deadline places carol's tile only and the round ends."""
+    game_id = await start(say)
+    dispatcher = Dispatcher(service, Outbox())
+    state = await state_of(db, game_id)
+    await say("alice", f"/place {move_of(state, 0)}")
+    await say("bob", "/resign")
+    fired = await dispatcher.run_due(clock.advance(24 * HOUR))
+    assert [r.kind for r in public(fired)] == ["timeout"]
+    assert "carol" in public(fired)[0].text
+    assert private(fired, "bob") == []
+    state = await state_of(db, game_id)
+    assert state.round == 1
+    assert len(state.placements[1]) == 0
+    pending = await db.deadlines.pending_deadlines(game_id)
+    assert sorted(d.payload["seat"] for d in pending if d.kind == "timeout") == [0, 2]
+    state.check_invariants()
