@@ -819,17 +819,28 @@ class Service:
         )
 
     async def _run_bots(self, table: _Table, state: GameState) -> list[Reply]:
-        """Let bot seats move until a person is to move or the game is over."""
+        """Let bot seats move until a person is to move or the game is over.
+
+        Once no person is left in the game (they resigned, or ran out of passes or time, and
+        the bots would play on), the bots resign instead, the lowest score first, so that the
+        best of them wins at once rather than a whole game of bot moves filling the chat.
+        """
         replies: list[Reply] = []
         for _ in range(BOT_MOVES_LIMIT):
             waiting = state.waiting_for()
             if state.outcome is not None or not waiting:
                 return replies
-            bots = [s for s in waiting if table.seats[s].bot_level is not None]
-            if not bots:  # a person is to move (in a round, the bots have all placed)
-                return replies
-            seat = table.seats[bots[0]]
-            move = await self._bot_move(table, state, seat)
+            in_game = table.gdef.seats_in_game(state)
+            if all(table.seats[s].bot_level is not None for s in in_game):
+                scores = state.scores
+                seat = table.seats[min(in_game, key=lambda s: (scores[s], -s))]
+                move = table.gdef.parse_move("resign")
+            else:
+                bots = [s for s in waiting if table.seats[s].bot_level is not None]
+                if not bots:  # a person is to move (in a round, the bots have all placed)
+                    return replies
+                seat = table.seats[bots[0]]
+                move = await self._bot_move(table, state, seat)
             new_state = state.apply(seat.seat_no, move)
             replies += await self._commit(table, new_state, seat.seat_no, move, "move")
             table = replace(table, row=_advanced(table.row, new_state), state=new_state)

@@ -214,6 +214,14 @@ class GameDef(ABC):
         """
         return False
 
+    def seats_in_game(self, state: GameState) -> tuple[int, ...]:
+        """Return the seats still playing: all of them unless a game lets players leave early.
+
+        Where a resignation only takes its seat out and the others play on (NMBR 9, SmartFeud
+        with three or more), the seats that left are not counted.
+        """
+        return tuple(range(state.players))
+
     def round_of(self, state: GameState) -> int | None:
         """Return the round of a game whose seats all move at once, or None (one at a time).
 

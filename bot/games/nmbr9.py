@@ -849,6 +849,11 @@ class Nmbr9Def(GameDef):
         assert isinstance(state, Nmbr9State)
         return state.auto_place(seat, "deadline")
 
+    def seats_in_game(self, state: GameState) -> tuple[int, ...]:
+        """Return the seats that have not resigned."""
+        assert isinstance(state, Nmbr9State)
+        return state.playing
+
     def round_of(self, state: GameState) -> int | None:
         """Return the round being played: every seat places at once, privately."""
         assert isinstance(state, Nmbr9State)

@@ -16,7 +16,17 @@ from datetime import timedelta
 from typing import Any, Self
 
 from bot.core.errors import InvalidMove, InvariantError, Reason, RuleError
-from bot.core.game import JSON, GameDef, MoveRecord, OptionSpec, Outcome, Pass, Resign, move_words
+from bot.core.game import (
+    JSON,
+    GameDef,
+    GameState,
+    MoveRecord,
+    OptionSpec,
+    Outcome,
+    Pass,
+    Resign,
+    move_words,
+)
 from bot.core.grid import COLUMNS, Anchor, cell_name, parse_anchor
 from bot.core.tiles import draw, missing_from, new_bag, return_to_bag
 from bot.lexicon import Lexicon
@@ -966,6 +976,11 @@ class WordGameDef(GameDef):
             return self.timeout
         default = next((o.default for o in self.options if o.name == "wait"), "")
         return self.waits.get(options.get("wait", default), self.timeout)
+
+    def seats_in_game(self, state: GameState) -> tuple[int, ...]:
+        """Return the seats still playing (not resigned, not out on passes or time)."""
+        assert isinstance(state, WordState)
+        return state.in_game()
 
     def on_timeout(self, state: Any, seat: int) -> Any:  # noqa: ANN401 - GameDef protocol
         """Apply the turn deadline: a pass (SmartFeud) or a lost game (the Wordfeud convention)."""

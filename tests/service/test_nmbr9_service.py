@@ -331,3 +331,28 @@ async def test_a_round_deadline_passes_over_a_resigned_player(say, db, service, 
     pending = await db.deadlines.pending_deadlines(game_id)
     assert sorted(d.payload["seat"] for d in pending if d.kind == "timeout") == [0, 2]
     state.check_invariants()
+
+
+async def test_when_only_bots_are_left_they_resign_and_the_best_wins(say, db) -> None:
+    """Alice resigns against two bots: they stop at once, lowest score first, no round more."""
+    game_id = await start(say, "bot=easy bot=hard", "seed=8")
+    for _ in range(6):
+        state = await state_of(db, game_id)
+        await say("alice", f"/place {move_of(state, 0)}")
+    state = await state_of(db, game_id)
+    scores = state.scores
+    assert state.round == 6
+    replies = await say("alice", "/resign")
+    resigned = [r.text for r in public(replies) if "resigned" in r.text]
+    assert len(resigned) == 2  # alice, then the weaker bot; the last one left wins
+    assert resigned[0].startswith("#1 alice resigned; round 7: bot-easy ")  # the bots had placed
+    loser = min((1, 2), key=lambda s: (scores[s], -s))
+    winner = 3 - loser
+    assert resigned[1].startswith(f"#1 {('bot-easy', 'bot-hard-3')[loser - 1]} resigned")
+    state = await state_of(db, game_id)
+    assert state.outcome is not None
+    assert state.outcome.winners == (winner,)
+    assert state.outcome.reason == "resign"
+    assert state.round == ROUNDS
+    assert [len(entries) for entries in state.placements] == [6, 7, 7]  # no round more
+    assert scores == state.scores

@@ -105,18 +105,38 @@ async def test_multiplayer_resign_then_conditional_quit(say, service, db) -> Non
     await snapshot_replays(service, db, game_id)
 
 
-async def test_four_seats_alice_resigns_and_the_bots_play_to_the_end(say, service, db) -> None:
-    """Alice against three bots resigns at once; the bots play on until the game ends."""
+async def test_four_seats_alice_resigns_and_the_bots_stop_too(say, service, db) -> None:
+    """Alice against three bots resigns: with nobody left to play for, the bots resign too.
+
+    The lowest score resigns first (ties: the later seat), so the best bot wins at once instead
+    of a whole game of bot moves filling the chat.
+    """
     created = await say("alice", "/new smartfeud bot=hard bot=medium bot=easy seed=4")
     game_id = created[0].event["game_id"]
+    state = load_state(await db.games.get_game(game_id))
+    first = choose_move(state, 0, "hard", 1)
+    await say("alice", f"/play {first}")  # the bots answer: everyone has a score now
+    state = load_state(await db.games.get_game(game_id))
+    scores = state.scores
+    assert state.outcome is None
     replies = await say("alice", "/resign")
-    kinds = [r.kind for r in replies]
-    assert kinds[0] == "move_played"
-    assert kinds[-1] == "game_over"
-    row = await db.games.get_game(game_id)
-    state = load_state(row)
+    played = [r for r in replies if r.kind == "move_played"]
+    assert [r.text.split(":")[0] for r in played] == [
+        "#1 alice",
+        *(f"#1 {state_name}" for state_name in bot_names_by_score(scores)[:2]),
+    ]
+    assert all("resigned" in r.text for r in played)
+    assert replies[-1].kind == "game_over"
+    state = load_state(await db.games.get_game(game_id))
     assert state.outcome is not None
-    assert state.outcome.reason == "out"
-    assert 0 not in state.outcome.winners
+    assert state.outcome.reason == "resign"
+    assert state.outcome.winners == (max((1, 2, 3), key=lambda s: (scores[s], -s)),)
+    assert state.scores == scores  # no bot move after alice left
     state.check_invariants()
     await snapshot_replays(service, db, game_id)
+
+
+def bot_names_by_score(scores) -> list[str]:
+    """The bot seats 1-3 of the test above in the order they resign: lowest score first."""
+    names = {1: "bot-hard", 2: "bot-medium-3", 3: "bot-easy-4"}
+    return [names[s] for s in sorted((1, 2, 3), key=lambda s: (scores[s], -s))]
