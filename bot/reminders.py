@@ -70,12 +70,17 @@ class Dispatcher:
         send: Send,
         *,
         clock: Callable[[], datetime] | None = None,
+        drain: timedelta = DRAIN,
     ) -> None:
-        """Bind the dispatcher to a service and to the adapter's `send(replies)`."""
+        """Bind the dispatcher to a service and to the adapter's `send(replies)`.
+
+        `drain`: how long `stop` lets news already being sent go on before cutting it off.
+        """
         self.service = service
         self.db = service.db
         self.send = send
         self.clock = clock or service.clock
+        self.drain = drain
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._sending: set[asyncio.Task[None]] = set()
@@ -109,7 +114,7 @@ class Dispatcher:
         # Each chat's news goes out in order, but chats do not wait for each other: one chat
         # held back by its platform's rate limit must not delay every other chat's reminders.
         # The deadlines are claimed already, so the sending is shielded: stopping the loop
-        # lets it finish (within DRAIN) rather than drop a reminder's DM after its group post.
+        # lets it finish (within `drain`) rather than drop a reminder's DM after its group post.
         if outbox:
             sending = asyncio.create_task(self._send_all(list(outbox.values())))
             self._sending.add(sending)
@@ -178,14 +183,15 @@ class Dispatcher:
         return self._task
 
     async def stop(self) -> None:
-        """Cancel the background task, let news it was sending go out (within DRAIN), wait."""
+        """Cancel the background task, let news it was sending go out (within `drain`), wait."""
         task, self._task = self._task, None
         if task is not None:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         if self._sending:
-            _, late = await asyncio.wait(set(self._sending), timeout=DRAIN.total_seconds())
+            _, late = await asyncio.wait(set(self._sending), timeout=self.drain.total_seconds())
             for sending in late:
-                log.warning("deadline news still sending after %s; cut off", DRAIN)
+                log.warning("deadline news still sending after %s; cut off", self.drain)
                 sending.cancel()
+            await asyncio.gather(*late, return_exceptions=True)

@@ -238,3 +238,17 @@ async def test_stopping_lets_news_already_being_sent_go_out(service, clock) -> N
     await asyncio.wait_for(stopping, 5)
     assert [r.kind for r in outbox.sent] == ["reminder"]  # ... which went out whole
     assert await Dispatcher(service, outbox).run_due() == []  # and was spent
+
+
+async def test_stopping_cuts_off_news_that_never_goes_out(service, clock, caplog) -> None:
+    """A platform that never answers holds a stop for `drain` at most; the send is cut off."""
+    await new_game(service)
+    clock.advance(48 * HOUR)
+    outbox = GatedOutbox()  # its gate never opens
+    dispatcher = Dispatcher(service, outbox, drain=timedelta(milliseconds=50))
+    dispatcher.start()
+    await asyncio.wait_for(outbox.started.wait(), 5)
+    await asyncio.wait_for(dispatcher.stop(), 5)
+    assert outbox.sent == []
+    assert "cut off" in caplog.text
+    assert await Dispatcher(service, outbox).run_due() == []  # claimed once: never fired twice
