@@ -367,17 +367,28 @@ def test_with_three_players_a_resigner_leaves_and_the_last_one_left_wins() -> No
     assert refusal(state, 0, "A1 0").reason is Reason.GAME_OVER
 
 
+def on_the_table(state: Nmbr9State, seat: int) -> Nmbr9State:
+    """Place `seat`'s tile on the table (level 0: it scores nothing)."""
+    assert state.card is not None
+    fit = min(state.display(seat).fits(state.card), key=lambda f: (f.level, f.row, f.col))
+    assert fit.level == 0
+    return state.apply(seat, Place(fit.row, fit.col, fit.rotation))
+
+
 def test_a_game_played_out_after_a_resignation_is_won_among_those_left() -> None:
     """The best score among the seats still playing wins; a resigned seat never does."""
     state = NMBR9.new_game(3, seed=4, options={})
+    for _ in range(8):  # seat 0 stacks and scores; seats 1 and 2 keep to the table
+        state = on_the_table(on_the_table(state.auto_place(0), 1), 2)
+    assert state.scores[0] > 0
     state = play(state, 0, "resign")
-    for _ in range(ROUNDS):
-        state = state.auto_place(1).auto_place(2)
+    for _ in range(ROUNDS - 8):
+        state = on_the_table(on_the_table(state, 1), 2)
     state.check_invariants()
+    assert state.scores == (state.scores[0], 0, 0)
     assert state.outcome is not None
     assert state.outcome.reason == "complete"
-    assert state.outcome.winners == (1, 2)  # the same rule, the same displays: a tie
-    assert state.scores[0] == 0
+    assert state.outcome.winners == (1, 2)  # 0 points each: a tie, and seat 0 had more
 
 
 def test_view_hides_other_players_tiles_of_the_current_round() -> None:
