@@ -195,6 +195,11 @@ def parse_nmbr9_move(text: str) -> Nmbr9Move:
         return Skip()
     if text.lower() == "resign":
         return Resign()
+    if text.split(" ", 1)[0].lower() in ("pass", "swap", "draw"):
+        raise InvalidMove(
+            "NMBR 9 has no passing or swapping: each round you place the card's tile, e.g. "
+            "/place C4 90 (/moves lists some); a tile that fits nowhere: /place skip."
+        )
     m = _PLACE.match(text)
     if m is None:
         raise InvalidMove(
