@@ -195,6 +195,11 @@ def parse_rummikub_move(text: str) -> RummikubMove:
     control = _CONTROLS.get(text.lower())
     if control is not None:
         return control
+    if text.split(maxsplit=1)[0].lower() in ("swap", "skip"):
+        raise InvalidMove(
+            "Rummikub has no swapping or skipping: lay tiles, e.g. R5 R6 R7, or /draw a tile "
+            "and end your turn."
+        )
     parts = [part.strip() for part in text.split(";")]
     if parts and not parts[-1]:
         parts.pop()  # a trailing ";" is harmless
