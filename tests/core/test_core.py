@@ -141,3 +141,23 @@ def test_a_mistyped_move_is_answered_in_full_with_the_right_syntax(key: str) -> 
             assert not message.endswith("…"), (text, message)
             assert "e.g." in message or any(ch.isdigit() for ch in message), (text, message)
     assert answered >= len(MISTYPED_MOVES) // 2
+
+
+@pytest.mark.parametrize(
+    ("key", "text", "answer", "shows"),
+    [
+        ("nmbr9", "pass", "NMBR 9 has no passing or swapping", ("/place C4 90", "/moves")),
+        ("nmbr9", "swap 3", "NMBR 9 has no passing or swapping", ("/place skip",)),
+        ("nmbr9", "Draw", "NMBR 9 has no passing or swapping", ("/place C4 90",)),
+        ("rummikub", "swap R5", "Rummikub has no swapping or skipping", ("R5 R6 R7", "/draw")),
+        ("rummikub", "Skip", "Rummikub has no swapping or skipping", ("R5 R6 R7", "/draw")),
+    ],
+)
+def test_another_games_turn_is_answered_with_what_this_game_has(
+    key: str, text: str, answer: str, shows: tuple[str, ...]
+) -> None:
+    """Pass, swap, skip or draw where the game has none: the answer says what to do instead."""
+    with pytest.raises(InvalidMove) as info:
+        GAMES[key].parse_move(text)
+    assert info.value.message.startswith(answer)
+    assert all(example in info.value.message for example in shows)

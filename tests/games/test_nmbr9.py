@@ -139,16 +139,6 @@ def test_malformed_notation_shows_the_expected_form(text: str) -> None:
     assert "C4 90" in info.value.message
 
 
-@pytest.mark.parametrize("text", ["pass", "swap 3", "Draw"])
-def test_other_games_turns_are_answered_with_what_nmbr9_has(text: str) -> None:
-    """Pass, swap or draw: NMBR 9 has none of them; the answer says what to do instead."""
-    with pytest.raises(InvalidMove) as info:
-        NMBR9.parse_move(text)
-    assert info.value.message.startswith("NMBR 9 has no passing or swapping")
-    assert "/place C4 90" in info.value.message
-    assert "/moves" in info.value.message
-
-
 # --- placement rules -------------------------------------------------------------------------
 
 

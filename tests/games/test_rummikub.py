@@ -548,16 +548,6 @@ def test_malformed_notation_shows_the_expected_form(text: str) -> None:
     assert any(example in info.value.message for example in ("R5", "R7", "R8", "done"))
 
 
-@pytest.mark.parametrize("text", ["swap R5", "Skip", "swap"])
-def test_other_games_turns_are_answered_with_what_rummikub_has(text: str) -> None:
-    """Swap or skip (Webfeud's, NMBR 9's words): the answer says to lay tiles or draw."""
-    with pytest.raises(InvalidMove) as info:
-        RUMMIKUB.parse_move(text)
-    assert info.value.message.startswith("Rummikub has no swapping or skipping")
-    assert "R5 R6 R7" in info.value.message
-    assert "/draw" in info.value.message
-
-
 def test_view_hides_other_racks() -> None:
     """A seat sees its own rack and only the sizes of the others."""
     state = RUMMIKUB.new_game(3, seed=4, options={})
