@@ -1050,10 +1050,11 @@ class Service:
             )
         if not over and _round_goes_on(gdef, before, state):
             waiting = self._to_move_names(table, state)
-            text = f"#{row.id} {player} has placed this round's tile"
-            text += " (placed for them: the round deadline passed)" if timed_out else ""
             if resigned:
                 text = f"#{row.id} {player} resigned; the others play on"
+            else:
+                text = f"#{row.id} {player} has placed this round's tile"
+                text += " (placed for them: the round deadline passed)" if timed_out else ""
             replies = [
                 Reply(
                     _chat_target(table.chat),
@@ -1082,11 +1083,12 @@ class Service:
             + (" (placed at the deadline)" if "deadline" in r.words else "")
             for r in moves
         )
-        text = f"#{row.id} round {done + 1}: {played} — {self._score_line(table, state)}."
         if resigned:
             text = f"#{row.id} {player} resigned"
             text += f"; round {done + 1}: {played}" if played else ""
-            text += f" — {self._score_line(table, state)}."
+        else:
+            text = f"#{row.id} round {done + 1}: {played}"
+        text += f" — {self._score_line(table, state)}."
         if not over:
             card = _public_view(state).get("card")
             text += f" Round {done + 2}: the card is {card}; /place <cell> <rotation>."
