@@ -12,6 +12,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from itertools import combinations, product
 from datetime import timedelta
 from typing import Any, Self
 
@@ -85,7 +86,8 @@ WordMove = Place | Swap | Pass | Resign | Quit
 
 NOTATION_HELP = (
     "Play a word: 8H QUIZ (row 8, column H, across) or H8 QUIZ (column H, row 8, down); write "
-    "the whole word, letters on the board included; a lower-case letter is a blank. "
+    "the whole word, letters on the board included; a lower-case letter is a blank (a word all "
+    "in lower case uses your own tiles, and blanks only for letters you lack). "
     "Also: swap AEQ? (? = blank), pass, resign."
 )
 # The short form errors end with (whole messages fit a Telegram alert; /rules has the rest).
@@ -300,6 +302,7 @@ class WordState:
         if seat != self.to_move:
             raise RuleError(Reason.NOT_YOUR_TURN, "It is not your turn; wait for your opponent.")
         if isinstance(move, Place):
+            move = self.read_case(seat, move)
             if not self.pro:
                 return self._place(seat, move)
             # Professional mode: a word not in the dictionary costs the turn.
@@ -421,6 +424,62 @@ class WordState:
         # The rest of the checks see the board without the taken tile.
         removed = replace(self, board=self.board[:i] + EMPTY + self.board[i + 1 :])
         return removed._evaluate(move, seat, (i, ch))
+
+    def read_case(self, seat: int, move: Place) -> Place:
+        """Return `move` as `seat` means it when its word is typed all in lower case.
+
+        Lower case means blanks, so ``8H hello`` asks for five. When the player has fewer
+        blanks than the word's new letters, it was typed without regard to case: it is read
+        with their own tiles, and blanks stand only for the letters they lack, on the squares
+        where those letters would score least. Every other move is returned as typed (a move
+        the notation already allows never changes meaning).
+        """
+        word, size = move.word, self.size
+        if not word.islower() or len(word) < 2:
+            return move
+        end_row, end_col = move.anchor.step(len(word) - 1)
+        row, col = move.anchor.row, move.anchor.col
+        if not (0 <= row < size and 0 <= col < size and end_row < size and end_col < size):
+            return move
+        board, rack = self.board, self.racks[seat]
+        if move.take is not None:
+            taken = move.take[0] * size + move.take[1]
+            if not (0 <= move.take[0] < size and 0 <= move.take[1] < size):
+                return move
+            if board[taken] == EMPTY:
+                return move
+            rack += _code(board[taken])
+            board = board[:taken] + EMPTY + board[taken + 1 :]
+        step = 1 if move.anchor.across else size
+        start = row * size + col
+        new = [k for k in range(len(word)) if board[start + k * step] == EMPTY]
+        blanks = rack.count(BLANK)
+        if len(new) <= blanks:
+            return move
+        upper = word.upper()
+        short = Counter(upper[k] for k in new)
+        short.subtract(Counter(rack))
+        lacking = {letter: n for letter, n in short.items() if n > 0}
+        if sum(lacking.values()) > blanks:  # not even blanks cover it: name what is missing
+            return replace(move, word=upper)
+        choices: list[list[tuple[int, ...]]] = [
+            list(combinations([k for k in new if upper[k] == letter], n))
+            for letter, n in lacking.items()
+        ]
+        readings = []
+        for picks in product(*choices):
+            as_blank = {k for pick in picks for k in pick}
+            letters = (ch.lower() if k in as_blank else ch for k, ch in enumerate(upper))
+            readings.append(replace(move, word="".join(letters)))
+        best, best_score = readings[0], None
+        for reading in readings:
+            try:
+                score = self.evaluate(reading, seat).score
+            except RuleError:
+                continue
+            if best_score is None or score > best_score:
+                best, best_score = reading, score
+        return best
 
     def _evaluate(self, move: Place, seat: int | None, taken: tuple[int, str] | None) -> Evaluation:
         """Check and score a placement on this board; `taken` was lifted from it first."""
@@ -862,11 +921,8 @@ def _missing_message(missing: list[str]) -> str:
     if letters:
         parts.append("You have no " + ", ".join(letters) + " on your rack")
     if BLANK in counts:
-        parts.append(
-            "you have no blank for that (a lower-case letter means a blank)"
-            if letters
-            else "You have no blank for that (a lower-case letter means a blank)"
-        )
+        blank = "no blank for that (a lower-case letter is a blank; write your own tiles in capitals)"
+        parts.append(f"you have {blank}" if letters else f"You have {blank}")
     return "; ".join(parts) + ". See your tiles with /rack."
 
 

@@ -247,6 +247,14 @@ def test_vacated_premium_becomes_active_again() -> None:
     assert s.history[-1].score == (3 + 1 + 3 * 3) + (3 * 3 + 1 + 1 + 1 + 1)
 
 
+def test_a_move_with_a_take_typed_in_lower_case_counts_the_taken_tile() -> None:
+    """``d6 cup take d8`` with no blank: the taken C is the player's own tile, as in CUP."""
+    s = play(new("CARTS", "UPEEEEE"), 0, "8D CARTS")
+    s = play(s, 1, "d6 cup take d8")
+    assert s.history[-1].text == "D6 CUP take D8"
+    assert at(s, "D6") == "C"
+
+
 def test_a_taken_blank_is_a_blank_again() -> None:
     """The blank of bAT is taken and played as x in AxE: it scores 0, AT stays a word."""
     s = play(new("ATEEEEE", "EEEEEEE"), 0, "8G bAT")

@@ -241,9 +241,47 @@ def test_tile_not_in_rack() -> None:
     assert err.reason is Reason.TILE_NOT_IN_RACK
     assert "A" in err.message
     assert "X" in err.message
-    err = refusal(s, 0, "8H qi")
+    err = refusal(s, 0, "8H qI")
     assert err.reason is Reason.TILE_NOT_IN_RACK
     assert "blank" in err.message
+    assert "capitals" in err.message
+
+
+def test_a_word_typed_in_lower_case_is_laid_with_the_players_own_tiles() -> None:
+    """``8h quiz`` without blanks means QUIZ; the record and the board say so."""
+    s = play(new(), 0, "8h quiz")
+    assert s.history[-1].text == "8H QUIZ"
+    assert s.scores == play(new(), 0, "8H QUIZ").scores
+    assert s.board[7 * 15 + 7 : 7 * 15 + 11] == "QUIZ"
+
+
+def test_lower_case_puts_a_blank_only_for_a_missing_letter_where_it_costs_least() -> None:
+    """One T and a blank for TITI down from I5: the real T takes the L2 of I5."""
+    lexicon = Lexicon.from_words([*WORDS, "TITI"])
+    s = WEBFEUD.new_game(
+        2, seed=7, options={}, lexicon=lexicon, bag="QUIZERS" + "T?IEEEE" + "AAAAAAA"
+    )
+    s = play(s, 0, "8H QI")
+    s = play(s, 1, "i5 titi")
+    assert s.history[-1].text == "I5 TItI"
+    assert s.history[-1].score == 1 * 2 + 1 + 0 + 1
+    assert "?" not in s.racks[1]
+
+
+def test_lower_case_still_means_blanks_when_the_player_has_them() -> None:
+    """Holding two blanks, ``8H at`` lays both as written: no legal move changes meaning."""
+    s = play(new(bag="??AEEEE" + "AXETONE" + "RRRRRRR"), 0, "8H at")
+    assert s.history[-1].text == "8H at"
+    assert s.scores[0] == 0
+    assert s.racks[0].count("A") == 1
+
+
+def test_lower_case_names_the_letters_even_blanks_could_not_cover() -> None:
+    """``8h zax`` holding QUIZERS: the A and the X are missing, not blanks."""
+    err = refusal(new(), 0, "8h zax")
+    assert err.reason is Reason.TILE_NOT_IN_RACK
+    assert "A, X" in err.message
+    assert "blank" not in err.message
 
 
 def test_swap_needs_seven_tiles_in_the_bag() -> None:
