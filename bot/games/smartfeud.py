@@ -91,7 +91,8 @@ WAIT_OPTION = OptionSpec(
 
 NOTATION_HELP = (
     "Play a word: 8H QUIZ (across) or H8 QUIZ (down), the whole word with board letters; "
-    "lower case = blank (all lower case: your own tiles first). Take a board tile and lay it again: 8H QUIZ take G7. "
+    "lower case = blank (all lower case: your own tiles first). "
+    "Take a board tile and lay it again: 8H QUIZ take G7. "
     "Also: swap AEQ?, pass, resign, quit."
 )
 

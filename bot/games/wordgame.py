@@ -12,8 +12,8 @@ import random
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from itertools import combinations, product
 from datetime import timedelta
+from itertools import combinations, product
 from typing import Any, Self
 
 from bot.core.errors import InvalidMove, InvariantError, Reason, RuleError
@@ -921,7 +921,7 @@ def _missing_message(missing: list[str]) -> str:
     if letters:
         parts.append("You have no " + ", ".join(letters) + " on your rack")
     if BLANK in counts:
-        blank = "no blank for that (a lower-case letter is a blank; write your own tiles in capitals)"
+        blank = "no blank for that (a lower-case letter is a blank; your own tiles in capitals)"
         parts.append(f"you have {blank}" if letters else f"You have {blank}")
     return "; ".join(parts) + ". See your tiles with /rack."
 
