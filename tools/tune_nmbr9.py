@@ -4,6 +4,7 @@
     python tools/tune_nmbr9.py --rounds 8 --first-seed 500000      # go on from VALUE
     python tools/tune_nmbr9.py --evaluate 100                      # the hard player, decks 1000+
     python tools/tune_nmbr9.py --evaluate 30                       # a pre-screen, decks 1000-1029
+    python tools/tune_nmbr9.py --evaluate 30 --oracle 200          # knowing the order (a bound)
     python tools/tune_nmbr9.py --model mlp --rounds 1 --games 4000 --first-seed 700000 \
         --rng-seed 700000 --hidden 16 --epochs 30 --decay 1e-3    # a network, compared (~5 min)
 
@@ -283,6 +284,35 @@ def evaluate(decks: int, first: int = 1000) -> None:
     )
 
 
+def oracle(decks: int, beam: int, first: int = 1000) -> None:
+    """Print what a player who knew the whole card order would score: a bound to aim under.
+
+    A beam search over each deck in its real order: every display of the beam places the next
+    card in its 6 best ways (points + learned value), and the `beam` best by points so far +
+    learned value go on. No player may know the order; the figure shows how much of the gap to
+    a target is the luck of the draw.
+    """
+    scores = []
+    for seed in range(first, first + decks):
+        left = [COPIES] * len(NUMBERS)
+        frontier: list[tuple[float, int, Display]] = [(0.0, 0, Display())]
+        for card in deck_of(seed):
+            left[card] -= 1
+            grown = [
+                (points + v, points + card * fit.level, after)
+                for _, points, display in frontier
+                for v, fit, after in ranked_fits(display, card, left, 12)[:6]
+            ]
+            grown.sort(key=lambda t: t[0], reverse=True)
+            frontier = grown[:beam] or frontier
+        scores.append(max(points for _, points, _ in frontier))
+        print(f"{seed} {scores[-1]}", flush=True)
+    print(
+        f"knowing the order, beam {beam}, decks {first}-{first + decks - 1}: "
+        f"mean {statistics.mean(scores):.2f}"
+    )
+
+
 def write_value(value: ValueWeights, note: str) -> None:
     """Write `value` as the Python module bot/ai/nmbr9_value.py."""
     rows = "\n".join(
@@ -330,6 +360,7 @@ def main() -> None:
     parser.add_argument("--explore", type=float, default=0.1)
     parser.add_argument("--fresh", action="store_true", help="start from the PRUNE evaluation")
     parser.add_argument("--evaluate", type=int, default=0, help="only play this many decks")
+    parser.add_argument("--oracle", type=int, default=0, help="beam width knowing the order")
     parser.add_argument("--first-seed", type=int, default=100_000, help="deck of the first game")
     parser.add_argument("--rng-seed", type=int, default=1, help="seed of the exploration")
     parser.add_argument("--save-samples", help="write the pooled samples there (.npz)")
@@ -341,6 +372,9 @@ def main() -> None:
     parser.add_argument("--act", choices=("tanh", "relu"), default="tanh", help="mlp: hidden")
     parser.add_argument("--mlp-out", help="mlp: write the network there (.npz)")
     args = parser.parse_args()
+    if args.evaluate and args.oracle:
+        oracle(args.evaluate, args.oracle)
+        return
     if args.evaluate:
         evaluate(args.evaluate)
         return
