@@ -442,10 +442,11 @@ class WordState:
         if not (0 <= row < size and 0 <= col < size and end_row < size and end_col < size):
             return move
         board, rack = self.board, self.racks[seat]
-        if move.take is not None:
-            taken = move.take[0] * size + move.take[1]
-            if not (0 <= move.take[0] < size and 0 <= move.take[1] < size):
+        if move.take is not None:  # the taken tile joins the rack; its square is empty
+            take_row, take_col = move.take
+            if not (0 <= take_row < size and 0 <= take_col < size):
                 return move
+            taken = take_row * size + take_col
             if board[taken] == EMPTY:
                 return move
             rack += _code(board[taken])
