@@ -114,7 +114,7 @@ def parse_token(text: str) -> str:
     if match is None:
         raise InvalidMove(
             f"{text!r} is not a tile. A tile is a colour R, B, Y or G and a number 1–13 (R5, "
-            "G13); a joker is J, and on the board J=R5 (the tile it stands for)."
+            "G13); a joker is J, on the board J=R5 (the tile it stands for). E.g. 8H R5 R6 R7."
         )
     if match.group(1):
         return f"{match.group(1).upper()}{int(match.group(2))}"

@@ -161,12 +161,15 @@ def test_notation_round_trips() -> None:
     assert parse_numfeud_move("swap r13b1J") == Swap(("R13", "B1", "J"))
 
 
-@pytest.mark.parametrize("text", ["", "8H", "8H X5", "8H J R6 R7", "swap", "swap J=R5", "8H R14"])
+@pytest.mark.parametrize(
+    "text", ["", "8H", "8H X5", "8H J R6 R7", "swap", "swap J=R5", "8H R14", "H8 1 2 3"]
+)
 def test_bad_notation_says_what_to_type(text: str) -> None:
-    """Unreadable moves raise InvalidMove with an example."""
+    """Unreadable moves raise InvalidMove with a whole example move."""
     with pytest.raises(InvalidMove) as info:
         NUMFEUD.parse_move(text)
     assert len(str(info.value)) <= 200
+    assert "8H R5 " in str(info.value) or "swap R5 B7 J" in str(info.value)
 
 
 # --- the first play and connection -------------------------------------------------------------
