@@ -39,7 +39,7 @@ def parse_tile(text: str) -> str:
     if match is None:
         raise InvalidMove(
             f"{text!r} is not a tile. A tile is a colour K, B, Y or R and a number 1–13 "
-            "(R5, B13), or J for a joker."
+            "(R5, B13), or J for a joker. Play e.g. R5 R6 R7 or 3+R8."
         )
     if match.group(1) is None:
         return JOKER

@@ -143,7 +143,7 @@ _CONTROLS: dict[str, RummikubMove] = {
     "resign": Resign(),
 }
 _SPLIT = re.compile(r"^split\s+(\d+)\s+after\s+(\S+)$", re.IGNORECASE)
-_EXTEND = re.compile(r"^(\d+)\s*\+\s*(.+)$")
+_EXTEND = re.compile(r"^(\d+)\s*\+\s*(.*)$")
 _MOVE_TO = re.compile(r"^(.+?)\s*>\s*(\d+|new)$", re.IGNORECASE)
 _SOURCE = re.compile(r"^(?:(\d+):)?(\S+)$")
 
@@ -177,6 +177,8 @@ def parse_step(text: str) -> Step:
         target = int(match.group(1))
         if target == 0:
             raise InvalidMove("Melds are numbered from 1: say e.g. 3+R8 to add R8 to meld 3.")
+        if not match.group(2):
+            raise InvalidMove(f"Say which tiles to add to meld {target}, e.g. {target}+R8 R9.")
         return Put(target, _parse_sources(match.group(2)))
     if match := _MOVE_TO.match(text):
         where = match.group(2).lower()

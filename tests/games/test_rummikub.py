@@ -540,12 +540,15 @@ def test_notation(text: str, move: object) -> None:
     assert RUMMIKUB.parse_move(str(parsed)) == parsed
 
 
-@pytest.mark.parametrize("text", ["", "R5 X9", "split 4", "0+R8", "draw; done", "1+", "3:R8>0"])
+@pytest.mark.parametrize(
+    "text", ["", "R5 X9", "8H R5", "split 4", "0+R8", "draw; done", "1+", "3:R8>0"]
+)
 def test_malformed_notation_shows_the_expected_form(text: str) -> None:
-    """Unreadable moves raise InvalidMove with an example of the notation."""
+    """Unreadable moves raise InvalidMove with an example of a whole move or step."""
     with pytest.raises(InvalidMove) as info:
         RUMMIKUB.parse_move(text)
-    assert any(example in info.value.message for example in ("R5", "R7", "R8", "done"))
+    examples = ("R5 R6 R7", "+R8", "split 4 after R7", "; done", "3:R8>")
+    assert any(example in info.value.message for example in examples)
 
 
 def test_view_hides_other_racks() -> None:
