@@ -33,13 +33,16 @@ def full_set(copies: int = 2, jokers: int = 2) -> dict[str, int]:
     return counts
 
 
-def parse_tile(text: str) -> str:
-    """Return the canonical code of a tile (``r5`` -> ``R5``); raise `InvalidMove` if unknown."""
+def parse_tile(text: str, example: str = "") -> str:
+    """Return the canonical code of a tile (``r5`` -> ``R5``); raise `InvalidMove` if unknown.
+
+    The refusal ends with `example`, the caller's example of a whole move, if given.
+    """
     match = _TILE.match(text.strip())
     if match is None:
         raise InvalidMove(
             f"{text!r} is not a tile. A tile is a colour K, B, Y or R and a number 1–13 "
-            "(R5, B13), or J for a joker. Play e.g. R5 R6 R7 or 3+R8."
+            "(R5, B13), or J for a joker." + (f" Play e.g. {example}." if example else "")
         )
     if match.group(1) is None:
         return JOKER

@@ -133,6 +133,7 @@ NOTATION_HELP = (
 )
 # The short form errors end with (whole messages fit a Telegram alert; /rules has the rest).
 USAGE = "R5 R6 R7 (a new meld), 3+R8 (add R8 to meld 3), done, draw; all of it: /rules rummikub."
+TILE_EXAMPLE = "R5 R6 R7 or 3+R8"  # ends the refusal of a token that is not a tile
 
 _CONTROLS: dict[str, RummikubMove] = {
     "done": Done(),
@@ -157,7 +158,7 @@ def _parse_sources(text: str) -> tuple[Source, ...]:
         meld = int(match.group(1)) if match.group(1) else 0
         if match.group(1) and meld == 0:
             raise InvalidMove(f"Melds are numbered from 1, so {token!r} names no meld.")
-        sources.append((meld, parse_tile(match.group(2))))
+        sources.append((meld, parse_tile(match.group(2), TILE_EXAMPLE)))
     if not sources:
         raise InvalidMove(f"Name the tiles to play, e.g. {USAGE}")
     return tuple(sources)
@@ -170,7 +171,7 @@ def parse_step(text: str) -> Step:
         meld = int(match.group(1))
         if meld == 0:
             raise InvalidMove("Melds are numbered from 1: say e.g. split 4 after R7.")
-        return Split(meld, parse_tile(match.group(2)))
+        return Split(meld, parse_tile(match.group(2), TILE_EXAMPLE))
     if text.lower().startswith("split"):
         raise InvalidMove("Say which meld to split and after which tile, e.g. split 4 after R7.")
     if match := _EXTEND.match(text):
