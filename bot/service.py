@@ -971,11 +971,18 @@ class Service:
         seat = table.seat_of(ctx.user.id)
         if seat is None or table.state is None:
             raise ServiceError("NOT_A_PLAYER", f"You are not playing in game #{row.id}.")
+        gdef = table.gdef
+        if not any(spec.name == "assist" for spec in gdef.options):
+            raise ServiceError(
+                "NOT_IN_THIS_GAME",
+                f"/hint belongs to Rummikub games made with assist=on; {gdef.title} has no "
+                f"hints. See /rules {gdef.key}.",
+            )
         if game_options(row).get("assist") != "on":
             raise ServiceError(
                 "NOT_CASUAL",
-                "Hints are for casual games, made with assist=on, e.g. /new rummikub @bob "
-                "assist=on.",
+                f"Hints are for casual games: game #{row.id} was made with assist=off. Start "
+                "one with e.g. /new rummikub @bob assist=on.",
             )
         if seat not in table.state.waiting_for():
             raise ServiceError("NOT_YOUR_TURN", "It is not your turn; ask for a hint on it.")
@@ -983,7 +990,7 @@ class Service:
 
         move = await asyncio.to_thread(hint, table.state, seat)
         if move is None:
-            raise ServiceError("NO_HINTS", f"{table.gdef.title} has no hints.")
+            raise ServiceError("NO_HINTS", f"{gdef.title} has no hints.")
         return [
             Reply(
                 ctx.to_user,

@@ -132,14 +132,25 @@ async def test_one_line_turn_and_draw_for_pass(say, db) -> None:
 
 
 async def test_rummikub_commands_are_refused_in_other_games(say) -> None:
-    """/done, /undo, /reset and /draw say which game they belong to; /hint needs assist=on."""
+    """/done, /undo, /reset, /draw and /hint say which game they belong to."""
     await say("alice", "/new webfeud @bob seed=1")
     for word in ("done", "undo", "reset", "draw"):
         refusal = only(await say("alice", f"/{word}"), "error")
         assert refusal.event["reason"] == "NOT_IN_THIS_GAME"
         assert len(refusal.text) <= 200
     refusal = only(await say("alice", "/hint"), "error")
+    assert refusal.event["reason"] == "NOT_IN_THIS_GAME"
+    assert refusal.text.startswith("/hint belongs to Rummikub")
+    assert "Webfeud has no hints" in refusal.text
+
+
+async def test_hint_in_a_rummikub_game_without_assist_says_how_to_get_one(say) -> None:
+    """A rated Rummikub game gets no hint; the refusal names the game and the option."""
+    game_id = await start(say)
+    refusal = only(await say("alice", "/hint"), "error")
     assert refusal.event["reason"] == "NOT_CASUAL"
+    assert f"game #{game_id} was made with assist=off" in refusal.text
+    assert "/new rummikub @bob assist=on" in refusal.text
 
 
 async def test_hint_in_a_casual_game_is_private_and_legal(say, db) -> None:
