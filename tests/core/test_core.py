@@ -94,7 +94,7 @@ def test_options_fill_defaults_and_refuse_unknown_names() -> None:
     with pytest.raises(RuleError) as info:
         game.parse_options({"speed": "fast"})
     assert info.value.reason is Reason.BAD_OPTION
-    assert "board=" in info.value.message
+    assert "Options: board=standard|random." in info.value.message
 
 
 # Mistakes people make typing a move, in every game's notation and in the others'.
