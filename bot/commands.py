@@ -287,7 +287,9 @@ def _parse_new(spec: CommandSpec, rest: list[str]) -> Command:
         key, value = match.group(1).lower(), match.group(2)
         if key == "bot":
             if value.lower() not in BOT_LEVEL_NAMES:
-                raise _fail(spec, f"bot={value} is not a level; use bot=" + "|".join(BOT_LEVEL_NAMES) + ".")
+                raise _fail(
+                    spec, f"bot={value} is not a level; use bot=" + "|".join(BOT_LEVEL_NAMES) + "."
+                )
             bots.append(value.lower())
         elif key == "game":
             raise _fail(spec, "/new makes a new game; game=<id> is for the other commands.")

@@ -256,7 +256,9 @@ class GameDef(ABC):
         for name, value in given.items():
             spec = specs.get(name.lower())
             if spec is None:
-                known = ", ".join(f"{s.name}=" + "|".join(s.choices) for s in self.options) or "none"
+                known = (
+                    ", ".join(f"{s.name}=" + "|".join(s.choices) for s in self.options) or "none"
+                )
                 raise RuleError(
                     Reason.BAD_OPTION,
                     f"{self.title} has no option {name!r}. Options: {known}.",
