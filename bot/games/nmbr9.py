@@ -582,10 +582,11 @@ class Nmbr9State:
         number = self.deck[self.round]
         if len(self.placements[seat]) > self.round:
             others = len(self.waiting_for())
+            waiting = "other player has" if others == 1 else f"{others} other players have"
             raise RuleError(
                 Reason.ALREADY_PLACED,
                 f"You have placed this round's {number} already; the next card comes when the "
-                f"other {others} player{'s' if others != 1 else ''} have placed theirs.",
+                f"{waiting} placed theirs.",
             )
         display = self.displays[seat]
         if isinstance(move, Skip):

@@ -304,7 +304,10 @@ def test_three_players_place_each_round_in_any_order() -> None:
     assert state.card == first  # the round is not over
     error = refusal(state, 2, "A1 0")
     assert error.reason is Reason.ALREADY_PLACED
+    assert error.message.endswith("when the 2 other players have placed theirs.")
     state = play(state, 0, "A1 90")
+    error = refusal(state, 0, "A5 0")
+    assert error.message.endswith("when the other player has placed theirs.")
     state = play(state, 1, "J10 180")
     assert state.card == second
     assert state.waiting_for() == (0, 1, 2)
