@@ -971,8 +971,11 @@ class Service:
         seat = table.seat_of(ctx.user.id)
         if seat is None or table.state is None:
             raise ServiceError("NOT_A_PLAYER", f"You are not playing in game #{row.id}.")
+        from bot.ai import HINTS
+
         gdef = table.gdef
-        if not any(spec.name == "assist" for spec in gdef.options):
+        helper = HINTS.get(gdef.key)
+        if helper is None:
             raise ServiceError(
                 "NOT_IN_THIS_GAME",
                 f"/hint belongs to Rummikub games made with assist=on; {gdef.title} has no "
@@ -986,11 +989,7 @@ class Service:
             )
         if seat not in table.state.waiting_for():
             raise ServiceError("NOT_YOUR_TURN", "It is not your turn; ask for a hint on it.")
-        from bot.ai import hint
-
-        move = await asyncio.to_thread(hint, table.state, seat)
-        if move is None:
-            raise ServiceError("NO_HINTS", f"{gdef.title} has no hints.")
+        move = await asyncio.to_thread(helper, table.state, seat)
         return [
             Reply(
                 ctx.to_user,

@@ -15,7 +15,7 @@ from bot.ai.rummikub import assist_move, choose_rummikub_move, hint_move
 from bot.ai.wordplayers import choose_word_move
 from bot.core.game import GameState, Move
 
-__all__ = ["ASSISTS", "HINTS", "LEVELS", "PLAYERS", "assist", "choose_move", "hint"]
+__all__ = ["ASSISTS", "HINTS", "LEVELS", "PLAYERS", "assist", "choose_move"]
 
 #: The strength levels, weakest first.
 LEVELS = ("easy", "medium", "hard")
@@ -56,9 +56,3 @@ def assist(state: GameState, seat: int, move: Move) -> Move:
     """Return the move `seat` meant, completed by the game's Assist (unchanged without one)."""
     helper = ASSISTS.get(state.game_key)
     return move if helper is None else helper(state, seat, move)
-
-
-def hint(state: GameState, seat: int) -> Move | None:
-    """Return a suggested move for `seat`, or None when the game offers no hints."""
-    helper = HINTS.get(state.game_key)
-    return None if helper is None else helper(state, seat)
