@@ -1438,20 +1438,21 @@ class Service:
         year = int(year_text) if year_text else None
         if year is None and key == "numfeud":
             year = self.clock().astimezone(UTC).year
-        if year is not None and key is None:
-            raise CommandError(f"Name a game with the year, e.g. /leaderboard numfeud {year}.")
-        if year is not None and key is not None:
-            by_points = key == "numfeud"
-            rows = await self.db.results.yearly_ranking(
-                key, year, 10, chat_id=None if everywhere else ctx.chat.id, by_points=by_points
-            )
-            name = "Numfeud World Ranking" if by_points else f"{GAMES[key].title} leaderboard"
-            title = f"{name} {year} — {where}"
+        by_points = year is not None and key == "numfeud"
+        rows = await self.db.results.leaderboard(
+            chat_id=None if everywhere else ctx.chat.id,
+            game_key=key,
+            limit=10,
+            year=year,
+            by_points=by_points,
+        )
+        game = GAMES[key].title if key else "all games"
+        if year is None:
+            title = f"Leaderboard of {where} — {game}"
+        elif by_points:
+            title = f"Numfeud World Ranking {year} — {where}"
         else:
-            rows = await self.db.results.leaderboard(
-                chat_id=None if everywhere else ctx.chat.id, game_key=key, limit=10
-            )
-            title = f"Leaderboard of {where} — {GAMES[key].title if key else 'all games'}"
+            title = f"Leaderboard {year} of {where} — {game}"
         lines = [title]
         lines += [
             f"{rank}. {row.display_name}: {_plural(row.wins, 'win')} in"

@@ -3,17 +3,16 @@
 `ResultRepository` (`db.results`):
 
 - `game_results(game_id) -> list[ResultRow]` by seat (written by `db.games.commit_move`)
-- `leaderboard(chat_id=None, game_key=None, limit=10) -> list[LeaderboardRow]`: per user
-  games, wins, points (sum of scores) and best score; a chat's or everyone's, one game's or all
+- `leaderboard(chat_id=None, game_key=None, limit=10, year=None, by_points=False) ->
+  list[LeaderboardRow]`: per user games, wins, points (sum of scores) and best score; a
+  chat's or everyone's, one game's or all, of all time or of the games finished in one UTC
+  year (Numfeud's World Ranking: one year, by points)
 - `user_stats(user_id, game_key=None) -> LeaderboardRow | None` (zeros when the user has not
   finished a game; None for an unknown user)
 - `best_solo_score(user_id, game_key) -> int | None`: the personal record in one-seat games
-- `yearly_ranking(game_key, year, limit=10, chat_id=None, by_points=False)`: the games of
-  one kind that finished in that UTC year, everyone's or one chat's (Numfeud's World Ranking
-  ranks by points)
 
-Rankings order by wins, then points, both descending, then user id. Bots (seats without a
-user) have result rows but never appear in rankings.
+Rankings order by wins, then points, both descending (`by_points`: points first), then user
+id. Bots (seats without a user) have result rows but never appear in rankings.
 """
 
 from __future__ import annotations
@@ -75,9 +74,19 @@ class ResultRepository(Repository):
         return [_result(row) for row in rows]
 
     async def leaderboard(
-        self, chat_id: int | None = None, game_key: str | None = None, limit: int = 10
+        self,
+        chat_id: int | None = None,
+        game_key: str | None = None,
+        limit: int = 10,
+        *,
+        year: int | None = None,
+        by_points: bool = False,
     ) -> list[LeaderboardRow]:
-        """Return the top users by wins then points, within a chat and/or one game if given."""
+        """Return the top users by wins then points (`by_points`: points then wins).
+
+        Within a chat and/or one game if given; with `year`, only the games finished in that UTC
+        calendar year.
+        """
         where = ["r.user_id IS NOT NULL"]
         params: list[object] = []
         if chat_id is not None:
@@ -86,10 +95,17 @@ class ResultRepository(Repository):
         if game_key is not None:
             where.append("r.game_key = ?")
             params.append(game_key)
+        if year is not None:
+            where.append("r.finished_at >= ? AND r.finished_at < ?")
+            params += (
+                to_epoch(datetime(year, 1, 1, tzinfo=UTC)),
+                to_epoch(datetime(year + 1, 1, 1, tzinfo=UTC)),
+            )
         params.append(limit)
+        order = _BY_POINTS if by_points else _RANKING
         async with self._db.read() as conn:
             rows = await fetch_all(
-                conn, f"{_AGGREGATE} WHERE {' AND '.join(where)}{_RANKING}", tuple(params)
+                conn, f"{_AGGREGATE} WHERE {' AND '.join(where)}{order}", tuple(params)
             )
         return [_leaderboard_row(row) for row in rows]
 
@@ -118,30 +134,3 @@ class ResultRepository(Repository):
                 (user_id, game_key),
             )
         return None if row is None or row[0] is None else int(row[0])
-
-    async def yearly_ranking(
-        self,
-        game_key: str,
-        year: int,
-        limit: int = 10,
-        *,
-        chat_id: int | None = None,
-        by_points: bool = False,
-    ) -> list[LeaderboardRow]:
-        """Return the ranking for one game over the games finished in a UTC year.
-
-        Everyone's, or one chat's with `chat_id`; `by_points` ranks by points won and lost
-        (the Numfeud World Ranking) instead of by wins.
-        """
-        start = to_epoch(datetime(year, 1, 1, tzinfo=UTC))
-        end = to_epoch(datetime(year + 1, 1, 1, tzinfo=UTC))
-        where = "r.user_id IS NOT NULL AND r.game_key = ? AND r.finished_at >= ?"
-        where += " AND r.finished_at < ?"
-        params: list[object] = [game_key, start, end]
-        if chat_id is not None:
-            where += " AND r.chat_id = ?"
-            params.append(chat_id)
-        order = _BY_POINTS if by_points else _RANKING
-        async with self._db.read() as conn:
-            rows = await fetch_all(conn, f"{_AGGREGATE} WHERE {where}{order}", (*params, limit))
-        return [_leaderboard_row(row) for row in rows]

@@ -116,10 +116,33 @@ async def test_world_ranking_sums_points_per_utc_year_and_resets(service, clock)
     assert START.year == 2026
 
 
-async def test_a_year_needs_a_game(service) -> None:
-    """/leaderboard 2026 without a game is refused with an example."""
-    [reply] = await send(service, "alice", "/leaderboard 2026")
-    assert "numfeud 2026" in reply.text
+async def test_a_year_without_a_game_ranks_every_game_finished_that_year(service, clock) -> None:
+    """/leaderboard 2026 counts the games of every kind finished in 2026 (UTC), by wins."""
+    await new_game(service, seed=4)
+    await send(service, "alice", "/pass")
+    await send(service, "bob", "/pass")
+    await send(service, "bob", "/resign")  # alice wins a Numfeud game in 2026
+    clock.now = datetime(2027, 1, 1, tzinfo=UTC)
+    await send(service, "carol", "/new webfeud @bob seed=1")
+    await send(service, "carol", "/resign")  # bob wins a Webfeud game in 2027
+    this_year = await send(service, "alice", "/leaderboard 2026")
+    assert this_year[0].text.startswith("Leaderboard 2026 of this chat — all games")
+    assert this_year[0].event["year"] == 2026
+    assert [(row["player"], row["wins"]) for row in this_year[0].event["rows"]] == [
+        ("alice", 1),
+        ("bob", 0),
+    ]
+    next_year = await send(service, "alice", "/leaderboard 2027")
+    assert [(row["player"], row["wins"]) for row in next_year[0].event["rows"]] == [
+        ("bob", 1),
+        ("carol", 0),
+    ]
+    all_time = await send(service, "alice", "/leaderboard")
+    assert [(row["player"], row["games"]) for row in all_time[0].event["rows"]] == [
+        ("alice", 1),  # one win each; alice's 0 points beat bob's -50
+        ("bob", 2),
+        ("carol", 1),
+    ]
 
 
 async def test_a_lay_through_play_is_announced_without_the_inventory(service, db) -> None:

@@ -110,14 +110,14 @@ async def test_yearly_ranking_uses_utc_year_boundaries(db, make):
     await make.finished(
         room, [(alice, 30)], game_key="numfeud", when=datetime(2026, 1, 1, tzinfo=UTC)
     )
-    ranking = await db.results.yearly_ranking("numfeud", 2025)
+    ranking = await db.results.leaderboard(game_key="numfeud", year=2025)
     assert ranking == [
         LeaderboardRow(bob.id, "Bob", games=1, wins=1, points=20, best=20),
         LeaderboardRow(alice.id, "Alice", games=1, wins=1, points=10, best=10),
     ]
-    [last_year] = await db.results.yearly_ranking("numfeud", 2024)
+    [last_year] = await db.results.leaderboard(game_key="numfeud", year=2024)
     assert (last_year.display_name, last_year.points) == ("Alice", 999)
-    assert await db.results.yearly_ranking("numfeud", 2023) == []
+    assert await db.results.leaderboard(game_key="numfeud", year=2023) == []
 
 
 scores = st.integers(min_value=0, max_value=500)
