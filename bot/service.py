@@ -1543,7 +1543,7 @@ class Service:
         lines = [f"{gdef.title}: {players} players."]
         timeout = gdef.turn_timeout(gdef.parse_options({}))
         if timeout is not None:
-            lines.append(f"Each turn must be played within {_fmt_delta(timeout)}.")
+            lines.append(gdef.deadline_rule(_fmt_delta(timeout)))
         for spec in gdef.options:
             lines.append(f"Option {spec.name}={'|'.join(spec.choices)} (default {spec.default}).")
         lines.append(gdef.notation_help())

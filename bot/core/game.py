@@ -202,6 +202,10 @@ class GameDef(ABC):
         """Return how long a player has for a turn (None: no limit)."""
         return None
 
+    def deadline_rule(self, limit: str) -> str:
+        """Return the sentence of `/rules` that states the time limit `limit` (e.g. "24 hours")."""
+        return f"Each turn must be played within {limit}."
+
     def on_timeout(self, state: GameState, seat: int) -> GameState:
         """Return the state after `seat` let the turn deadline pass."""
         raise NotImplementedError(f"{self.key} has no turn timeout")

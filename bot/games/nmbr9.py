@@ -860,6 +860,13 @@ class Nmbr9Def(GameDef):
         assert isinstance(state, Nmbr9State)
         return state.playing
 
+    def deadline_rule(self, limit: str) -> str:
+        """Return the `/rules` sentence of the round deadline and what a missed one does."""
+        return (
+            f"Each round's tile must be placed within {limit}; when the time is up, the easy "
+            "rule places it for you."
+        )
+
     def round_of(self, state: GameState) -> int | None:
         """Return the round being played: every seat places at once, privately."""
         assert isinstance(state, Nmbr9State)

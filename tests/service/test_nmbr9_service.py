@@ -240,6 +240,14 @@ async def test_the_deadline_option_sets_the_round_time(say, db) -> None:
     assert {d.due_at for d in pending if d.kind == "timeout"} == {START + HOUR}
 
 
+async def test_rules_tell_the_round_deadline_and_what_a_missed_one_does(say) -> None:
+    """/rules nmbr9 speaks of each round's tile and the easy rule, not of turns."""
+    [rules] = await say("alice", "/rules nmbr9")
+    assert "Each round's tile must be placed within 24 hours" in rules.text
+    assert "the easy rule places it for you" in rules.text
+    assert "Each turn" not in rules.text
+
+
 async def play_solo(say, db, seed: int) -> int:
     await say("alice", f"/new nmbr9 seed={seed}")
     replies = await say("alice", "/start")
