@@ -1039,6 +1039,15 @@ class WordGameDef(GameDef):
         assert isinstance(state, WordState)
         return state.in_game()
 
+    def deadline_rule(self, limit: str) -> str:
+        """Return the `/rules` sentence of the turn deadline and what a missed one does."""
+        missed = (
+            "when the time is up, the turn counts as a pass"
+            if self.timeout_passes
+            else "a player who lets the time run out loses the game"
+        )
+        return f"Each turn must be played within {limit}; {missed}."
+
     def on_timeout(self, state: Any, seat: int) -> Any:  # noqa: ANN401 - GameDef protocol
         """Apply the turn deadline: a pass (SmartFeud) or a lost game (the Wordfeud convention)."""
         assert isinstance(state, WordState)

@@ -401,7 +401,12 @@ async def test_looking_commands(say) -> None:
     games = await say("carol", "/games")
     assert games[0].event["games"][0]["status"] == "active"
     rules = await say("carol", "/rules webfeud")
-    assert "72 hours" in rules[0].text
+    assert "within 72 hours; a player who lets the time run out loses the game." in rules[0].text
+    for game, missed in (
+        ("smartfeud", "within 48 hours; when the time is up, the turn counts as a pass."),
+        ("numfeud", "within 72 hours; a player who lets the time run out resigns and loses 50"),
+    ):
+        assert missed in (await say("carol", f"/rules {game}"))[0].text
     assert "8H QUIZ" in rules[0].text
     help_ = await say("carol", "/help")
     assert "/leaderboard [game]" in help_[0].text
