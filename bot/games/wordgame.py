@@ -493,9 +493,12 @@ class WordState:
                 f"{anchor} is not on the board: columns run A–{COLUMNS[size - 1]}, rows 1–{size}.",
             )
         if end_row >= size or end_col >= size:
+            room = size - (anchor.col if anchor.across else anchor.row)
+            shown = word.upper() if len(word) <= size else word.upper()[:size] + "…"
             raise RuleError(
                 Reason.OUT_OF_BOUNDS,
-                f"{word.upper()} from {anchor} runs off the board; it has {len(word)} letters.",
+                f"{shown} from {anchor} runs off the board: it has {len(word)} letters and "
+                f"{room} squares are left going {'across' if anchor.across else 'down'}.",
             )
         if len(word) < 2:
             raise RuleError(

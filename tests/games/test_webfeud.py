@@ -171,9 +171,17 @@ def test_not_a_player() -> None:
 def test_out_of_bounds() -> None:
     """A word that runs past column O, or starts off the board, is refused."""
     s = new()
-    assert refusal(s, 0, "8M QUIZ").reason is Reason.OUT_OF_BOUNDS
+    off = refusal(s, 0, "8M QUIZ")
+    assert off.reason is Reason.OUT_OF_BOUNDS
+    assert off.message == (
+        "QUIZ from 8M runs off the board: it has 4 letters and 3 squares are left going across."
+    )
+    assert "2 squares are left going down" in refusal(s, 0, "H14 QUIZ").message
     assert refusal(s, 0, "16A QI").reason is Reason.OUT_OF_BOUNDS
     assert refusal(s, 0, "8Z QI").reason is Reason.OUT_OF_BOUNDS
+    endless = refusal(s, 0, "8H " + "A" * 500).message  # the reason survives a silly length
+    assert endless.endswith("it has 500 letters and 8 squares are left going across.")
+    assert len(endless) <= 200
 
 
 def test_letter_mismatch_names_the_cell() -> None:
