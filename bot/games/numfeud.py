@@ -345,8 +345,14 @@ def parse_numfeud_move(text: str) -> NumfeudMove:
     if head == "swap":
         # Codes may come written together (R5B7J): Discord's /swap strips the spaces.
         joined = "".join(parts[1:]).upper()
-        if not joined or not _SWAP.fullmatch(joined):
+        if not joined:
             raise InvalidMove("Name the tiles to swap from your inventory, e.g. swap R5 B7 J.")
+        if not _SWAP.fullmatch(joined):
+            bad = next(part for part in parts[1:] if not _SWAP.fullmatch(part.upper()))
+            raise InvalidMove(
+                f"{bad!r} is not a tile: a colour R, B, Y or G and a number 1–13, or J for a "
+                "joker. Name the tiles to swap from your inventory, e.g. swap R5 B7 J."
+            )
         return Swap(tuple(parse_token(t) for t in _SWAP_TILE.findall(joined)))
     steps = tuple(_parse_step(chunk) for chunk in text.split(";") if chunk.strip())
     if not steps:

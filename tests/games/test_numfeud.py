@@ -172,6 +172,15 @@ def test_bad_notation_says_what_to_type(text: str) -> None:
     assert "8H R5 " in str(info.value) or "swap R5 B7 J" in str(info.value)
 
 
+@pytest.mark.parametrize(("text", "bad"), [("swap R99", "'R99'"), ("swap R5 X7 J", "'X7'")])
+def test_a_swap_names_the_code_that_is_not_a_tile(text: str, bad: str) -> None:
+    """A swap with a wrong code says which one, what a tile is, and the form."""
+    with pytest.raises(InvalidMove) as info:
+        NUMFEUD.parse_move(text)
+    assert str(info.value).startswith(f"{bad} is not a tile")
+    assert str(info.value).endswith("e.g. swap R5 B7 J.")
+
+
 # --- the first play and connection -------------------------------------------------------------
 
 
