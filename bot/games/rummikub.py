@@ -235,10 +235,8 @@ def _missing(have: Iterable[str], want: Iterable[str]) -> list[str]:
 
 
 def _no_meld(number: int, table: Sequence[Meld]) -> RuleError:
-    span = f"1–{len(table)}" if table else "none yet"
-    return RuleError(
-        Reason.NO_SUCH_MELD, f"There is no meld {number}: the melds are numbered {span}."
-    )
+    there = f"the melds are numbered 1–{len(table)}" if table else "the table has no melds yet"
+    return RuleError(Reason.NO_SUCH_MELD, f"There is no meld {number}: {there}.")
 
 
 def _initial_only(number: int) -> RuleError:

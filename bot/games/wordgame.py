@@ -104,8 +104,13 @@ def parse_word_move(text: str) -> WordMove:
         return Quit()
     if head == "swap":
         tiles = "".join(parts[1:]).upper()
-        if not tiles or any(t != BLANK and not ("A" <= t <= "Z") for t in tiles):
+        if not tiles:
             raise InvalidMove("Name the tiles to swap, e.g. swap AEQ? (? is a blank).")
+        if bad := next((t for t in tiles if t != BLANK and not ("A" <= t <= "Z")), None):
+            raise InvalidMove(
+                f"{bad!r} is not a tile: tiles are the letters A–Z and ? for a blank. Name "
+                "the tiles to swap, e.g. swap AEQ?."
+            )
         return Swap(tiles)
     take: tuple[int, int] | None = None
     if len(parts) == 4 and parts[2].lower() == "take":

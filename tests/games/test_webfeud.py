@@ -427,6 +427,14 @@ def test_malformed_notation_shows_the_expected_form(text: str) -> None:
     assert any(example in message for example in ("8H", "H8", "swap AEQ?"))
 
 
+def test_a_swap_names_the_character_that_is_not_a_tile() -> None:
+    """A swap of A-B says that '-' is no tile and what tiles are."""
+    with pytest.raises(InvalidMove) as info:
+        parse_word_move("swap A-B")
+    assert info.value.message.startswith("'-' is not a tile: tiles are the letters A–Z and ?")
+    assert info.value.message.endswith("e.g. swap AEQ?.")
+
+
 letters = st.text(
     alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", min_size=1, max_size=15
 )
