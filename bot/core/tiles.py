@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 
 def new_bag(counts: Mapping[str, int], seed: int | str) -> tuple[str, ...]:
@@ -44,6 +44,20 @@ def missing_from(rack: Iterable[str], tiles: Iterable[str]) -> list[str]:
         else:
             missing.append(tile)
     return missing
+
+
+def shortage(rack: Iterable[str], missing: Iterable[str], name: Callable[[str], str] = str) -> str:
+    """Say what `rack` lacks of `missing` (from `missing_from`): "no R5, R6 and only 1 K13".
+
+    A tile the rack holds none of is "no"; one it holds too few of is "only <count>"; `name`
+    writes a code for people (e.g. "joker" for J).
+    """
+    have = Counter(rack)
+    wanted = dict.fromkeys(missing)
+    absent = [name(tile) for tile in wanted if not have[tile]]
+    parts = ["no " + ", ".join(absent)] if absent else []
+    parts += [f"only {have[tile]} {name(tile)}" for tile in wanted if have[tile]]
+    return " and ".join(parts)
 
 
 def remove_tiles(rack: Iterable[str], tiles: Iterable[str]) -> tuple[str, ...]:

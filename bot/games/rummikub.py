@@ -19,7 +19,7 @@ from typing import Any, Self, TypeVar
 
 from bot.core.errors import InvalidMove, InvariantError, Reason, RuleError
 from bot.core.game import JSON, GameDef, MoveRecord, OptionSpec, Outcome, Resign
-from bot.core.tiles import draw, new_bag
+from bot.core.tiles import draw, missing_from, new_bag, shortage
 from bot.games.numtiles import (
     arrange,
     check_meld,
@@ -223,17 +223,6 @@ def parse_rummikub_move(text: str) -> RummikubMove:
 # --- applying steps to a draft -----------------------------------------------------------------
 
 
-def _missing(have: Iterable[str], want: Iterable[str]) -> list[str]:
-    counts = Counter(have)
-    out = []
-    for tile in want:
-        if counts[tile] > 0:
-            counts[tile] -= 1
-        else:
-            out.append(tile)
-    return out
-
-
 def _no_meld(number: int, table: Sequence[Meld]) -> RuleError:
     there = f"the melds are numbered 1–{len(table)}" if table else "the table has no melds yet"
     return RuleError(Reason.NO_SUCH_MELD, f"There is no meld {number}: {there}.")
@@ -282,12 +271,11 @@ def apply_step(
     if not opened and 1 <= step.target <= committed:
         raise _initial_only(step.target)
     from_rack = [tile for meld, tile in step.sources if meld == 0]
-    missing = _missing(rack, from_rack)
+    missing = missing_from(rack, from_rack)
     if missing:
         raise RuleError(
             Reason.TILE_NOT_IN_RACK,
-            f"You have no {', '.join(dict.fromkeys(missing))} on your rack; see your tiles "
-            "with /rack.",
+            f"You have {shortage(rack, missing)} on your rack; see your tiles with /rack.",
         )
     new_rack = list(rack)
     for tile in from_rack:
@@ -530,7 +518,7 @@ class RummikubState:
     def _done(self) -> Self:
         seat = self.to_move
         rack = self.racks[seat]
-        played = _missing(self.draft_rack, rack) if self.draft else []
+        played = missing_from(self.draft_rack, rack) if self.draft else []
         if not played:
             raise RuleError(
                 Reason.NO_TILE_PLAYED,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from itertools import combinations, product
@@ -29,7 +29,7 @@ from bot.core.game import (
     move_words,
 )
 from bot.core.grid import COLUMNS, Anchor, cell_name, parse_anchor
-from bot.core.tiles import draw, missing_from, new_bag, return_to_bag
+from bot.core.tiles import draw, missing_from, new_bag, return_to_bag, shortage
 from bot.lexicon import Lexicon
 
 SCHEMA_VERSION = 1
@@ -546,7 +546,7 @@ class WordState:
             rack = self.racks[seat] + ("" if taken is None else _code(taken[1]))
             missing = missing_from(rack, tiles_used)
             if missing:
-                raise RuleError(Reason.TILE_NOT_IN_RACK, _missing_message(missing))
+                raise RuleError(Reason.TILE_NOT_IN_RACK, _missing_message(rack, missing))
         if taken is not None:
             self._check_taken_use(taken, placed, tiles_used)
 
@@ -759,7 +759,7 @@ class WordState:
         rack = self._end_turn(seat, self.racks[seat])
         missing = missing_from(rack, tiles)
         if missing:
-            raise RuleError(Reason.TILE_NOT_IN_RACK, _missing_message(missing))
+            raise RuleError(Reason.TILE_NOT_IN_RACK, _missing_message(rack, missing))
         # The rule: the tiles go into the bag first, then as many are drawn (maybe the same).
         bag = return_to_bag(tuple(self.bag), tiles, f"{self.seed}:{self.turn}")
         drawn, bag = draw(bag, len(tiles))
@@ -923,12 +923,13 @@ def _add(values: tuple[int, ...], seat: int, delta: int) -> tuple[int, ...]:
     return (*values[:seat], values[seat] + delta, *values[seat + 1 :])
 
 
-def _missing_message(missing: list[str]) -> str:
+def _missing_message(rack: Iterable[str], missing: list[str]) -> str:
+    """Say which tiles of a move the rack lacks (`missing`, from `missing_from`)."""
     counts = Counter(missing)
     letters = [t for t in counts if t != BLANK]
     parts = []
     if letters:
-        parts.append("You have no " + ", ".join(letters) + " on your rack")
+        parts.append(f"You have {shortage(rack, letters)} on your rack")
     if BLANK in counts:
         blank = "no blank for that (a lower-case letter is a blank; your own tiles in capitals)"
         parts.append(f"you have {blank}" if letters else f"You have {blank}")

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from bot.core.errors import GameError, InvalidMove, Reason, RuleError
 from bot.core.grid import Anchor, cell_name, parse_anchor
-from bot.core.tiles import draw, missing_from, new_bag, remove_tiles, return_to_bag
+from bot.core.tiles import draw, missing_from, new_bag, remove_tiles, return_to_bag, shortage
 from bot.games import GAMES
 
 
@@ -56,6 +56,15 @@ def test_rack_multiset_helpers() -> None:
     assert missing_from("AAB?", "AAAB") == ["A"]
     assert missing_from("AAB?", "A?") == []
     assert remove_tiles("AAB?", "A?") == ("A", "B")
+
+
+def test_shortage_says_none_or_how_few() -> None:
+    """What a rack lacks: "no" for tiles it has none of, "only <n>" for too few."""
+    assert shortage("AB", missing_from("AB", "XY")) == "no X, Y"
+    assert shortage("AB", missing_from("AB", "AAX")) == "no X and only 1 A"
+    assert shortage(["R5", "R5"], ["R5", "J"], lambda t: "joker" if t == "J" else t) == (
+        "no joker and only 2 R5"
+    )
 
 
 @pytest.mark.parametrize(

@@ -230,6 +230,24 @@ def test_a_lay_must_match_the_board_tiles() -> None:
     assert refused(state, "8G R5 R6 R7 R9") is Reason.TILE_NOT_IN_RACK
 
 
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("8G R5 R6 R7 R8 R9", "You have no R9 in your inventory."),
+        ("H7 R8 R6 R8", "You have only 1 R8 in your inventory."),
+        ("8G R5 R6 R7 J=R8", "You have no joker in your inventory."),
+        ("swap B5 B5", "You have only 1 B5 in your inventory."),
+    ],
+)
+def test_tiles_not_held_are_named_with_how_many_there_are(text: str, said: str) -> None:
+    """A lay or swap of tiles the inventory lacks says which, and how many it does hold."""
+    state = rig(RUN, [["R8", "B5"], ["Y1"]])
+    with pytest.raises(RuleError) as info:
+        play(state, text)
+    assert info.value.reason is Reason.TILE_NOT_IN_RACK
+    assert info.value.message.startswith(said)
+
+
 def test_out_of_bounds() -> None:
     """Cells past O15 are refused."""
     state = rig(RUN, [["R8", "R9", "R10"], ["Y1"]])
