@@ -976,16 +976,17 @@ class Service:
         gdef = table.gdef
         helper = HINTS.get(gdef.key)
         if helper is None:
+            offering = " and ".join(GAMES[key].title for key in HINTS)
             raise ServiceError(
                 "NOT_IN_THIS_GAME",
-                f"/hint belongs to Rummikub games made with assist=on; {gdef.title} has no "
+                f"/hint belongs to {offering} games made with assist=on; {gdef.title} has no "
                 f"hints. See /rules {gdef.key}.",
             )
         if game_options(row).get("assist") != "on":
             raise ServiceError(
                 "NOT_CASUAL",
                 f"Hints are for casual games: game #{row.id} was made with assist=off. Start "
-                "one with e.g. /new rummikub @bob assist=on.",
+                f"one with e.g. /new {gdef.key} @bob assist=on.",
             )
         if seat not in table.state.waiting_for():
             raise ServiceError("NOT_YOUR_TURN", "It is not your turn; ask for a hint on it.")
