@@ -65,6 +65,8 @@ log = logging.getLogger(__name__)
 CONSOLE = "console"
 # Button verbs: `verb:game_id[:turn]`, short enough for Telegram's 64-byte callback data.
 ACTIONS = ("join", "start", "board", "rack", "pass")
+# What a move command given without its argument hands the game's parser (see _in_game_notation).
+_BARE_MOVES = {"play": "", "swap": "swap", "place": ""}
 BOT_MOVES_LIMIT = 1000  # a safety net: a game where bots alone keep moving this long is a bug
 _SEED_RANGE = 2**31
 # A reminder this much late still announces its own time ("1 hour"); later, the real time left.
@@ -280,8 +282,31 @@ class Service:
         try:
             command = parse_command(text)
         except CommandError as error:
-            return [self._error(ctx, error)]
+            return [self._error(ctx, await self._in_game_notation(ctx, error))]
         return await self._run(ctx, command)
+
+    async def _in_game_notation(self, ctx: _Ctx, error: CommandError) -> CommandError:
+        """Answer a bare ``/play``, ``/swap`` or ``/place`` with the notation of the player's game.
+
+        The generic usage shows a word game's example; when the asker has one active game
+        here, its own parser says what the command needs there (``swap R5 B7 J`` in Numfeud, a
+        placement in NMBR 9, no swapping in Rummikub). Otherwise the generic usage stands.
+        """
+        if error.lacking not in _BARE_MOVES:
+            return error
+        try:
+            table = await self._table(await self._find_game(ctx, None, ("active",)))
+        except GameError:
+            return error
+        if table.state is None or (
+            error.lacking == "place" and table.gdef.round_of(table.state) is None
+        ):
+            return error
+        try:
+            table.gdef.parse_move(_BARE_MOVES[error.lacking])
+        except InvalidMove as answer:
+            return CommandError(f"{answer} {usage(error.lacking)}")
+        return error
 
     async def execute(self, chat: ChatRef, user: UserRef, command: Command) -> list[Reply]:
         """Run an already parsed command (Discord's slash commands build `Command` directly)."""
@@ -1381,9 +1406,11 @@ class Service:
         user = table.users[seat_no]
         assert user is not None
         tiles = list(state.rack(seat_no))
+        note = table.gdef.rack_note(state, seat_no)
         return Reply(
             _user_target(user),
-            f"Your rack in game #{table.row.id}: {' '.join(tiles) or '(empty)'}",
+            f"Your rack in game #{table.row.id}: {' '.join(tiles) or '(empty)'}"
+            + (f"\n{note}" if note else ""),
             images=await self._render("rack", state, names=table.names, seat=seat_no),
             event={
                 "type": "rack",

@@ -236,6 +236,10 @@ class GameDef(ABC):
         """
         return None
 
+    def rack_note(self, state: GameState, seat: int) -> str:
+        """Return what `/rack` adds under `seat`'s tiles in words (e.g. what a blank is), or ""."""
+        return ""
+
     def some_moves(self, state: GameState, seat: int, limit: int = 8) -> tuple[Move, ...]:
         """Return up to `limit` legal moves of `seat`, for `/moves` (none by default)."""
         return ()

@@ -202,9 +202,10 @@ def parse_nmbr9_move(text: str) -> Nmbr9Move:
         )
     m = _PLACE.match(text)
     if m is None:
+        problem = f"{text!r} is not a placement." if text else "Say where the tile goes."
         raise InvalidMove(
-            f"{text!r} is not a placement. Write a square and a turn, like C4 90: C4 is the "
-            "top-left square of the turned tile's box, 90 turns it clockwise (0/90/180/270)."
+            f"{problem} Write a square and a turn, like C4 90: C4 is the top-left square of "
+            "the turned tile's box, 90 turns it clockwise (0/90/180/270)."
         )
     col = COLUMNS.index(m.group(1).upper())
     row = int(m.group(2)) - 1

@@ -27,7 +27,7 @@ from bot.core.game import JSON, GameDef, MoveRecord, Outcome, Pass, Resign, move
 from bot.core.grid import COLUMNS, Anchor, cell_name, parse_anchor
 from bot.core.tiles import draw, missing_from, new_bag, return_to_bag, shortage
 from bot.games import numtiles
-from bot.games.numtiles import HIGH, JOKER, LOW, MIN_MELD, Verdict
+from bot.games.numtiles import HIGH, JOKER, LOW, MIN_MELD, Verdict, tile_name
 
 SCHEMA_VERSION = 1
 GAME_KEY = "numfeud"
@@ -106,11 +106,6 @@ def tile_order(tile: str) -> tuple[int, int]:
 def sort_tiles(tiles: Iterable[str]) -> tuple[str, ...]:
     """Return inventory tiles in display order."""
     return numtiles.sort_tiles(tiles, COLOURS)
-
-
-def _tile_name(code: str) -> str:
-    """Write a tile code for a message: the joker by name."""
-    return "joker" if code == JOKER else code
 
 
 def parse_token(text: str) -> str:
@@ -942,7 +937,7 @@ class NumfeudState:
             if not on_board:
                 tile = physical(token)
                 if tile not in rack:
-                    lacking = shortage([*rack, *played], [tile], _tile_name)
+                    lacking = shortage([*rack, *played], [tile], tile_name)
                     raise RuleError(
                         Reason.TILE_NOT_IN_RACK,
                         f"You have {lacking} in your inventory. See your tiles with /rack.",
@@ -1006,8 +1001,8 @@ class NumfeudState:
         if missing:
             raise RuleError(
                 Reason.TILE_NOT_IN_RACK,
-                f"You have {shortage(self.racks[seat], missing, _tile_name)} in your inventory. "
-                "See your tiles with /rack.",
+                f"You have {shortage(self.racks[seat], missing, tile_name)} in your"
+                " inventory. See your tiles with /rack.",
             )
         # The tiles go back into the bag first; then one more than returned is drawn.
         bag = return_to_bag(self.bag, move.tiles, f"{self.seed}:{self.turn}")

@@ -54,6 +54,11 @@ def is_joker(tile: str) -> bool:
     return tile == JOKER
 
 
+def tile_name(tile: str) -> str:
+    """Write a tile code for a message: the joker by name ("no R5 and no joker")."""
+    return "joker" if tile == JOKER else tile
+
+
 def colour(tile: str) -> str:
     """Return the colour letter of a number tile."""
     return tile[0]

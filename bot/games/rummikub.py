@@ -28,6 +28,7 @@ from bot.games.numtiles import (
     parse_tile,
     rack_value,
     sort_tiles,
+    tile_name,
 )
 
 SCHEMA_VERSION = 1
@@ -275,7 +276,8 @@ def apply_step(
     if missing:
         raise RuleError(
             Reason.TILE_NOT_IN_RACK,
-            f"You have {shortage(rack, missing)} on your rack; see your tiles with /rack.",
+            f"You have {shortage(rack, missing, tile_name)} on your rack; see your tiles with"
+            " /rack.",
         )
     new_rack = list(rack)
     for tile in from_rack:

@@ -1057,6 +1057,19 @@ class WordGameDef(GameDef):
         )
         return f"Each turn must be played within {limit}; {missed}."
 
+    def rack_note(self, state: GameState, seat: int) -> str:
+        """Say what a blank on the rack is, and that the starter's extra one must be laid now."""
+        assert isinstance(state, WordState)
+        if BLANK not in state.racks[seat]:
+            return ""
+        note = f"{BLANK} is a blank: it plays as any letter, typed in lower case, for 0 points."
+        if state.bonus == "held" and seat == 0:
+            note += (
+                f" The last {BLANK} is the starter's extra blank: lay a blank this turn or it is"
+                " lost when the turn ends."
+            )
+        return note
+
     def on_timeout(self, state: Any, seat: int) -> Any:  # noqa: ANN401 - GameDef protocol
         """Apply the turn deadline: a pass (SmartFeud) or a lost game (the Wordfeud convention)."""
         assert isinstance(state, WordState)

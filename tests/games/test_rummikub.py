@@ -309,6 +309,7 @@ def test_step_errors_name_the_problem() -> None:
     assert refusal(state, 0, "1+Y8 R8 R8").message.startswith(
         "You have no Y8 and only 1 R8 on your rack;"
     )
+    assert refusal(state, 0, "1+R8 J").message.startswith("You have no joker on your rack;")
     assert refusal(state, 0, "split 1 after R7").reason is Reason.TILE_NOT_IN_MELD
     assert refusal(state, 0, "split 2 after R7").reason is Reason.NO_SUCH_MELD
     assert refusal(state, 0, "4+R8").message == "There is no meld 4: the melds are numbered 1–1."

@@ -220,7 +220,7 @@ BAD_INPUT = [
     ("alice", "/frobnicate", "BAD_COMMAND", "There is no command"),
     ("alice", "/swap", "BAD_COMMAND", "Usage: /swap <tiles>"),
     ("alice", "/play", "BAD_COMMAND", "Usage: /play <move>"),
-    ("alice", "/play", "BAD_COMMAND", "e.g. /play 8H QUIZ"),
+    ("alice", "/play", "BAD_COMMAND", "Say what to play, e.g. 8H QUIZ (across from 8H)"),
     ("alice", "/place C4 90", "NOT_IN_THIS_GAME", "/play <move>"),
     ("alice", "/stats @nobody", "UNKNOWN_PLAYER", "Usage: /stats"),
     ("alice", "/play 8H", "INVALID_MOVE", "8H QUIZ"),
@@ -430,3 +430,30 @@ async def test_games_lists_this_chat_and_privately_the_rest(say) -> None:
     assert replies[1].kind == "my_games"
     assert replies[1].private
     assert replies[1].event["games"] == [2]
+
+
+async def test_a_bare_move_command_is_answered_in_the_notation_of_the_players_game(say, db) -> None:
+    """/play, /swap or /place without an argument: the game's own example, nothing changes."""
+    assert "e.g. /swap AEQ?" in error_of(await say("alice", "/swap"))["message"]  # no game yet
+    await say("alice", "/new numfeud @bob seed=3", chat="numbers")
+    await say("alice", "/new rummikub @bob seed=3", chat="melds")
+    await say("alice", "/start", chat="melds")
+    await say("alice", "/new nmbr9 seed=3", chat="shapes")
+    await say("alice", "/start", chat="shapes")
+    expected = {
+        ("numbers", "/swap"): "Name the tiles to swap from your inventory, e.g. swap R5 B7 J. "
+        "Usage: /swap <tiles> [game=<id>]",
+        ("numbers", "/play"): "Say what to play, e.g. 8H R5 R6 R7 (across from 8H)",
+        ("melds", "/swap"): "Rummikub has no swapping or skipping: lay tiles, e.g. R5 R6 R7",
+        ("melds", "/play"): "Say what to play, e.g. R5 R6 R7 (a new meld)",
+        ("shapes", "/place"): "Say where the tile goes. Write a square and a turn, like C4 90",
+        ("numbers", "/place"): "Usage: /place <cell> <rotation> [game=<id>], e.g. /place C4 90",
+    }
+    before = {key: (await stored(db, key)).to_json() for key in (1, 2, 3)}
+    for (chat, line), shown in expected.items():
+        error = error_of(await say("alice", line, chat=chat))
+        assert error["reason"] == "BAD_COMMAND"
+        assert shown in error["message"], (chat, line, error["message"])
+        assert "AEQ?" not in error["message"]
+        assert not error["message"].endswith("…")  # whole, not cut at 200 characters
+    assert {key: (await stored(db, key)).to_json() for key in (1, 2, 3)} == before

@@ -140,3 +140,23 @@ def bot_names_by_score(scores) -> list[str]:
     """The bot seats 1-3 of the test above in the order they resign: lowest score first."""
     names = {1: "bot-hard", 2: "bot-medium-3", 3: "bot-easy-4"}
     return [names[s] for s in sorted((1, 2, 3), key=lambda s: (scores[s], -s))]
+
+
+async def test_the_rack_says_what_a_blank_is_and_that_the_extra_one_must_be_laid_now(
+    say, service, db
+) -> None:
+    """The starter's rack text explains the extra blank until the first turn ends."""
+    await say("alice", "/new smartfeud @bob seed=1")
+    started = await say("alice", "/start")
+    racks = {r.to.name: r for r in started if r.kind == "rack"}
+    alice = racks["alice"].text
+    assert alice.splitlines()[0].endswith("?")
+    assert "? is a blank: it plays as any letter, typed in lower case, for 0 points." in alice
+    assert "The last ? is the starter's extra blank: lay a blank this turn or it is lost" in alice
+    bob_tiles = racks["bob"].event["tiles"]
+    assert "?" not in bob_tiles  # seed 1 deals bob no blank: his rack needs no note
+    assert racks["bob"].text == f"Your rack in game #1: {' '.join(bob_tiles)}"
+    passed = await say("alice", "/pass")
+    after = next(r for r in passed if r.kind == "rack" and r.to.name == "alice")
+    assert "extra blank" not in after.text
+    assert ("? is a blank" in after.text) == ("?" in after.event["tiles"])
