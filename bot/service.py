@@ -42,7 +42,7 @@ from typing import Any, cast
 
 from bot.commands import Command, CommandError, help_text, parse_command, usage
 from bot.config import DEFAULT_REMINDERS
-from bot.core.errors import GameError, InvalidMove, RuleError
+from bot.core.errors import GameError, InvalidMove, Reason, RuleError
 from bot.core.game import GameDef, GameState, Move, MoveRecord
 from bot.games import GAMES
 from bot.replies import Button, ChatTarget, Image, Reply, UserTarget
@@ -748,7 +748,15 @@ class Service:
                     f"(see /rules {table.gdef.key}).",
                 )
             move = await self._assisted(table, seat_no, table.gdef.parse_move(text))
-            state = table.state.apply(seat_no, move)
+            try:
+                state = table.state.apply(seat_no, move)
+            except RuleError as error:
+                if error.reason is not Reason.NOT_YOUR_TURN:
+                    raise
+                whose = self._to_move_names(table, table.state)  # the game knows no names
+                raise RuleError(
+                    error.reason, f"It is {whose}'s turn in game #{row.id}, not yours; wait for it."
+                ) from error
             if table.gdef.draft_step(table.state, state):
                 return await self._commit_draft(table, state, seat_no, move)
             replies = await self._commit(table, state, seat_no, move, "move")
