@@ -113,6 +113,11 @@ def parse_word_move(text: str) -> WordMove:
             )
         return Swap(tiles)
     take: tuple[int, int] | None = None
+    if len(parts) == 3 and parts[2].lower() == "take":
+        raise InvalidMove(
+            "Say which tile to take: the square of a board tile after take, as in "
+            f"{parts[0]} {parts[1]} take G7 (SmartFeud)."
+        )
     if len(parts) == 4 and parts[2].lower() == "take":
         cell = parse_anchor(parts[3])
         take = (cell.row, cell.col)

@@ -181,7 +181,7 @@ def test_take_notation_round_trips() -> None:
     move = parse_word_move("8h quiz TAKE g7")
     assert move == Place(Anchor(7, 7, True), "quiz", (6, 6))
     assert str(SMARTFEUD.parse_move("8H QUIZ take G7")) == "8H QUIZ take G7"
-    with pytest.raises(InvalidMove):
+    with pytest.raises(InvalidMove, match=r"Say which tile to take: .* 8H QUIZ take G7"):
         parse_word_move("8H QUIZ take")
 
 
