@@ -436,12 +436,19 @@ class Service:
         statuses: Sequence[GameStatus],
         *,
         mine: bool = True,
+        ended: bool = False,
     ) -> GameRow:
-        """Return the game a command means: `game=<id>` or the chat's only one for this user."""
+        """Return the game a command means: `game=<id>` or the chat's only one for this user.
+
+        A game named by id must be in one of `statuses` (or finished, with `ended`: a final
+        board or rack may still be looked at); otherwise the refusal says what state it is in.
+        """
         if game_id is not None:
             row = await self.db.games.get_game(game_id)
             if row is None or row.chat_id != ctx.chat.id:
                 raise ServiceError("NO_SUCH_GAME", f"There is no game #{game_id} here; /games.")
+            if row.status not in statuses and not (ended and row.status == "finished"):
+                raise _not_in_status(row)
             return row
         wanted = tuple(statuses)
         rows = await self.db.games.list_games(
@@ -1376,7 +1383,7 @@ class Service:
     # -- looking --
 
     async def _cmd_board(self, ctx: _Ctx, command: Command) -> list[Reply]:
-        row = await self._find_game(ctx, command.game_id, ("active",), mine=False)
+        row = await self._find_game(ctx, command.game_id, ("active",), mine=False, ended=True)
         table = await self._table(row)
         state = table.state
         assert state is not None
@@ -1401,7 +1408,7 @@ class Service:
         ]
 
     async def _cmd_rack(self, ctx: _Ctx, command: Command) -> list[Reply]:
-        row = await self._find_game(ctx, command.game_id, ("active",))
+        row = await self._find_game(ctx, command.game_id, ("active",), ended=True)
         table = await self._table(row)
         seat = table.seat_of(ctx.user.id)
         if seat is None or table.state is None:
@@ -1757,6 +1764,17 @@ def _moved_since(arrival: GameRow, state: GameState | None, seat_no: int) -> boo
 
 def _play_buttons(game_id: int) -> tuple[Button, ...]:
     return (Button("Board", f"board:{game_id}"), Button("My rack", f"rack:{game_id}"))
+
+
+def _not_in_status(row: GameRow) -> ServiceError:
+    """Return the refusal of a command that cannot act on a game in `row`'s status."""
+    if row.status == "lobby":
+        return _not_started(row.id)
+    if row.status == "active":
+        return ServiceError("ALREADY_STARTED", f"Game #{row.id} has already started.")
+    if row.status == "cancelled":
+        return ServiceError("GAME_OVER", f"Game #{row.id} was cancelled; /games lists the others.")
+    return ServiceError("GAME_OVER", f"Game #{row.id} is over; start one with /new.")
 
 
 def _not_started(game_id: int) -> ServiceError:

@@ -55,6 +55,8 @@ PIECES = (
     "take",
     "G7",
     "game=1",
+    "game=2",
+    "game=3",
     "game=999",
     "game=-3",
     "game=abc",
@@ -111,15 +113,30 @@ async def say(path: Path, who: str, text: str) -> list[tuple[str, str]]:
 
 @pytest.fixture(scope="module")
 def tables(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """One database per game, each holding a started game of alice and bob."""
+    """One database per game: #1 a started game of alice and bob, #2 waiting, #3 cancelled."""
     out = {}
     for key, game in GAMES.items():
         path = tmp_path_factory.mktemp(key) / "bad.sqlite3"
         invite = " @bob" if game.max_players >= 2 else ""
         asyncio.run(say(path, "alice", f"/new {key}{invite} seed=5"))
         asyncio.run(say(path, "alice", "/start"))
+        # Too few seats to start by itself (alice alone, or alice and bob of up to four).
+        waiting = f"/new {key}" + (" @bob" if game.min_players == 1 else "")
+        asyncio.run(say(path, "alice", waiting))
+        asyncio.run(say(path, "alice", waiting))
+        asyncio.run(say(path, "alice", "/cancel game=3"))
+        statuses = asyncio.run(statuses_of(path))
+        assert statuses == ["active", "lobby", "cancelled"], (key, statuses)
         out[key] = path
     return out
+
+
+async def statuses_of(path: Path) -> list[str]:
+    db = await Database.open(path)
+    try:
+        return [(await db.games.get_game(n)).status for n in (1, 2, 3)]  # type: ignore[union-attr]
+    finally:
+        await db.close()
 
 
 @pytest.mark.parametrize("key", sorted(GAMES))
@@ -152,3 +169,32 @@ def test_refused_input_changes_nothing(tables: dict[str, Path], key: str) -> Non
             assert dump(path) == before, f"refused {text!r} changed the stored games"
 
     check()
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_every_command_naming_a_waiting_or_cancelled_game_is_answered(
+    tables: dict[str, Path], key: str
+) -> None:
+    """Each command with game=2 (waiting) and game=3 (cancelled): an answer, never a crash.
+
+    Deterministic, unlike the random inputs above (/board game=2 once failed inside the
+    service). A cancelled game refuses everything; a waiting one only what needs a started game.
+    """
+    path = tables[key].with_name("sweep.sqlite3")
+    lobby = {"join", "leave", "start", "cancel"}  # the commands a waiting game may take
+    for spec in COMMANDS:
+        if not spec.takes_game_id:
+            continue
+        args = " C4 90" if spec.shape == "text" else ""
+        for game_id in (2, 3):
+            shutil.copyfile(tables[key], path)
+            before = dump(path)
+            text = f"/{spec.name}{args} game={game_id}"
+            replies = asyncio.run(say(path, "alice", text))
+            kinds = {kind for kind, _ in replies}
+            if game_id == 3 or spec.name not in lobby:
+                assert kinds == {"error"}, (text, replies)
+            for _, message in replies:
+                assert 0 < len(message) <= 200, (text, message)
+            if kinds == {"error"}:
+                assert dump(path) == before, f"refused {text!r} changed the stored games"

@@ -457,3 +457,45 @@ async def test_a_bare_move_command_is_answered_in_the_notation_of_the_players_ga
         assert "AEQ?" not in error["message"]
         assert not error["message"].endswith("…")  # whole, not cut at 200 characters
     assert {key: (await stored(db, key)).to_json() for key in (1, 2, 3)} == before
+
+
+async def test_a_game_named_by_id_is_refused_for_what_state_it_is_in(say, table_rows) -> None:
+    """game=<id> of a game waiting, cancelled, running or over: a clear refusal, nothing changes.
+
+    /board of a game still waiting used to fail inside the service (no state to draw), and a
+    player of a waiting game was told they were not playing in it.
+    """
+    await say("alice", "/new rummikub @bob")  # #1 waits for /start
+    await say("alice", "/new rummikub @bob")  # #2 is cancelled
+    await say("alice", "/cancel game=2")
+    await say("alice", "/new webfeud @bob seed=5")  # #3 runs
+    await say("alice", "/new webfeud @bob seed=6")  # #4 is over
+    await say("alice", "/resign game=4")
+    expected = {
+        "/board game=1": (
+            "NOT_STARTED",
+            "Game #1 has not started yet; start it with /start game=1.",
+        ),
+        "/rack game=1": ("NOT_STARTED", "Game #1 has not started yet"),
+        "/hint game=1": ("NOT_STARTED", "Game #1 has not started yet"),
+        "/moves game=1": ("NOT_STARTED", "Game #1 has not started yet"),
+        "/board game=2": ("GAME_OVER", "Game #2 was cancelled; /games lists the others."),
+        "/rack game=2": ("GAME_OVER", "Game #2 was cancelled"),
+        "/undo game=2": ("GAME_OVER", "Game #2 was cancelled"),
+        "/join game=2": ("GAME_OVER", "Game #2 was cancelled"),
+        "/start game=2": ("GAME_OVER", "Game #2 was cancelled"),
+        "/leave game=2": ("GAME_OVER", "Game #2 was cancelled"),
+        "/cancel game=2": ("GAME_OVER", "Game #2 was cancelled"),
+        "/join game=3": ("ALREADY_STARTED", "Game #3 has already started."),
+        "/play 8H QI game=4": ("GAME_OVER", "Game #4 is over; start one with /new."),
+        "/hint game=4": ("GAME_OVER", "Game #4 is over"),
+        "/pass game=4": ("GAME_OVER", "Game #4 is over"),
+    }
+    before = table_rows()
+    for line, (reason, shown) in expected.items():
+        error = error_of(await say("alice", line))
+        assert (error["reason"], error["message"][: len(shown)]) == (reason, shown), line
+    assert table_rows() == before
+    # A finished game's final board and rack may still be looked at by id.
+    assert [r.kind for r in await say("alice", "/board game=4")] == ["board"]
+    assert [r.kind for r in await say("alice", "/rack game=4")] == ["rack"]
