@@ -44,6 +44,7 @@ from bot.commands import Command, CommandError, help_text, parse_command, usage
 from bot.config import DEFAULT_REMINDERS
 from bot.core.errors import GameError, InvalidMove, Reason, RuleError
 from bot.core.game import GameDef, GameState, Move, MoveRecord
+from bot.core.words import and_list, plural
 from bot.games import GAMES
 from bot.replies import Button, ChatTarget, Image, Reply, UserTarget
 from storage import (
@@ -1016,7 +1017,7 @@ class Service:
         gdef = table.gdef
         helper = HINTS.get(gdef.key)
         if helper is None:
-            offering = " and ".join(GAMES[key].title for key in HINTS)
+            offering = and_list(GAMES[key].title for key in HINTS)
             raise ServiceError(
                 "NOT_IN_THIS_GAME",
                 f"/hint belongs to {offering} games made with assist=on; {gdef.title} has no "
@@ -1475,7 +1476,7 @@ class Service:
         if key is not None and key not in GAMES:
             raise CommandError(f"There is no game {key!r}. {usage('leaderboard')}")
         everywhere = command.options.get("scope") == "everywhere"
-        where = "everywhere" if everywhere else "this chat"
+        where = "every chat" if everywhere else "this chat"
         # Numfeud's World Ranking is yearly (UTC, reset on 1 January) and ranks by points.
         year_text = command.options.get("year")
         year = int(year_text) if year_text else None
@@ -1498,8 +1499,8 @@ class Service:
             title = f"Leaderboard {year} of {where} — {game}"
         lines = [title]
         lines += [
-            f"{rank}. {row.display_name}: {_plural(row.wins, 'win')} in"
-            f" {_plural(row.games, 'game')}, {_plural(row.points, 'point')}"
+            f"{rank}. {row.display_name}: {plural(row.wins, 'win')} in"
+            f" {plural(row.games, 'game')}, {plural(row.points, 'point')}"
             for rank, row in enumerate(rows, start=1)
         ]
         if not rows:
@@ -1602,7 +1603,7 @@ class Service:
     # -- presentation helpers --
 
     def _to_move_names(self, table: _Table, state: GameState) -> str:
-        return " and ".join(table.names[s] for s in state.waiting_for()) or "nobody"
+        return and_list(table.names[s] for s in state.waiting_for()) or "nobody"
 
     def _score_line(self, table: _Table, state: GameState) -> str:
         scores = _public_scores(table.gdef, state)
@@ -1802,13 +1803,9 @@ def _row_json(rank: int | None, row: LeaderboardRow) -> dict[str, Any]:
     return out
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
-
-
 def _stats_line(label: str, row: LeaderboardRow) -> str:
     best = f", best {row.best}" if row.best is not None else ""
     return (
-        f"{label}: {_plural(row.games, 'game')}, {_plural(row.wins, 'win')},"
-        f" {_plural(row.points, 'point')}{best}"
+        f"{label}: {plural(row.games, 'game')}, {plural(row.wins, 'win')},"
+        f" {plural(row.points, 'point')}{best}"
     )

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from bot.core.game import GameState, MoveRecord
+from bot.core.words import and_list
 from bot.games import GAMES
 from bot.games.wordgame import WordState
 from renderers.toolkit import (
@@ -62,10 +63,6 @@ def _adjustment(state: GameState, seat: int) -> str:
     return ""
 
 
-def _join(names: Sequence[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
 # --- game over ---------------------------------------------------------------------------------
 
 ROW = 64
@@ -106,7 +103,7 @@ def render_game_over(state: GameState, *, names: Sequence[str], theme: Theme = D
     if len(winners) == 1:
         headline = f"{winners[0]} wins!"
     elif winners:
-        headline = "A tie: " + _join(winners)
+        headline = "A tie: " + and_list(winners)
     else:
         headline = "Nobody wins"
     headline = fit_text(headline, size=44, max_width=width - 2 * pad - 120, bold=True)

@@ -17,6 +17,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from bot.core.words import and_list
 from bot.games.nmbr9 import ROTATIONS, SHAPE, SIZE, Nmbr9State
 from renderers.toolkit import (
     COLUMN_LETTERS,
@@ -203,7 +204,7 @@ def _fresh(entries: Sequence[Sequence[int] | None]) -> int | None:
 def _status(view: Mapping[str, Any], names: Sequence[str]) -> str:
     outcome = view.get("outcome")
     if outcome is not None:
-        winners = " and ".join(names[s] for s in outcome["winners"])
+        winners = and_list(names[s] for s in outcome["winners"])
         if outcome["reason"] == "resign":
             return f"Game over by resignation — {winners} won." if winners else "Resigned."
         return f"Game over after {view['rounds']} rounds — {winners} won."

@@ -21,6 +21,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from bot.core.game import GameState, Outcome
+from bot.core.words import plural
 from bot.games.numtiles import COLOUR_NAMES, JOKER, colour, is_joker, number, rack_value
 from renderers.toolkit import (
     DEFAULT,
@@ -253,10 +254,6 @@ def _problem_lines(melds: Sequence[Mapping[str, Any]]) -> list[str]:
 # --- the table image ---------------------------------------------------------------------------
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
 def _result(outcome: Outcome, names: Sequence[str]) -> str:
     winners = [names[seat] for seat in outcome.winners]
     if not winners:
@@ -271,16 +268,16 @@ def _status(view: Mapping[str, Any], names: Sequence[str], title: str) -> str:
         parts.append(_result(Outcome.from_json(outcome), names))
         return " · ".join(parts)
     pool = int(view.get("pool", 0))
-    parts.append(f"{_plural(pool, 'tile')} in the pool" if pool else "the pool is empty")
+    parts.append(f"{plural(pool, 'tile')} in the pool" if pool else "the pool is empty")
     draft = view.get("draft") or []
     if draft:
         bad = sum(1 for meld in view["melds"] if not meld["valid"])
-        steps = _plural(len(draft), "step")
+        steps = plural(len(draft), "step")
         parts.append(
-            f"DRAFT, {steps}: {_plural(bad, 'invalid meld')}" if bad else f"DRAFT, {steps}: valid"
+            f"DRAFT, {steps}: {plural(bad, 'invalid meld')}" if bad else f"DRAFT, {steps}: valid"
         )
     elif view.get("last_round"):
-        parts.append(f"last round: {_plural(int(view.get('turns_left') or 0), 'turn')} left")
+        parts.append(f"last round: {plural(int(view.get('turns_left') or 0), 'turn')} left")
     history = view.get("history") or []
     if history and not draft:
         last = history[-1]
@@ -305,7 +302,7 @@ def _badges(view: Mapping[str, Any], names: Sequence[str], viewer: int | None) -
             captions.append("drafting" if view.get("draft") else "to move")
         if outcome is not None and seat in outcome.winners:
             captions.append("winner")
-        captions.append(_plural(int(view["rack_sizes"][seat]), "tile"))
+        captions.append(plural(int(view["rack_sizes"][seat]), "tile"))
         if outcome is None and not view["opened"][seat]:
             captions.append("not opened")
         badges.append(
@@ -465,10 +462,10 @@ def render_number_rack(
         )
     opened = bool(view["opened"][seat])
     facts = [
-        _plural(len(tiles), "tile"),
+        plural(len(tiles), "tile"),
         f"worth {rack_value(tiles)}" + (" (a joker counts 30)" if JOKER in tiles else ""),
         "initial meld done" if opened else "initial meld: 30 from your rack",
-        f"{_plural(int(view['pool']), 'tile')} in the pool",
+        f"{plural(int(view['pool']), 'tile')} in the pool",
     ]
     footer = fit_text(" · ".join(facts), size=18, max_width=theme.width - 2 * pad)
     text(draw, (theme.width / 2, height - pad - 18), footer, size=18, fill=theme.text_muted)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from bot.core.game import MoveRecord, Outcome
+from bot.core.words import and_list, plural
 from bot.games.wordgame import (
     BLANK,
     EMPTY,
@@ -165,10 +166,6 @@ def _tile(
 # --- the header --------------------------------------------------------------------------------
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
 def _describe(record: MoveRecord, names: Sequence[str]) -> str:
     """Say what a move did, for the status line: "Ann played 8H QUIZ for 52"."""
     name = names[record.seat]
@@ -226,7 +223,7 @@ def _result(outcome: Outcome, names: Sequence[str]) -> str:
     """Say who won: "game over: Ann won by 30", "game over: Ann and Bob tie"."""
     winners = outcome.winners
     if len(winners) != 1:
-        shared = " and ".join(names[seat] for seat in winners)
+        shared = and_list(names[seat] for seat in winners)
         return f"game over: {shared} tie" if winners else "game over"
     best = outcome.scores[winners[0]]
     others = [score for seat, score in enumerate(outcome.scores) if seat != winners[0]]
@@ -243,7 +240,7 @@ def _status(pub: PublicBoard, names: Sequence[str]) -> str:
         if pub.history and pub.history[-1].cells:
             parts.append("last: " + _describe(pub.history[-1], names))
         return " · ".join(parts)
-    parts.append(f"{_plural(pub.bag, 'tile')} in the bag" if pub.bag else "the bag is empty")
+    parts.append(f"{plural(pub.bag, 'tile')} in the bag" if pub.bag else "the bag is empty")
     if pub.history:
         parts.append("last: " + _describe(pub.history[-1], names))
     elif pub.to_move is not None:
@@ -440,7 +437,7 @@ def render_rack(state: WordState, seat: int, *, name: str, theme: Theme = DEFAUL
         image.paste(sprite, (x, y), sprite)
 
     bag = len(state.bag)
-    footer = (f"{_plural(bag, 'tile')} in the bag" if bag else "the bag is empty") + (
+    footer = (f"{plural(bag, 'tile')} in the bag" if bag else "the bag is empty") + (
         " · a blank tile (0 points) plays as any letter" if BLANK in tiles else ""
     )
     if slot_tile:

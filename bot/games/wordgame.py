@@ -30,6 +30,7 @@ from bot.core.game import (
 )
 from bot.core.grid import COLUMNS, Anchor, cell_name, parse_anchor
 from bot.core.tiles import draw, missing_from, new_bag, return_to_bag, shortage
+from bot.core.words import and_list
 from bot.lexicon import Lexicon
 
 SCHEMA_VERSION = 1
@@ -595,7 +596,7 @@ class WordState:
 
         bad = [w for w in words if w not in self.lexicon]
         if bad:
-            names = " and ".join(dict.fromkeys(bad))
+            names = and_list(dict.fromkeys(bad))
             verb = "is" if len(set(bad)) == 1 else "are"
             raise RuleError(Reason.WORD_NOT_IN_LEXICON, f"{names} {verb} not in the dictionary.")
 

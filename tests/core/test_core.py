@@ -170,3 +170,14 @@ def test_another_games_turn_is_answered_with_what_this_game_has(
         GAMES[key].parse_move(text)
     assert info.value.message.startswith(answer)
     assert all(example in info.value.message for example in shows)
+
+
+def test_counted_words_and_lists_read_as_english() -> None:
+    """Counted nouns and lists come from one place: "1 tile"/"3 tiles" and "Ann, Bob and Cy"."""
+    from bot.core.words import and_list, plural
+
+    assert [plural(n, "tile") for n in (0, 1, 2)] == ["0 tiles", "1 tile", "2 tiles"]
+    assert and_list([]) == ""
+    assert and_list(["Ann"]) == "Ann"
+    assert and_list(iter(["Ann", "Bob"])) == "Ann and Bob"
+    assert and_list(["Ann", "Bob", "Cy", "Di"]) == "Ann, Bob, Cy and Di"

@@ -72,6 +72,7 @@ async def test_leaderboard_of_the_chat_or_everywhere(service: Service) -> None:
     everywhere = await service.handle(ROOM, ALICE, "/leaderboard webfeud everywhere")
     rows = everywhere[0].event["rows"]
     assert everywhere[0].event["scope"] == "everywhere"
+    assert everywhere[0].text.startswith("Leaderboard of every chat — Webfeud\n")
     # Equal wins and points: the older user ranks first.
     assert [(r["player"], r["games"], r["wins"]) for r in rows] == [
         ("alice", 2, 1),

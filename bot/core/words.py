@@ -1,0 +1,18 @@
+"""English for messages and images: counted nouns and lists ("3 tiles", "Ann, Bob and Cy")."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+
+def plural(count: int, word: str) -> str:
+    """Return `count` and `word`, with an s unless the count is one: "1 tile", "3 tiles"."""
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def and_list(items: Iterable[str]) -> str:
+    """Join names as a sentence does: "Ann", "Ann and Bob", "Ann, Bob and Cy" ("" for none)."""
+    names = list(items)
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
