@@ -1350,13 +1350,17 @@ class Service:
             for seat in table.seats
             if seat.user_id is not None
         ]
-        lines = [
-            f"Game #{table.row.id} is over ({outcome.reason}). "
-            + (f"{' and '.join(winners)} won" if winners else "Nobody won")
-            + " — "
-            + ", ".join(f"{n} {s}" for n, s in zip(table.names, outcome.scores, strict=True))
-            + "."
-        ]
+        head = f"Game #{table.row.id} is over ({outcome.reason})"
+        if len(table.names) == 1:  # solo: nobody to beat, only a score (and maybe a record)
+            lines = [f"{head}: {table.names[0]} scored {outcome.scores[0]}."]
+        else:
+            lines = [
+                f"{head}. "
+                + (f"{and_list(winners)} won" if winners else "Nobody won")
+                + " — "
+                + ", ".join(f"{n} {s}" for n, s in zip(table.names, outcome.scores, strict=True))
+                + "."
+            ]
         moves = [
             f"{r['player']} #{r['before']}→#{r['after']}"
             if r["before"]

@@ -257,6 +257,10 @@ async def play_solo(say, db, seed: int) -> int:
         state = await state_of(db, game_id)
         replies = await say("alice", f"/place {move_of(state, 0)}")
     assert [r.kind for r in public(replies)] == ["move_played", "game_over", "solo_record"]
+    over = public(replies)[1]
+    score = over.event["scores"][0]
+    # A solo game has no winner to name, only a score.
+    assert over.text.splitlines()[0] == f"Game #{game_id} is over (complete): alice scored {score}."
     return game_id
 
 
