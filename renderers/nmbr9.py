@@ -207,11 +207,15 @@ def _status(view: Mapping[str, Any], names: Sequence[str]) -> str:
         winners = and_list(names[s] for s in outcome["winners"])
         if outcome["reason"] == "resign":
             return f"Game over by resignation — {winners} won." if winners else "Resigned."
+        if len(names) == 1:  # solo: a score, nobody beaten
+            return (
+                f"Game over after {view['rounds']} rounds — {names[0]} scored {view['scores'][0]}."
+            )
         return f"Game over after {view['rounds']} rounds — {winners} won."
-    waiting = [names[s] for s in view["waiting_for"]]
+    waiting = and_list(names[s] for s in view["waiting_for"])
     return (
         f"Round {view['round'] + 1} of {view['rounds']}: the card is {view['card']}. "
-        f"To place: {', '.join(waiting) or 'nobody'}."
+        f"To place: {waiting or 'nobody'}."
     )
 
 

@@ -108,6 +108,14 @@ def test_a_finished_game_draws_every_display_with_the_winner() -> None:
     assert state.outcome is not None
     assert image(board_png(state, names=NAMES[:2])).width >= 900
     assert rack_png(state, 0, name="alice").startswith(b"\x89PNG")
+    assert _status(state.view(None), NAMES[:2]).endswith(
+        "rounds — " + (" and ".join(NAMES[s] for s in state.outcome.winners)) + " won."
+    )
+    solo = played(1, 20, seed=2)
+    score = solo.view(None)["scores"][0]
+    assert (
+        _status(solo.view(None), NAMES[:1]) == f"Game over after 20 rounds — alice scored {score}."
+    )
 
 
 def test_a_resigned_seat_is_labelled_and_the_resignation_ends_the_status_line() -> None:
@@ -116,7 +124,7 @@ def test_a_resigned_seat_is_labelled_and_the_resignation_ends_the_status_line() 
     view = state.view(None)
     captions = [badge.caption for badge in _badges(view, NAMES, None)]
     assert captions == ["to place", "resigned", "to place"]
-    assert "To place: alice, carol." in _status(view, NAMES)
+    assert "To place: alice and carol." in _status(view, NAMES)
     over = state.apply(2, parse_nmbr9_move("resign"))
     assert _status(over.view(None), NAMES) == "Game over by resignation — alice won."
     assert [b.caption for b in _badges(over.view(0), NAMES, 0)][:2] == ["you · winner", "resigned"]
