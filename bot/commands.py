@@ -22,6 +22,11 @@ _OPTION = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=(\S*)$")
 # What people write for a bot seat instead of bot=<level>: @bot, @bot-hard, @bot:easy, @bot-hard-3.
 _BOT_MENTION = re.compile(r"^bot(?:[-:](?:easy|medium|hard)(?:-\d+)?)?$", re.IGNORECASE)
 _EXAMPLE = re.compile(r"e\.g\. `([^`]+)`")  # a command's example in its summary
+# Moves people type as commands, and how to make them.
+_MOVE_WORDS = {
+    "quit": "/play quit (SmartFeud, once another player has resigned)",
+    "skip": "/place skip (NMBR 9, for a tile that fits nowhere)",
+}
 
 
 class CommandError(GameError):
@@ -223,6 +228,8 @@ def parse_command(line: str) -> Command:
         shown = name if len(name) <= 20 else name[:19] + "…"
         close = difflib.get_close_matches(name, SPECS, n=2, cutoff=0.6)
         guess = f" Did you mean {' or '.join(f'/{c}' for c in close)}?" if close else ""
+        if name in _MOVE_WORDS:
+            guess = f" It is a move: {_MOVE_WORDS[name]}."
         raise CommandError(f"There is no command /{shown}.{guess} /help lists them all.")
     args = tokens[1:]
     game_id: int | None = None

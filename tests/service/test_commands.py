@@ -70,6 +70,8 @@ def test_parse_command_reads_each_shape(line: str, expected: Command) -> None:
         ("/frobnicate", "There is no command /frobnicate. /help lists them all."),
         ("/plya 8H QUIZ", "There is no command /plya. Did you mean /play"),
         ("/leaderbord", "Did you mean /leaderboard? /help lists them all."),
+        ("/quit", "There is no command /quit. It is a move: /play quit (SmartFeud, once"),
+        ("/skip", "It is a move: /place skip (NMBR 9, for a tile that fits nowhere)."),
         ("/" + "x" * 300, "There is no command /xxxxxxxxxxxxxxxxxxx…. /help"),
         ("hello", "Commands start with a slash"),
         ("/pass now", "Usage: /pass [game=<id>]"),
