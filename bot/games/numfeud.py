@@ -930,18 +930,24 @@ class NumfeudState:
                 f"{len(step.tiles)} tiles from {anchor} run off the board (rows 1–{SIZE}, "
                 f"columns A–{COLUMNS[SIZE - 1]}).",
             )
+        cells = [_cell(*anchor.step(i)) for i in range(len(step.tiles))]
+        # Every tile the empty squares need, counted at once ("no R5, B5", "only 1 G7").
+        needed = [
+            physical(token)
+            for cell, token in zip(cells, step.tiles, strict=True)
+            if not board[cell]
+        ]
+        if missing := missing_from(rack, needed):
+            lacking = shortage([*rack, *played], missing, tile_name)
+            raise RuleError(
+                Reason.TILE_NOT_IN_RACK,
+                f"You have {lacking} in your inventory. See your tiles with /rack.",
+            )
         laid = 0
-        for i, token in enumerate(step.tiles):
-            cell = _cell(*anchor.step(i))
+        for cell, token in zip(cells, step.tiles, strict=True):
             on_board = board[cell]
             if not on_board:
                 tile = physical(token)
-                if tile not in rack:
-                    lacking = shortage([*rack, *played], [tile], tile_name)
-                    raise RuleError(
-                        Reason.TILE_NOT_IN_RACK,
-                        f"You have {lacking} in your inventory. See your tiles with /rack.",
-                    )
                 rack.remove(tile)
                 board[cell] = token
                 played.append(tile)

@@ -234,6 +234,7 @@ def test_a_lay_must_match_the_board_tiles() -> None:
     ("text", "said"),
     [
         ("8G R5 R6 R7 R8 R9", "You have no R9 in your inventory."),
+        ("8G R5 R6 R7 R9 R10", "You have no R9, R10 in your inventory."),  # all at once
         ("H7 R8 R6 R8", "You have only 1 R8 in your inventory."),
         ("8G R5 R6 R7 J=R8", "You have no joker in your inventory."),
         ("swap B5 B5", "You have only 1 B5 in your inventory."),
