@@ -66,6 +66,18 @@ log = logging.getLogger(__name__)
 CONSOLE = "console"
 # Button verbs: `verb:game_id[:turn]`, short enough for Telegram's 64-byte callback data.
 ACTIONS = ("join", "start", "board", "rack", "pass")
+# Why a game ended (`Outcome.reason`), as the game-over line says it.
+_ENDINGS = {
+    "out": "a player went out",
+    "passes": "passes in a row",
+    "resign": "resigned",
+    "timeout": "time ran out",
+    "quit": "everyone quit",
+    "pool": "the pool ran out",
+    "full": "a full inventory could not be laid",
+    "blocked": "the bag is empty and everyone passed",
+    "complete": "all rounds played",
+}
 # What a move command given without its argument hands the game's parser (see _in_game_notation).
 _BARE_MOVES = {"play": "", "swap": "swap", "place": ""}
 BOT_MOVES_LIMIT = 1000  # a safety net: a game where bots alone keep moving this long is a bug
@@ -1350,7 +1362,7 @@ class Service:
             for seat in table.seats
             if seat.user_id is not None
         ]
-        head = f"Game #{table.row.id} is over ({outcome.reason})"
+        head = f"Game #{table.row.id} is over ({_ENDINGS.get(outcome.reason, outcome.reason)})"
         if len(table.names) == 1:  # solo: nobody to beat, only a score (and maybe a record)
             lines = [f"{head}: {table.names[0]} scored {outcome.scores[0]}."]
         else:

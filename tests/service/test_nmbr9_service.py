@@ -260,7 +260,10 @@ async def play_solo(say, db, seed: int) -> int:
     over = public(replies)[1]
     score = over.event["scores"][0]
     # A solo game has no winner to name, only a score.
-    assert over.text.splitlines()[0] == f"Game #{game_id} is over (complete): alice scored {score}."
+    assert (
+        over.text.splitlines()[0]
+        == f"Game #{game_id} is over (all rounds played): alice scored {score}."
+    )
     return game_id
 
 

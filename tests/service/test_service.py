@@ -381,6 +381,8 @@ async def test_resign_out_of_turn_ends_the_game(say, db) -> None:
     over = events(replies, "game_over")[0]
     assert over["winners"] == ["alice"]
     assert over["reason"] == "resign"
+    [text] = [r.text for r in replies if r.kind == "game_over"]
+    assert text.startswith(f"Game #{game_id} is over (resigned). alice won — alice 0, bob 0.")
     row = await db.games.get_game(game_id)
     assert row is not None
     assert row.status == "finished"
