@@ -40,7 +40,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, cast
 
-from bot.commands import Command, CommandError, help_text, parse_command, usage
+from bot.commands import SPECS, Command, CommandError, help_text, parse_command, usage
 from bot.config import DEFAULT_REMINDERS
 from bot.core.errors import GameError, InvalidMove, Reason, RuleError
 from bot.core.game import GameDef, GameState, Move, MoveRecord
@@ -773,10 +773,8 @@ class Service:
             except RuleError as error:
                 if error.reason is not Reason.NOT_YOUR_TURN:
                     raise
-                whose = self._to_move_names(table, table.state)  # the game knows no names
-                raise RuleError(
-                    error.reason, f"It is {whose}'s turn in game #{row.id}, not yours; wait for it."
-                ) from error
+                # The rules core knows no names: say whose turn it is.
+                raise RuleError(error.reason, self._not_yours(table, "wait for it.")) from error
             if table.gdef.draft_step(table.state, state):
                 return await self._commit_draft(table, state, seat_no, move)
             replies = await self._commit(table, state, seat_no, move, "move")
@@ -1042,12 +1040,16 @@ class Service:
                 f"one with e.g. /new {gdef.key} @bob assist=on.",
             )
         if seat not in table.state.waiting_for():
-            raise ServiceError("NOT_YOUR_TURN", "It is not your turn; ask for a hint on it.")
+            raise ServiceError("NOT_YOUR_TURN", self._not_yours(table, "ask for a hint on yours."))
         move = await asyncio.to_thread(helper, table.state, seat)
+        if str(move) in SPECS:  # a move that is a command of its own: Rummikub's draw
+            advice = f"nothing from your rack can be laid now, so /{move}."
+        else:
+            advice = f"/play {move}"
         return [
             Reply(
                 ctx.to_user,
-                f"Hint for game #{row.id}, from the start of your turn: /play {move}",
+                f"Hint for game #{row.id}, from the start of your turn: {advice}",
                 event={"type": "hint", "game_id": row.id, "move": str(move)},
             )
         ]
@@ -1617,6 +1619,12 @@ class Service:
         ]
 
     # -- presentation helpers --
+
+    def _not_yours(self, table: _Table, then: str) -> str:
+        """Return the refusal of an asker whose turn it is not: whose it is, then `then`."""
+        assert table.state is not None
+        whose = self._to_move_names(table, table.state)
+        return f"It is {whose}'s turn in game #{table.row.id}, not yours; {then}"
 
     def _to_move_names(self, table: _Table, state: GameState) -> str:
         return and_list(table.names[s] for s in state.waiting_for()) or "nobody"

@@ -158,13 +158,27 @@ async def test_hint_in_a_casual_game_is_private_and_legal(say, db) -> None:
     game_id = await start(say, "assist=on")
     refusal = only(await say("bob", "/hint"), "error")
     assert refusal.event["reason"] == "NOT_YOUR_TURN"
+    assert refusal.text.startswith(f"It is alice's turn in game #{game_id}, not yours;")
     hint = only(await say("alice", "/hint"), "hint")
     assert isinstance(hint.to, UserTarget)
     assert hint.to.name == "alice"
+    assert hint.text.endswith(f"/play {hint.event['move']}")
     state = load_state(await db.games.get_game(game_id))
     move = RUMMIKUB.parse_move(hint.event["move"])
     after = state.apply(0, move)
     assert after.turn == 1
+
+
+async def test_a_hint_to_draw_says_so_with_the_command(say) -> None:
+    """When nothing can be laid the hint is /draw, with why (not '/play draw')."""
+    await say("alice", "/new rummikub @bob seed=3 assist=on")  # alice: no 30 points to open
+    await say("alice", "/start")
+    hint = only(await say("alice", "/hint"), "hint")
+    assert hint.event["move"] == "draw"
+    assert hint.text == (
+        "Hint for game #1, from the start of your turn: nothing from your rack can be laid now,"
+        " so /draw."
+    )
 
 
 async def test_assist_before_the_initial_meld_is_refused_through_the_service(say, db) -> None:
