@@ -177,7 +177,13 @@ COMMANDS: tuple[CommandSpec, ...] = (
         takes_game_id=False,
         shape="word?",
     ),
-    CommandSpec("cancel", "", "Cancel a game (its creator or a chat admin).", shape="none"),
+    CommandSpec(
+        "cancel",
+        "",
+        "Cancel a game: its host (the creator; once they leave the lobby, the first player"
+        " left) or a chat admin.",
+        shape="none",
+    ),
 )
 
 SPECS: dict[str, CommandSpec] = {spec.name: spec for spec in COMMANDS}

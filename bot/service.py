@@ -177,6 +177,16 @@ class _Table:
                 return seat.seat_no
         return None
 
+    @property
+    def host(self) -> User | None:
+        """Return who may cancel the game: its creator while seated, else the first person seated.
+
+        A creator who leaves the lobby hands the game to the others; only bots left: nobody.
+        """
+        people = [user for user in self.users if user is not None]
+        creator = [user for user in people if user.id == self.row.creator_user_id]
+        return (creator or people)[0] if people else None
+
 
 def bot_name(level: str, seat_no: int) -> str:
     """Return the display name of a bot seat, e.g. ``bot-hard`` (unique within a game)."""
@@ -637,11 +647,13 @@ class Service:
             if not ok:
                 raise ServiceError("ALREADY_PLAYED", "The game changed meanwhile; try again.")
             row = await self._reload(row)
-            humans = [s for s in await self.db.games.seats(row.id) if s.user_id is not None]
+            after = await self._table(row)
             text = f"{ctx.user.display_name} left game #{row.id}."
-            if not humans:
+            if after.host is None:
                 await self.db.games.cancel_game(row.id, row.version, now=self.clock())
                 text += " Nobody is left, so it is cancelled."
+            elif table.host is not None and table.host.id == ctx.user.id:
+                text += f" {after.host.display_name} hosts it now (and may /cancel it)."
             return [
                 Reply(
                     ctx.to_chat,
@@ -711,10 +723,11 @@ class Service:
             row = await self._reload(row)
             if row.status not in ("lobby", "active"):
                 raise ServiceError("GAME_OVER", f"Game #{row.id} is already over.")
-            if row.creator_user_id != ctx.user.id and not ctx.ref.is_admin:
+            host = (await self._table(row)).host
+            if (host is None or host.id != ctx.user.id) and not ctx.ref.is_admin:
+                by = f"{host.display_name}, who hosts it, or by " if host else ""
                 raise ServiceError(
-                    "NOT_ALLOWED",
-                    f"Only the creator of game #{row.id} or a chat admin can cancel it.",
+                    "NOT_ALLOWED", f"Game #{row.id} can be cancelled only by {by}a chat admin."
                 )
             ok = await self.db.games.cancel_game(row.id, row.version, now=self.clock())
             if not ok:

@@ -81,7 +81,7 @@ async def test_cancel_needs_the_creator_or_manage_server(harness):
     msgs = harness.replies(inter)
     assert len(msgs) == 1
     assert msgs[0].ephemeral
-    assert "Only the creator" in msgs[0].text
+    assert "can be cancelled only by alice, who hosts it" in msgs[0].text
     assert (await harness.db.games.get_game(1)).status == "lobby"
     inter = await harness.slash(harness.carol, "cancel", game=1)
     msgs = harness.replies(inter)

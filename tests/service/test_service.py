@@ -235,7 +235,7 @@ BAD_INPUT = [
     ("alice", "/new webfeud bot=superhard", "BAD_COMMAND", "use bot=easy|medium|hard. Usage"),
     ("alice", "/new webfeud @bob @carol", "BAD_PLAYER_COUNT", "2"),
     ("alice", "/new webfeud @alice", "DUPLICATE_PLAYER", "Usage: /new"),
-    ("carol", "/cancel game={game}", "NOT_ALLOWED", "creator"),
+    ("carol", "/cancel game={game}", "NOT_ALLOWED", "only by alice, who hosts it, or by a chat"),
     ("alice", "/join", "NO_GAME", "/new"),
     ("alice", "/leave", "ALREADY_STARTED", "/resign"),
     ("alice", "/rules chess", "BAD_COMMAND", "Usage: /rules"),
@@ -283,6 +283,25 @@ async def test_cancel_by_creator_or_admin(say, db) -> None:
     done = await say("bob", "/cancel", admin=True)
     assert events(done, "game_cancelled")[0]["game_id"] == game_id
     assert await db.deadlines.pending_deadlines(game_id) == []
+
+
+async def test_a_creator_who_leaves_the_lobby_hands_the_game_on(say) -> None:
+    """Alice creates and leaves: bob hosts the game and may cancel it, alice no longer may."""
+    await say("alice", "/new rummikub @bob @carol")
+    [left] = await say("alice", "/leave")
+    assert left.text == "alice left game #1. bob hosts it now (and may /cancel it)."
+    [carol_left] = await say("carol", "/leave")  # not the host: nothing handed on
+    assert carol_left.text == "carol left game #1."
+    await say("dave", "/join")
+    await say("bob", "/start")
+    refused = error_of(await say("alice", "/cancel game=1"))
+    assert refused["reason"] == "NOT_ALLOWED"
+    assert (
+        refused["message"]
+        == "Game #1 can be cancelled only by bob, who hosts it, or by a chat admin."
+    )
+    done = await say("bob", "/cancel")
+    assert events(done, "game_cancelled")[0]["by"] == "bob"
 
 
 def chat_never_shows_a_rack(replies: list[Reply], state: GameState) -> None:

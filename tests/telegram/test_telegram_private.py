@@ -142,7 +142,7 @@ async def test_a_group_admin_may_cancel_someone_elses_game(tg, people) -> None:
     lobby = (await tg.say(people.bob, "/new webfeud"))[0].result
     assert "reply_markup" in lobby
     calls = await tg.say(people.carol, "/cancel game=1")
-    assert "Only the creator" in calls[-1].text
+    assert "can be cancelled only by bob, who hosts it" in calls[-1].text
     calls = await tg.say(people.alice, "/cancel game=1")
     assert [c.method for c in calls] == ["getChatMember", "editMessageReplyMarkup", "sendMessage"]
     assert "cancelled by alice" in calls[-1].text
