@@ -671,6 +671,14 @@ class Service:
             table = await self._table(row)
             if table.seat_of(ctx.user.id) is None:
                 raise ServiceError("NOT_A_PLAYER", f"You are not in game #{row.id}.")
+            gdef, seated = table.gdef, len(table.seats)
+            if seated < gdef.min_players:
+                raise ServiceError(
+                    "BAD_PLAYER_COUNT",
+                    f"{gdef.title} needs {plural(gdef.min_players, 'player')} and game #{row.id} "
+                    f"has {seated}: others can /join game={row.id}, or add a bot with /new "
+                    f"{gdef.key} bot=easy|medium|hard.",
+                )
             return await self._start(table)
 
     async def _start(self, table: _Table) -> list[Reply]:

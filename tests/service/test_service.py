@@ -116,6 +116,10 @@ async def test_lobby_join_leave_and_start(say, db) -> None:
     game_id = events(created, "game_created")[0]["game_id"]
     start_early = await say("alice", "/start")
     assert error_of(start_early)["reason"] == "BAD_PLAYER_COUNT"
+    assert error_of(start_early)["message"] == (
+        f"Webfeud needs 2 players and game #{game_id} has 1: others can /join game={game_id}, or"
+        " add a bot with /new webfeud bot=easy|medium|hard."
+    )
     left = await say("alice", "/leave")
     assert events(left, "game_left")
     row = await db.games.get_game(game_id)
