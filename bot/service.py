@@ -676,8 +676,8 @@ class Service:
                 raise ServiceError(
                     "BAD_PLAYER_COUNT",
                     f"{gdef.title} needs {plural(gdef.min_players, 'player')} and game #{row.id} "
-                    f"has {seated}: others can /join game={row.id}, or add a bot with /new "
-                    f"{gdef.key} bot=easy|medium|hard.",
+                    f"has {seated}: others can /join game={row.id}, or /cancel it and play a bot:"
+                    f" /new {gdef.key} bot=easy|medium|hard.",
                 )
             return await self._start(table)
 
