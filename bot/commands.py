@@ -281,6 +281,8 @@ def _by_shape(spec: CommandSpec, rest: list[str], game_id: int | None) -> Comman
     if spec.shape == "player?":
         if len(rest) > 1 or (rest and not _is_player(rest[0])):
             raise _fail(spec, f"/{spec.name} takes {spec.args}.")
+        if rest and _BOT_MENTION.match(rest[0][1:]):
+            raise _fail(spec, f"{rest[0]} is a computer player, which keeps no record.")
         return Command(spec.name, game_id, players=tuple(t[1:] for t in rest))
     return _parse_new(spec, rest)
 
