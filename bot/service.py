@@ -792,10 +792,18 @@ class Service:
             try:
                 state = table.state.apply(seat_no, move)
             except RuleError as error:
-                if error.reason is not Reason.NOT_YOUR_TURN:
-                    raise
-                # The rules core knows no names: say whose turn it is.
-                raise RuleError(error.reason, self._not_yours(table, "wait for it.")) from error
+                # The rules core knows no names: say whom the asker waits for.
+                if error.reason is Reason.NOT_YOUR_TURN:
+                    raise RuleError(error.reason, self._not_yours(table, "wait for it.")) from error
+                if error.reason is Reason.ALREADY_PLACED:
+                    waiting = [table.names[s] for s in table.state.waiting_for()]
+                    verb = "has" if len(waiting) == 1 else "have"
+                    raise RuleError(
+                        error.reason,
+                        f"You have placed this round's tile in game #{row.id} already; the next "
+                        f"card comes when {and_list(waiting)} {verb} placed theirs.",
+                    ) from error
+                raise
             if table.gdef.draft_step(table.state, state):
                 return await self._commit_draft(table, state, seat_no, move)
             replies = await self._commit(table, state, seat_no, move, "move")

@@ -78,6 +78,11 @@ async def test_three_players_place_privately_in_any_order(say, db, service) -> N
                 assert mine.kind == "rack"  # a secret: never shown in a group
                 again = await say(names[seat], f"/place {moves[seat]}")
                 assert again[0].event["reason"] == "ALREADY_PLACED"
+                waiting = [names[s] for s in sorted(order[k + 1 :])]
+                assert again[0].text.endswith(
+                    f"the next card comes when {' and '.join(waiting)} "
+                    f"{'has' if len(waiting) == 1 else 'have'} placed theirs."
+                )
                 board = await say("carol", "/board")
                 assert moves[seat] not in board[0].text
                 assert board[0].event["view"]["displays"][seat] == [
