@@ -1339,11 +1339,15 @@ class Service:
                 left = _time_left(deadline, self.clock(), self.reminders)
                 if left is None:
                     return []
+                gdef = table.gdef
+                round_no = gdef.round_of(state)
+                task = "Your turn" if round_no is None else f"Your tile of round {round_no + 1}"
+                missed = gdef.missed_deadline()
                 return [
                     Reply(
                         _user_target(user),
-                        f"Your turn in game #{row.id} ({table.gdef.title}) runs out in "
-                        f"{_fmt_delta(left)}.",
+                        f"{task} in game #{row.id} ({gdef.title}) runs out in {_fmt_delta(left)}"
+                        + (f"; if you miss it, {missed}." if missed else "."),
                         event={
                             "type": "reminder",
                             "game_id": row.id,

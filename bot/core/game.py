@@ -11,7 +11,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any, Protocol, Self
+from typing import Any, ClassVar, Protocol, Self
 
 from bot.core.errors import InvalidMove, Reason, RuleError
 
@@ -202,9 +202,16 @@ class GameDef(ABC):
         """Return how long a player has for a turn (None: no limit)."""
         return None
 
+    deadline_task: ClassVar[str] = "Each turn must be played"  # what the deadline is for
+
+    def missed_deadline(self) -> str:
+        """Say to the player what a missed deadline does ("you lose the game"); "" if nothing."""
+        return ""
+
     def deadline_rule(self, limit: str) -> str:
         """Return the sentence of `/rules` that states the time limit `limit` (e.g. "24 hours")."""
-        return f"Each turn must be played within {limit}."
+        missed = self.missed_deadline()
+        return f"{self.deadline_task} within {limit}" + (f"; if not, {missed}." if missed else ".")
 
     def on_timeout(self, state: GameState, seat: int) -> GameState:
         """Return the state after `seat` let the turn deadline pass."""

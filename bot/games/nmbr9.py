@@ -22,7 +22,7 @@ from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
-from typing import NamedTuple, Self, TypeVar
+from typing import ClassVar, NamedTuple, Self, TypeVar
 
 from bot.core.errors import InvalidMove, InvariantError, Reason, RuleError
 from bot.core.game import JSON, GameDef, GameState, MoveRecord, OptionSpec, Outcome, Resign
@@ -861,12 +861,11 @@ class Nmbr9Def(GameDef):
         assert isinstance(state, Nmbr9State)
         return state.playing
 
-    def deadline_rule(self, limit: str) -> str:
-        """Return the `/rules` sentence of the round deadline and what a missed one does."""
-        return (
-            f"Each round's tile must be placed within {limit}; when the time is up, the easy "
-            "rule places it for you."
-        )
+    deadline_task: ClassVar[str] = "Each round's tile must be placed"
+
+    def missed_deadline(self) -> str:
+        """Say what a missed round deadline does: the easy rule places the tile."""
+        return "the easy rule places it for you"
 
     def round_of(self, state: GameState) -> int | None:
         """Return the round being played: every seat places at once, privately."""

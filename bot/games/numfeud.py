@@ -1195,12 +1195,9 @@ class NumfeudDef(GameDef):
         """Return the turn deadline: 72 hours."""
         return TIMEOUT
 
-    def deadline_rule(self, limit: str) -> str:
-        """Return the `/rules` sentence of the turn deadline and what a missed one does."""
-        return (
-            f"Each turn must be played within {limit}; a player who lets the time run out "
-            "resigns and loses 50 ranking points."
-        )
+    def missed_deadline(self) -> str:
+        """Say what a missed turn deadline does: the player resigns for -50."""
+        return f"you resign and lose {FORFEIT_POINTS} ranking points"
 
     def on_timeout(self, state: Any, seat: int) -> Any:  # noqa: ANN401 - GameDef protocol
         """Seventy-two hours without a move resign the game for the player (-50)."""

@@ -747,6 +747,10 @@ class RummikubDef(GameDef):
         seconds = TIME_LIMITS.get(options.get("time", "none"))
         return None if seconds is None else timedelta(seconds=seconds)
 
+    def missed_deadline(self) -> str:
+        """Say what a missed turn time does: the draft is taken back and three tiles drawn."""
+        return f"your tiles go back and you draw {TIMEOUT_PENALTY}"
+
     def on_timeout(self, state: Any, seat: int) -> Any:  # noqa: ANN401
         """The player's tiles go back where they were and they draw three tiles."""
         assert isinstance(state, RummikubState)

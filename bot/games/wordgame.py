@@ -1054,14 +1054,9 @@ class WordGameDef(GameDef):
         assert isinstance(state, WordState)
         return state.in_game()
 
-    def deadline_rule(self, limit: str) -> str:
-        """Return the `/rules` sentence of the turn deadline and what a missed one does."""
-        missed = (
-            "when the time is up, the turn counts as a pass"
-            if self.timeout_passes
-            else "a player who lets the time run out loses the game"
-        )
-        return f"Each turn must be played within {limit}; {missed}."
+    def missed_deadline(self) -> str:
+        """Say what a missed turn deadline does: a pass (SmartFeud) or a lost game (Webfeud)."""
+        return "the turn counts as a pass" if self.timeout_passes else "you lose the game"
 
     def rack_note(self, state: GameState, seat: int) -> str:
         """Say what a blank on the rack is, and that the starter's extra one must be laid now."""

@@ -183,6 +183,10 @@ async def test_a_missed_round_deadline_places_the_tile_by_the_easy_rule(
     await say("alice", f"/place {move_of(state, 0)}")  # the round's deadlines stay as they were
     reminder = await dispatcher.run_due(clock.advance(21 * HOUR))  # 23 h: 1 h left
     assert [(r.kind, r.to.name) for r in reminder] == [("reminder", "bob")]
+    assert reminder[0].text == (
+        f"Your tile of round 1 in game #{game_id} (NMBR 9) runs out in 1 hour; if you miss it,"
+        " the easy rule places it for you."
+    )
     assert await dispatcher.run_due(clock.advance(HOUR - timedelta(seconds=1))) == []
     fired = await dispatcher.run_due(clock.advance(timedelta(seconds=1)))
     summary = [r for r in fired if r.kind == "timeout"]

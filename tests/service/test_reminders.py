@@ -78,7 +78,9 @@ async def test_a_late_reminder_tells_the_real_time_left(service, clock) -> None:
     dispatcher = Dispatcher(service, outbox)
     late = await dispatcher.run_due(clock.advance(72 * HOUR - timedelta(minutes=40)))
     assert [r.event["left_seconds"] for r in late] == [40 * 60]
-    assert late[0].text.endswith("runs out in 40 minutes.")
+    assert late[0].text.endswith(
+        "Your turn in game #1 (Webfeud) runs out in 40 minutes; if you miss it, you lose the game."
+    )
     assert outbox.sent == late
 
 
@@ -87,9 +89,13 @@ async def test_a_reminder_late_by_hours_says_hours_and_minutes(service, clock) -
     await new_game(service)
     dispatcher = Dispatcher(service, Outbox())
     late = await dispatcher.run_due(clock.advance(72 * HOUR - 2 * HOUR - timedelta(minutes=58)))
-    assert [r.text.split("runs out in ")[1] for r in late] == ["2 hours 58 minutes."]
+    assert [r.text.split("runs out in ")[1] for r in late] == [
+        "2 hours 58 minutes; if you miss it, you lose the game."
+    ]
     on_time = await dispatcher.run_due(clock.advance(HOUR + timedelta(minutes=58)))
-    assert [r.text.split("runs out in ")[1] for r in on_time] == ["1 hour."]
+    assert [r.text.split("runs out in ")[1] for r in on_time] == [
+        "1 hour; if you miss it, you lose the game."
+    ]
 
 
 class SlowOutbox:

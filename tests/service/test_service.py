@@ -426,10 +426,10 @@ async def test_looking_commands(say) -> None:
     games = await say("carol", "/games")
     assert games[0].event["games"][0]["status"] == "active"
     rules = await say("carol", "/rules webfeud")
-    assert "within 72 hours; a player who lets the time run out loses the game." in rules[0].text
+    assert "within 72 hours; if not, you lose the game." in rules[0].text
     for game, missed in (
-        ("smartfeud", "within 48 hours; when the time is up, the turn counts as a pass."),
-        ("numfeud", "within 72 hours; a player who lets the time run out resigns and loses 50"),
+        ("smartfeud", "within 48 hours; if not, the turn counts as a pass."),
+        ("numfeud", "within 72 hours; if not, you resign and lose 50 ranking points."),
     ):
         assert missed in (await say("carol", f"/rules {game}"))[0].text
     assert "8H QUIZ" in rules[0].text
