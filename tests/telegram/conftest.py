@@ -6,22 +6,18 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-_spec = importlib.util.spec_from_file_location(
-    "fake_bot_api", Path(__file__).with_name("fake_bot_api.py")
-)
-assert _spec is not None
-assert _spec.loader is not None
-fake_bot_api = importlib.util.module_from_spec(_spec)
-sys.modules["fake_bot_api"] = fake_bot_api
-_spec.loader.exec_module(fake_bot_api)
+from tests.support import load_module
+
+# One module object, however often this conftest is loaded (tests/hardening/conftest.py loads it
+# again under another name): a second copy gave the tests other classes than the fake's own, so
+# an injected 429 went unnoticed when the hardening suite had been collected too.
+fake_bot_api = load_module("fake_bot_api", Path(__file__).with_name("fake_bot_api.py"))
 
 from telegram import Update  # noqa: E402
 from telegram.ext import AIORateLimiter  # noqa: E402
