@@ -21,6 +21,7 @@ _GAME_ID = re.compile(r"^game=(\S*)$", re.IGNORECASE)
 _OPTION = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=(\S*)$")
 # What people write for a bot seat instead of bot=<level>: @bot, @bot-hard, @bot:easy, @bot-hard-3.
 _BOT_MENTION = re.compile(r"^bot(?:[-:](?:easy|medium|hard)(?:-\d+)?)?$", re.IGNORECASE)
+HISTORY_SHOWN = 15  # moves `/history` lists, the newest
 _EXAMPLE = re.compile(r"e\.g\. `([^`]+)`")  # a command's example in its summary
 # Moves people type as commands, and how to make them.
 _MOVE_WORDS = {
@@ -140,6 +141,13 @@ COMMANDS: tuple[CommandSpec, ...] = (
         shape="none",
     ),
     CommandSpec("board", "", "Show the board, the scores and whose turn it is.", shape="none"),
+    CommandSpec(
+        "history",
+        "",
+        f"List a game's moves so far (the last {HISTORY_SHOWN}) with their points, also of a"
+        " finished game.",
+        shape="none",
+    ),
     CommandSpec("rack", "", "Show your tiles, privately.", shape="none"),
     CommandSpec(
         "games",

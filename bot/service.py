@@ -14,7 +14,8 @@ state = await service.replay(game_id)                                       # au
 Every call returns `list[Reply]` (`bot.replies`): to the chat, or privately to one user. Each
 reply carries an `event` dict whose `type` is one of `game_created`, `game_joined`,
 `game_left`, `game_started`, `move_played`, `timeout`, `rack` (private only), `reminder`
-(private), `game_over`, `game_cancelled`, `board`, `games`, `my_games`, `leaderboard`, `stats`,
+(private), `game_over`, `game_cancelled`, `board`, `history`, `games`, `my_games`,
+`leaderboard`, `stats`,
 `rules`, `help` or `error` (`reason`, `message`; sent to the asker). Every `GameError` becomes
 an error reply; anything else (a database failure, a bug) propagates, for the adapter's global
 handler to log and apologise for.
@@ -40,7 +41,15 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, cast
 
-from bot.commands import SPECS, Command, CommandError, help_text, parse_command, usage
+from bot.commands import (
+    HISTORY_SHOWN,
+    SPECS,
+    Command,
+    CommandError,
+    help_text,
+    parse_command,
+    usage,
+)
 from bot.config import DEFAULT_REMINDERS
 from bot.core.errors import GameError, InvalidMove, Reason, RuleError
 from bot.core.game import GameDef, GameState, Move, MoveRecord
@@ -1455,6 +1464,39 @@ class Service:
                     "scores": list(_public_scores(table.gdef, state)),
                     "to_move": self._to_move_names(table, state) if state.outcome is None else None,
                     "view": _public_view(state),
+                },
+            )
+        ]
+
+    async def _cmd_history(self, ctx: _Ctx, command: Command) -> list[Reply]:
+        row = await self._find_game(ctx, command.game_id, ("active",), mine=False, ended=True)
+        table = await self._table(row)
+        assert table.state is not None
+        # What a spectator may see: a swap never names its tiles, an NMBR 9 round shows once over.
+        records = [MoveRecord.from_json(r) for r in table.state.view(None).get("history", [])]
+        first = max(0, len(records) - HISTORY_SHOWN)
+        lines = [
+            f"{n}. {table.names[r.seat]}: {r.text}" + (f" ({r.score:+d})" if r.score else "")
+            for n, r in enumerate(records[first:], start=first + 1)
+        ]
+        game = f"Game #{row.id} ({table.gdef.title})"
+        if not lines:
+            head = f"{game}: no moves yet."
+        elif first:
+            head = f"{game}, the last {len(lines)} of {len(records)} moves:"
+        else:
+            head = f"{game}, {plural(len(lines), 'move')}:"
+        return [
+            Reply(
+                ctx.to_chat,
+                "\n".join([head, *lines]),
+                event={
+                    "type": "history",
+                    "game_id": row.id,
+                    "moves": [
+                        {"n": n, "player": table.names[r.seat], "move": r.text, "score": r.score}
+                        for n, r in enumerate(records[first:], start=first + 1)
+                    ],
                 },
             )
         ]

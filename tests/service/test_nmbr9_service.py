@@ -381,3 +381,22 @@ async def test_when_only_bots_are_left_they_resign_and_the_best_wins(say, db) ->
     assert state.round == ROUNDS
     assert [len(entries) for entries in state.placements] == [6, 7, 7]  # no round more
     assert scores == state.scores
+
+
+async def test_history_shows_a_round_once_it_is_over_and_the_last_15(say, db) -> None:
+    """/history hides the placements of the round being played; a long game shows its end."""
+    game_id = await start(say, "@bob")
+    state = await state_of(db, game_id)
+    await say("alice", f"/place {move_of(state, 0)}")
+    [history] = await say("bob", "/history")
+    assert history.text == f"Game #{game_id} (NMBR 9): no moves yet."  # alice's tile is secret
+    await say("bob", f"/place {move_of(state, 1)}")
+    [history] = await say("bob", "/history")
+    assert [m["player"] for m in history.event["moves"]] == ["alice", "bob"]
+    await say("bob", "/resign")  # the game ends: the solo one below is the chat's only game
+    solo = await play_solo(say, db, 4)
+    [history] = await say("alice", f"/history game={solo}")
+    final = await state_of(db, solo)
+    assert history.text.splitlines()[0] == f"Game #{solo} (NMBR 9), the last 15 of 20 moves:"
+    assert [m["n"] for m in history.event["moves"]] == list(range(6, 21))
+    assert [m["move"] for m in history.event["moves"]] == [r.text for r in final.history[5:]]

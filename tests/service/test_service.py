@@ -524,3 +524,20 @@ async def test_a_game_named_by_id_is_refused_for_what_state_it_is_in(say, table_
     # A finished game's final board and rack may still be looked at by id.
     assert [r.kind for r in await say("alice", "/board game=4")] == ["board"]
     assert [r.kind for r in await say("alice", "/rack game=4")] == ["rack"]
+
+
+async def test_history_lists_the_moves_as_the_chat_saw_them(say) -> None:
+    """/history: numbered moves with their points, a swap without its tiles, to the chat."""
+    await say("alice", "/new webfeud @bob seed=5")
+    assert (await say("bob", "/history"))[0].text == "Game #1 (Webfeud): no moves yet."
+    await say("alice", "/pass")
+    tiles = events(await say("bob", "/rack"), "rack")[0]["tiles"]
+    swapped = await say("bob", "/swap " + "".join(tiles[:3]))
+    assert events(swapped, "move_played")
+    await say("alice", "/resign")
+    [history] = await say("carol", "/history game=1")  # a finished game, asked by an onlooker
+    assert isinstance(history.to, ChatTarget)
+    assert history.text == (
+        "Game #1 (Webfeud), 3 moves:\n1. alice: pass\n2. bob: swapped 3 tiles\n3. alice: resigned"
+    )
+    assert [m["move"] for m in history.event["moves"]] == ["pass", "swapped 3 tiles", "resigned"]
