@@ -94,6 +94,9 @@ async def test_the_chat_never_sees_a_rack_or_a_hidden_move(driver: Driver, key: 
             command = move_command(state, seat, SEED + state.turn)
             await driver.say(NAMES[seat], command)
             await check.after(f"{NAMES[seat]} {command}")
+            # The move list is public: it must not tell a swap's tiles or a round's hidden tile.
+            await driver.say(NAMES[1 - seat], "/history")
+            await check.after(f"{NAMES[1 - seat]} /history")
     for who, text in (("alice", "/rack"), ("bob", "/rack"), ("bob", "/board")):
         await driver.say(who, text)
         await check.after(f"{who} {text}")
