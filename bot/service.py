@@ -15,10 +15,9 @@ Every call returns `list[Reply]` (`bot.replies`): to the chat, or privately to o
 reply carries an `event` dict whose `type` is one of `game_created`, `game_joined`,
 `game_left`, `game_started`, `move_played`, `timeout`, `rack` (private only), `reminder`
 (private), `game_over`, `game_cancelled`, `board`, `history`, `games`, `my_games`,
-`leaderboard`, `stats`,
-`rules`, `help` or `error` (`reason`, `message`; sent to the asker). Every `GameError` becomes
-an error reply; anything else (a database failure, a bug) propagates, for the adapter's global
-handler to log and apologise for.
+`leaderboard`, `stats`, `rules`, `help` or `error` (`reason`, `message`; sent to the asker).
+Every `GameError` becomes an error reply; anything else (a database failure, a bug)
+propagates, for the adapter's global handler to log and apologise for.
 
 Concurrency: one `asyncio.Lock` per game serialises the commands of this process; the version
 check in storage's `commit_move` catches everything else (another process, a stale button), so a
@@ -1475,9 +1474,10 @@ class Service:
         # What a spectator may see: a swap never names its tiles, an NMBR 9 round shows once over.
         records = [MoveRecord.from_json(r) for r in table.state.view(None).get("history", [])]
         first = max(0, len(records) - HISTORY_SHOWN)
+        shown = list(enumerate(records[first:], start=first + 1))
         lines = [
             f"{n}. {table.names[r.seat]}: {r.text}" + (f" ({r.score:+d})" if r.score else "")
-            for n, r in enumerate(records[first:], start=first + 1)
+            for n, r in shown
         ]
         game = f"Game #{row.id} ({table.gdef.title})"
         if not lines:
@@ -1495,7 +1495,7 @@ class Service:
                     "game_id": row.id,
                     "moves": [
                         {"n": n, "player": table.names[r.seat], "move": r.text, "score": r.score}
-                        for n, r in enumerate(records[first:], start=first + 1)
+                        for n, r in shown
                     ],
                 },
             )
