@@ -608,7 +608,7 @@ class Service:
         async with self._lock(row.id):
             row = await self._reload(row)
             if row.status != "lobby":
-                raise ServiceError("ALREADY_STARTED", f"Game #{row.id} has already started.")
+                raise _not_in_status(row)
             table = await self._table(row)
             if table.seat_of(ctx.user.id) is not None:
                 raise ServiceError("ALREADY_SEATED", f"You are already in game #{row.id}.")
@@ -675,7 +675,7 @@ class Service:
         async with self._lock(row.id):
             row = await self._reload(row)
             if row.status != "lobby":
-                raise ServiceError("ALREADY_STARTED", f"Game #{row.id} has already started.")
+                raise _not_in_status(row)
             table = await self._table(row)
             if table.seat_of(ctx.user.id) is None:
                 raise ServiceError("NOT_A_PLAYER", f"You are not in game #{row.id}.")
@@ -738,7 +738,7 @@ class Service:
         async with self._lock(row.id):
             row = await self._reload(row)
             if row.status not in ("lobby", "active"):
-                raise ServiceError("GAME_OVER", f"Game #{row.id} is already over.")
+                raise _not_in_status(row)
             host = (await self._table(row)).host
             if (host is None or host.id != ctx.user.id) and not ctx.ref.is_admin:
                 by = f"{host.display_name}, who hosts it, or by " if host else ""
@@ -786,10 +786,8 @@ class Service:
                 raise ServiceError("NOT_A_PLAYER", f"You are not playing in game #{row.id}.")
             if row.version != arrival.version and _moved_since(arrival, table.state, seat_no):
                 raise _already_played(row.id)
-            if row.status == "lobby" or table.state is None:
-                raise _not_started(row.id)
-            if row.status != "active":
-                raise ServiceError("GAME_OVER", f"Game #{row.id} is over; start one with /new.")
+            if row.status != "active" or table.state is None:
+                raise _not_in_status(row)
             if rounds_only and table.gdef.round_of(table.state) is None:
                 raise ServiceError(
                     "NOT_IN_THIS_GAME",
