@@ -28,6 +28,25 @@ _MOVE_WORDS = {
     "quit": "/play quit (SmartFeud, once another player has resigned)",
     "skip": "/place skip (NMBR 9, for a tile that fits nowhere)",
 }
+# Words players of other bots and apps type for one of our commands.
+_SYNONYMS = {
+    "score": "board",
+    "scores": "board",
+    "status": "board",
+    "hand": "rack",
+    "tiles": "rack",
+    "create": "new",
+    "newgame": "new",
+    "begin": "start",
+    "ranking": "leaderboard",
+    "top": "leaderboard",
+    "forfeit": "resign",
+    "surrender": "resign",
+    "giveup": "resign",
+    "exchange": "swap",
+    "log": "history",
+    "abort": "cancel",
+}
 
 
 class CommandError(GameError):
@@ -242,6 +261,8 @@ def parse_command(line: str) -> Command:
         shown = name if len(name) <= 20 else name[:19] + "…"
         close = difflib.get_close_matches(name, SPECS, n=2, cutoff=0.6)
         guess = f" Did you mean {' or '.join(f'/{c}' for c in close)}?" if close else ""
+        if name in _SYNONYMS:
+            guess = f" Did you mean /{_SYNONYMS[name]}? {SPECS[_SYNONYMS[name]].summary}"
         if name in _MOVE_WORDS:
             guess = f" It is a move: {_MOVE_WORDS[name]}."
         raise CommandError(f"There is no command /{shown}.{guess} /help lists them all.")
