@@ -1139,11 +1139,11 @@ class Service:
         resigned = "resign" in record.words
         over = state.outcome is not None
         user = table.users[seat_no]
-        note = f"You placed your tile at {record.text} ({record.score:+d})."
+        note = f"Your move: {record.shown} ({record.score:+d})."
         if timed_out:
             note = (
                 f"The round deadline of game #{row.id} passed, so your tile was placed for you: "
-                f"{record.text} ({record.score:+d})."
+                f"{record.shown} ({record.score:+d})."
             )
         if not over and _round_goes_on(gdef, before, state):
             waiting = self._to_move_names(table, state)
@@ -1174,17 +1174,19 @@ class Service:
         # The round (or the game) is over: everybody sees the round's moves.
         done = (gdef.round_of(before) if before is not None else None) or 0
         moves = _round_moves(state.history, done)
+        # Everybody placed the same number: "round 3, the 9: alice L12 0 on level 1, …".
+        card = _public_view(state)["cards_seen"][done]
         played = ", ".join(
-            f"{table.names[r.seat]} {r.text}"
+            f"{table.names[r.seat]} {r.shown.removeprefix(f'{card} at ')}"
             + (f" ({r.score:+d})" if r.score else "")
             + (" (placed at the deadline)" if "deadline" in r.words else "")
             for r in moves
         )
         if resigned:
             text = f"#{row.id} {player} resigned"
-            text += f"; round {done + 1}: {played}" if played else ""
+            text += f"; round {done + 1}, the {card}: {played}" if played else ""
         else:
-            text = f"#{row.id} round {done + 1}: {played}"
+            text = f"#{row.id} round {done + 1}, the {card}: {played}"
         text += f" — {self._score_line(table, state)}."
         if not over:
             card = _public_view(state).get("card")
@@ -1474,7 +1476,7 @@ class Service:
         first = max(0, len(records) - HISTORY_SHOWN)
         shown = list(enumerate(records[first:], start=first + 1))
         lines = [
-            f"{n}. {table.names[r.seat]}: {r.text}" + (f" ({r.score:+d})" if r.score else "")
+            f"{n}. {table.names[r.seat]}: {r.shown}" + (f" ({r.score:+d})" if r.score else "")
             for n, r in shown
         ]
         game = f"Game #{row.id} ({table.gdef.title})"

@@ -38,29 +38,48 @@ class Outcome:
 
 @dataclass(frozen=True, slots=True)
 class MoveRecord:
-    """One move of a game as everybody may see it (a swap hides its tiles)."""
+    """One move of a game as everybody may see it (a swap hides its tiles).
+
+    `text` is the move's notation where it may be shown (it replays with the game's
+    `parse_move`); `label`, when set, is what people read instead because the notation alone
+    says too little (NMBR 9: "9 at L12 0 on level 1", where the notation is "L12 0").
+    """
 
     seat: int
     text: str
     score: int
     cells: tuple[int, ...] = ()  # board cells the move covered, for highlighting
     words: tuple[str, ...] = ()
+    label: str = ""
+
+    @property
+    def shown(self) -> str:
+        """Return the words a chat reads for this move."""
+        return self.label or self.text
 
     def to_json(self) -> JSON:
-        """Return a JSON-ready dict."""
-        return {
+        """Return a JSON-ready dict (`label` only when set, as records stored before it)."""
+        data: JSON = {
             "seat": self.seat,
             "text": self.text,
             "score": self.score,
             "cells": list(self.cells),
             "words": list(self.words),
         }
+        if self.label:
+            data["label"] = self.label
+        return data
 
     @classmethod
     def from_json(cls, data: JSON) -> MoveRecord:
         """Rebuild from `to_json` output."""
         return cls(
-            data["seat"], data["text"], data["score"], tuple(data["cells"]), tuple(data["words"])
+            data["seat"],
+            data["text"],
+            data["score"],
+            tuple(data["cells"]),
+            tuple(data["words"]),
+            data.get("label", ""),
         )
 
 

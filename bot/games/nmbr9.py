@@ -615,7 +615,12 @@ class Nmbr9State:
         cells: tuple[int, ...],
         words: tuple[str, ...] = (),
     ) -> Self:
-        record = MoveRecord(seat, str(move), placed.points if placed else 0, cells, words)
+        # The notation says where; the chat also reads which number, on which level.
+        number = self.deck[len(self.placements[seat])]
+        label = f"skipped the {number}"
+        if placed:
+            label = f"{number} at {move} {on_level(placed.level)}"
+        record = MoveRecord(seat, str(move), placed.points if placed else 0, cells, words, label)
         return replace(
             self,
             placements=_set(self.placements, seat, (*self.placements[seat], placed)),

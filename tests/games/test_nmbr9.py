@@ -23,6 +23,7 @@ from bot.games.nmbr9 import (
     Skip,
     auto_fit,
     legal_placements,
+    on_level,
     parse_nmbr9_move,
     suggest_placements,
 )
@@ -436,6 +437,29 @@ def test_missed_deadline_places_the_tile_by_the_fixed_rule() -> None:
     after.check_invariants()
     # Replaying the record's text gives the same state: the log stays replayable.
     assert play(state, 1, record.text).displays == after.displays
+    # What the chat reads also names the number and the level.
+    assert record.shown == f"{state.deck[0]} at {record.text} {on_level(fit.level)}"
+
+
+def test_a_record_names_the_number_and_level_and_old_records_still_load() -> None:
+    """The label says "1 at E4 0 on level 1"; a record stored before labels reads its text."""
+    deck = (8, 8, 1, 1, 0, 0, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 9, 9)
+    state = play(play(NMBR9.new_game(1, seed=1, options={}, deck=deck), 0, "E5 0"), 0, "E1 0")
+    fit = auto_fit(state.display(0), 1)
+    assert fit is not None
+    assert fit.level == 1
+    state = play(state, 0, str(Place(fit.row, fit.col, fit.rotation)))
+    assert [r.text for r in state.history] == ["E5 0", "E1 0", "E4 0"]
+    assert [r.shown for r in state.history] == [
+        "8 at E5 0 on the table",
+        "8 at E1 0 on the table",
+        "1 at E4 0 on level 1",
+    ]
+    assert NMBR9.from_json(state.to_json()).history == state.history
+    data = state.to_json()
+    for record in data["history"]:
+        del record["label"]
+    assert [r.shown for r in NMBR9.from_json(data).history] == ["E5 0", "E1 0", "E4 0"]
 
 
 def test_deadline_placement_climbs_when_it_can() -> None:

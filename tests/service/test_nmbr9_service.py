@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 
 from bot.ai import choose_move
-from bot.games.nmbr9 import ROUNDS, Nmbr9State, parse_nmbr9_move
+from bot.games.nmbr9 import ROUNDS, Nmbr9State, auto_fit, on_level, parse_nmbr9_move
 from bot.reminders import Dispatcher
 from bot.replies import ChatTarget, UserTarget
 from bot.service import load_state
@@ -92,7 +92,7 @@ async def test_three_players_place_privately_in_any_order(say, db, service) -> N
                 assert kinds == ["move_played"]
                 summary = public(replies)[0]
                 assert all(moves[s] in summary.text for s in order)
-                assert f"round {round_no + 1}:" in summary.text
+                assert f"round {round_no + 1}, the {state.deck[round_no]}:" in summary.text
                 assert summary.event["round"] == round_no
                 assert (
                     sorted(private(replies, n)[0].event["round"] for n in names)
@@ -192,12 +192,15 @@ async def test_a_missed_round_deadline_places_the_tile_by_the_easy_rule(
     summary = [r for r in fired if r.kind == "timeout"]
     assert len(summary) == 1
     expected = state.auto_place(1)
-    auto = expected.history[-1].text
-    assert f"bob {auto}" in summary[0].text
+    auto = expected.history[-1]
+    # The chat reads where and on which level ("bob L12 0 on the table"), the player also which.
+    assert f"bob {auto.text} {on_level(auto_fit(state.display(1), state.deck[0]).level)}" in (
+        summary[0].text
+    )
     assert "deadline" in summary[0].text
     [told] = private(fired, "bob")
     assert "deadline" in told.text
-    assert auto in told.text
+    assert f"placed for you: {state.deck[0]} at {auto.text} on " in told.text
     assert told.event["timeout"] is True
     assert await dispatcher.run_due(clock.now) == []  # once only
     state = await state_of(db, game_id)
@@ -307,7 +310,7 @@ async def test_a_resigner_leaves_the_rounds_and_the_last_one_left_wins(say, db, 
     replies = await say("carol", f"/place {move_of(state, 2)}")
     summary = public(replies)[0]
     assert summary.kind == "move_played"
-    assert "round 1: alice " in summary.text
+    assert f"round 1, the {state.deck[0]}: alice " in summary.text
     assert "carol " in summary.text
     assert "bob " not in summary.text.split("—")[0]
     assert sorted(r.to.name for r in replies if r.kind == "rack") == ["alice", "carol"]
@@ -370,7 +373,8 @@ async def test_when_only_bots_are_left_they_resign_and_the_best_wins(say, db) ->
     replies = await say("alice", "/resign")
     resigned = [r.text for r in public(replies) if "resigned" in r.text and r.kind != "game_over"]
     assert len(resigned) == 2  # alice, then the weaker bot; the last one left wins
-    assert resigned[0].startswith("#1 alice resigned; round 7: bot-easy ")  # the bots had placed
+    # The bots had placed: the round ends with alice's resignation.
+    assert resigned[0].startswith(f"#1 alice resigned; round 7, the {state.deck[6]}: bot-easy ")
     loser = min((1, 2), key=lambda s: (scores[s], -s))
     winner = 3 - loser
     assert resigned[1].startswith(f"#1 {('bot-easy', 'bot-hard-3')[loser - 1]} resigned")
@@ -393,6 +397,12 @@ async def test_history_shows_a_round_once_it_is_over_and_the_last_15(say, db) ->
     await say("bob", f"/place {move_of(state, 1)}")
     [history] = await say("bob", "/history")
     assert [m["player"] for m in history.event["moves"]] == ["alice", "bob"]
+    # The notation alone would not say which number: every line names it, and the level.
+    first = state.deck[0]
+    assert history.text.splitlines()[1:] == [
+        f"1. alice: {first} at {move_of(state, 0)} on the table",
+        f"2. bob: {first} at {move_of(state, 1)} on the table",
+    ]
     await say("bob", "/resign")  # the game ends: the solo one below is the chat's only game
     solo = await play_solo(say, db, 4)
     [history] = await say("alice", f"/history game={solo}")
