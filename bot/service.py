@@ -502,14 +502,32 @@ class Service:
                         f"{whose} here have not started yet ({ids}); "
                         "start one with /start game=<id>.",
                     )
+            # A final board, rack or history can still be seen: name the last finished game.
+            last = ""
+            if ended:
+                done = await self.db.games.list_games(
+                    chat_id=ctx.chat.id,
+                    user_id=ctx.user.id if mine else None,
+                    statuses=("finished",),
+                    limit=1,
+                )
+                if done:
+                    title = GAMES[done[0].game_key].title
+                    whose = "Your" if mine else "The"
+                    last = (
+                        f" {whose} last game here, #{done[0].id} ({title}), is over; "
+                        f"add game={done[0].id} to look at it."
+                    )
             if mine:
                 raise ServiceError(
                     "NO_GAME",
-                    "You have no game in this chat. Start one with /new <game> @player.",
+                    f"You have no game in this chat.{last} Start one with /new <game> @player.",
                 )
             if "lobby" in wanted:
                 raise ServiceError("NO_GAME", "There is no game to join here; start one with /new.")
-            raise ServiceError("NO_GAME", "No game is going on here; start one with /new <game>.")
+            raise ServiceError(
+                "NO_GAME", f"No game is going on here.{last} Start one with /new <game>."
+            )
         if len(rows) > 1:
             ids = ", ".join(f"#{row.id}" for row in sorted(rows, key=lambda r: r.id))
             raise ServiceError("WHICH_GAME", f"This chat has several games ({ids}); add game=<id>.")

@@ -541,3 +541,30 @@ async def test_history_lists_the_moves_as_the_chat_saw_them(say) -> None:
         "Game #1 (Webfeud), 3 moves:\n1. alice: pass\n2. bob: swapped 3 tiles\n3. alice: resigned"
     )
     assert [m["move"] for m in history.event["moves"]] == ["pass", "swapped 3 tiles", "resigned"]
+
+
+async def test_looking_after_the_game_ended_names_the_last_finished_game(say) -> None:
+    """/board, /history and /rack with no game going on point to the last game, by id."""
+    assert error_of(await say("alice", "/board"))["message"] == (
+        "No game is going on here. Start one with /new <game>."
+    )
+    await say("alice", "/new webfeud @bob seed=5")
+    await say("alice", "/resign")
+    await say("alice", "/new rummikub @bob seed=5")
+    await say("alice", "/start")
+    await say("bob", "/resign")
+    for line in ("/board", "/history"):
+        error = error_of(await say("carol", line))  # an onlooker: the chat's last game
+        assert (error["reason"], error["message"]) == (
+            "NO_GAME",
+            "No game is going on here. The last game here, #2 (Rummikub), is over; add game=2 "
+            "to look at it. Start one with /new <game>.",
+        )
+    assert error_of(await say("bob", "/rack"))["message"] == (
+        "You have no game in this chat. Your last game here, #2 (Rummikub), is over; add "
+        "game=2 to look at it. Start one with /new <game> @player."
+    )
+    assert error_of(await say("carol", "/rack"))["message"] == (
+        "You have no game in this chat. Start one with /new <game> @player."
+    )
+    assert [r.kind for r in await say("carol", "/history game=2")] == ["history"]
