@@ -113,6 +113,11 @@ def parse_word_move(text: str) -> WordMove:
                 "the tiles to swap, e.g. swap AEQ?."
             )
         return Swap(tiles)
+    if head == "take":
+        raise InvalidMove(
+            "take comes after the word: 8H QUIZ take G7 lays QUIZ across from 8H with the tile "
+            "taken from G7 (SmartFeud)."
+        )
     take: tuple[int, int] | None = None
     if len(parts) == 3 and parts[2].lower() == "take":
         raise InvalidMove(

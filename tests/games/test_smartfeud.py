@@ -183,6 +183,9 @@ def test_take_notation_round_trips() -> None:
     assert str(SMARTFEUD.parse_move("8H QUIZ take G7")) == "8H QUIZ take G7"
     with pytest.raises(InvalidMove, match=r"Say which tile to take: .* 8H QUIZ take G7"):
         parse_word_move("8H QUIZ take")
+    for wrong_order in ("take G7 8H QUIZ", "take G7", "take"):
+        with pytest.raises(InvalidMove, match=r"^take comes after the word: 8H QUIZ take G7 lays"):
+            parse_word_move(wrong_order)
 
 
 def test_nothing_to_take_on_an_empty_square() -> None:
