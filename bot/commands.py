@@ -46,6 +46,8 @@ _SYNONYMS = {
     "exchange": "swap",
     "log": "history",
     "abort": "cancel",
+    "again": "rematch",
+    "replay": "rematch",
 }
 
 
@@ -98,6 +100,13 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("join", "", "Take a free seat in a game that has not started.", shape="none"),
     CommandSpec("start", "", "Deal and start a game once it has enough players.", shape="none"),
     CommandSpec("leave", "", "Give up your seat before the game starts.", shape="none"),
+    CommandSpec(
+        "rematch",
+        "",
+        "Play a finished game again: the same players, bots and options, dealt anew; whoever"
+        " played second goes first. Without game=<id>: your last finished game here.",
+        shape="none",
+    ),
     CommandSpec(
         "play",
         "<move>",

@@ -73,7 +73,7 @@ log = logging.getLogger(__name__)
 
 CONSOLE = "console"
 # Button verbs: `verb:game_id[:turn]`, short enough for Telegram's 64-byte callback data.
-ACTIONS = ("join", "start", "board", "rack", "pass")
+ACTIONS = ("join", "start", "board", "rack", "pass", "rematch")
 # Why a game ended (`Outcome.reason`), as the game-over line says it.
 _ENDINGS = {
     "out": "a player went out",
@@ -201,9 +201,14 @@ def bot_name(level: str, seat_no: int) -> str:
     return f"bot-{level}" if seat_no < 2 else f"bot-{level}-{seat_no + 1}"
 
 
+# Stored with a game's options but not options of the game: its seed, the game it replays.
+REMATCH_OF = "rematch_of"
+_NOT_OPTIONS = frozenset({"seed", REMATCH_OF})
+
+
 def game_options(row: GameRow) -> dict[str, str]:
     """Return the options a game was dealt with (the stored seed left out)."""
-    return {k: str(v) for k, v in row.options.items() if k != "seed"}
+    return {k: str(v) for k, v in row.options.items() if k not in _NOT_OPTIONS}
 
 
 def game_seed(row: GameRow) -> int:
@@ -603,6 +608,79 @@ class Service:
             async with self._lock(row.id):
                 replies += await self._start(table)
         return replies
+
+    async def _cmd_rematch(self, ctx: _Ctx, command: Command) -> list[Reply]:
+        """Deal a finished game again: the same people, bots and options, the next one first."""
+        if command.game_id is None:
+            done = await self.db.games.list_games(
+                chat_id=ctx.chat.id, user_id=ctx.user.id, statuses=("finished",), limit=1
+            )
+            if not done:
+                raise ServiceError(
+                    "NO_GAME",
+                    "You have no finished game in this chat to play again; start one with "
+                    "/new <game>.",
+                )
+            old = done[0]
+        else:
+            found = await self.db.games.get_game(command.game_id)
+            if found is None or found.chat_id != ctx.chat.id:
+                raise ServiceError(
+                    "NO_SUCH_GAME", f"There is no game #{command.game_id} here; /games."
+                )
+            old = found
+            if old.status == "active":
+                raise ServiceError(
+                    "NOT_OVER",
+                    f"Game #{old.id} is still being played; a rematch comes once it is over.",
+                )
+            if old.status != "finished":
+                raise _not_in_status(old)
+        async with self._lock(old.id):
+            before = await self._table(old)
+            if before.seat_of(ctx.user.id) is None:
+                raise ServiceError(
+                    "NOT_A_PLAYER",
+                    f"Only the players of game #{old.id} can ask for its rematch; start a game "
+                    "with /new <game>.",
+                )
+            for row in await self.db.games.list_games(
+                chat_id=ctx.chat.id, statuses=("lobby", "active", "finished")
+            ):
+                if row.options.get(REMATCH_OF) == old.id:
+                    raise ServiceError(
+                        "ALREADY_REMATCHED",
+                        f"Game #{row.id} is already the rematch of game #{old.id}; "
+                        f"/board game={row.id} shows it.",
+                    )
+            gdef = before.gdef
+            seats = sorted(before.seats, key=lambda seat: seat.seat_no)
+            seats = seats[1:] + seats[:1]  # whoever played second goes first
+            options = {
+                **gdef.parse_options(game_options(old)),
+                "seed": self._rng.randrange(_SEED_RANGE),
+                REMATCH_OF: old.id,
+            }
+            row = await self.db.games.create_game(
+                ctx.chat.id,
+                gdef.key,
+                options,
+                ctx.user.id,
+                [(seat.user_id, seat.bot_level) for seat in seats],
+                now=self.clock(),
+            )
+        table = await self._table(row)
+        async with self._lock(row.id):
+            started, *rest = await self._start(table)
+        return [
+            replace(
+                started,
+                text=f"{ctx.user.display_name} asked for a rematch of game #{old.id}. "
+                + started.text,
+                event={**started.event, "rematch_of": old.id},
+            ),
+            *rest,
+        ]
 
     async def _invitee(self, ctx: _Ctx, name: str) -> User:
         if ctx.chat.platform == CONSOLE:
@@ -1442,10 +1520,12 @@ class Service:
         ]
         if moves:
             lines.append("Chat ranking: " + ", ".join(moves) + ".")
+            lines.append(f"Play again with /rematch game={table.row.id}.")
         return Reply(
             _chat_target(table.chat),
             "\n".join(lines),
             images=await self._render("game_over", state, names=table.names),
+            buttons=(Button("Rematch", f"rematch:{table.row.id}"),) if moves else (),
             event={
                 "type": "game_over",
                 "game_id": table.row.id,

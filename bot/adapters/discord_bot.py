@@ -76,6 +76,7 @@ BUTTON_LABELS = {
     "rack": "My rack",
     "board": "Board",
     "pass": "Pass",
+    "rematch": "Rematch",
 }
 BUTTON_STYLES = {
     "join": discord.ButtonStyle.primary,
@@ -83,6 +84,7 @@ BUTTON_STYLES = {
     "rack": discord.ButtonStyle.primary,
     "board": discord.ButtonStyle.secondary,
     "pass": discord.ButtonStyle.secondary,
+    "rematch": discord.ButtonStyle.success,
 }
 # Buttons that act on the game: refused when clicked on a message of an earlier turn.
 TURN_BOUND = frozenset({"pass"})
@@ -98,7 +100,7 @@ def custom_id(action: str, game_id: int, turn: int) -> str:
 
 class GameButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"fb:(?P<action>join|start|rack|board|pass):(?P<game>[0-9]{1,18}):(?P<turn>[0-9]{1,9})",
+    template=r"fb:(?P<action>join|start|rack|board|pass|rematch):(?P<game>[0-9]{1,18}):(?P<turn>[0-9]{1,9})",
 ):
     """A button under a game message; it is rebuilt from its custom id, so it survives restarts."""
 
@@ -164,6 +166,8 @@ def buttons_for(reply: Reply, game_key: str | None = None) -> list[GameButton]:
         return []
     if kind in LOBBY_EVENTS:
         return [GameButton("join", game_id, 0), GameButton("start", game_id, 0)]
+    if kind == "game_over" and reply.buttons:  # a game with people in it: play it again
+        return [GameButton("rematch", game_id, 0)]
     if kind in PLAY_EVENTS and event.get("to_move"):
         turn = event.get("turn")
         if not isinstance(turn, int):

@@ -103,6 +103,7 @@ ACTIONS: dict[str, str] = {
     "rack": "My rack",
     "pass": "Pass",
     "board": "Board",
+    "rematch": "Rematch",
 }
 LOBBY_ACTIONS = ("join", "start")
 PLAY_ACTIONS = ("rack", "pass", "board")
@@ -667,6 +668,11 @@ class TelegramFrontEnd:
         markup = None
         if reply.kind == "game_joined" and game_id:
             markup = await self._keyboard(game_id, lobby_only=True)
+        if reply.kind == "game_over" and game_id and reply.buttons:  # people in it: play again
+            data = callback_data(game_id, "rematch", 0)
+            markup = InlineKeyboardMarkup(
+                [[InlineKeyboardButton(ACTIONS["rematch"], callback_data=data)]]
+            )
         if image is None:
             await self._send_text(chat_id, reply.text, markup=markup)
         else:

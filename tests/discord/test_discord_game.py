@@ -85,7 +85,15 @@ async def test_full_two_player_game_by_commands_and_buttons(harness):
         moves += 1
         assert moves < 20
     assert any(m.public and "is over" in m.text for m in fake.public_messages())
-    assert fake.public_messages()[-1].custom_ids() == []  # no buttons under a finished game
+    over = fake.public_messages()[-1]
+    assert over.custom_ids() == ["fb:rematch:1:0"]  # no game buttons, only Rematch
+    inter = await harness.click(users[1], over, over.button("fb:rematch:1:"))
+    again = [m for m in harness.replies(inter) if m.public]
+    assert again[0].text.startswith(
+        "bob asked for a rematch of game #1. Game #2 (Webfeud) has started: bob vs alice."
+    )
+    row, state = await state_of(harness, 2)
+    assert (row.status, state.waiting_for()) == ("active", (0,))
     assert_no_rack_in_public(fake)
     assert len(harness.racks) >= 6
     harness.assert_racks_private()

@@ -107,7 +107,6 @@ async def test_a_full_game_in_a_group_by_commands_and_buttons(tg, people) -> Non
     assert len(over) == 1
     assert over[0].chat_id == group["id"]
     assert "reply_markup" not in api.message(group["id"], board_id)  # no buttons after the end
-
     # Nothing private ever reached the group: no rack text, no rack picture.
     group_calls = [c for c in api.calls if c.chat_id == group["id"]]
     assert not [c for c in group_calls if "Your rack" in c.text]
@@ -116,6 +115,27 @@ async def test_a_full_game_in_a_group_by_commands_and_buttons(tg, people) -> Non
     assert len([c for c in group_calls if "cannot send you your tiles" in c.text]) == 1
     # One board message per game: every later board went into it.
     assert len([c for c in group_calls if c.method == "sendPhoto" and "has started" in c.text]) == 1
+    assert tg.errors == []
+
+    # Only the Rematch button, under the game-over message: it deals game #2, bob first.
+    message = api.message(group["id"], over[0].result["message_id"])
+    assert [b["text"] for b in message["reply_markup"]["inline_keyboard"][0]] == ["Rematch"]
+    calls = await tg.press(people.bob, message, "Rematch")
+    # bob's new rack goes to his private chat first; the press is answered once, saying so.
+    assert [c.method for c in calls].count("answerCallbackQuery") == 1
+    again = [c for c in calls if c.chat_id == group["id"] and "has started" in c.text]
+    assert [c.text.split("\n")[0] for c in again] == [
+        "bob asked for a rematch of game #1. Game #2 (Webfeud) has started: bob vs alice. bob "
+        "to move."
+    ]
+    row, state = await stored_state(tg, 2)
+    assert (row.status, state.waiting_for()) == ("active", (0,))
+    calls = await tg.press(people.alice, message, "Rematch")  # once only: an alert, no game
+    assert [c.method for c in calls] == ["answerCallbackQuery"]
+    assert "already the rematch of game #1" in calls[0].text
+
+    group_calls = [c for c in api.calls if c.chat_id == group["id"]]
+    assert not [c for c in group_calls if "Your rack" in c.text]
     assert tg.errors == []
 
 
