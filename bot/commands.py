@@ -35,6 +35,11 @@ _SYNONYMS = {
     "status": "board",
     "hand": "rack",
     "tiles": "rack",
+    "unseen": "bag",
+    "remaining": "bag",
+    "left": "bag",
+    "pool": "bag",
+    "deck": "bag",
     "create": "new",
     "newgame": "new",
     "begin": "start",
@@ -177,6 +182,13 @@ COMMANDS: tuple[CommandSpec, ...] = (
         shape="none",
     ),
     CommandSpec("rack", "", "Show your tiles, privately.", shape="none"),
+    CommandSpec(
+        "bag",
+        "",
+        "Show, privately, the tiles you have not seen: in the bag (Rummikub: the pool) and on"
+        " the other racks; in NMBR 9 the cards still to come.",
+        shape="none",
+    ),
     CommandSpec(
         "games",
         "",

@@ -1607,6 +1607,45 @@ class Service:
             raise ServiceError("NOT_A_PLAYER", f"You are not playing in game #{row.id}.")
         return [await self._rack_reply(table, table.state, seat)]
 
+    async def _cmd_bag(self, ctx: _Ctx, command: Command) -> list[Reply]:
+        """Tell a player, privately, the tiles they have not seen (Wordfeud's "tiles left")."""
+        row = await self._find_game(ctx, command.game_id, ("active",))
+        table = await self._table(row)
+        seat = table.seat_of(ctx.user.id)
+        if seat is None or table.state is None:
+            raise ServiceError("NOT_A_PLAYER", f"You are not playing in game #{row.id}.")
+        gdef = table.gdef
+        tiles, pile = gdef.unseen(table.state, seat)
+        counts = Counter(tiles)
+        listed = " ".join(t if counts[t] == 1 else f"{t}×{counts[t]}" for t in dict.fromkeys(tiles))
+        game = f"Game #{row.id} ({gdef.title})"
+        if gdef.pile == "deck":  # NMBR 9: one deck for all, nothing on other racks
+            text = (
+                f"{game}: the {plural(len(tiles), 'card')} still to come, in an order nobody "
+                f"knows: {listed}"
+                if tiles
+                else f"{game}: no cards are left to come."
+            )
+        else:
+            others = [table.names[s] for s in range(len(table.names)) if s != seat]
+            where = f"{others[0]}'s rack" if len(others) == 1 else "the other racks"
+            text = (
+                f"{game}: the {plural(len(tiles), 'tile')} you have not seen — {pile} in the "
+                f"{gdef.pile}, {len(tiles) - pile} on {where}: {listed or '(none)'}"
+            )
+        return [
+            Reply(
+                ctx.to_user,
+                text,
+                event={
+                    "type": "unseen",
+                    "game_id": row.id,
+                    "tiles": list(tiles),
+                    "pile": pile,
+                },
+            )
+        ]
+
     async def _rack_reply(self, table: _Table, state: GameState, seat_no: int) -> Reply:
         if table.gdef.round_of(state) is not None:
             return await self._round_rack(table, state, seat_no, "")

@@ -962,7 +962,7 @@ def build_commands() -> list[app_commands.Command[Any, Any, Any]]:
     for spec in COMMANDS:
         if spec.name in {c.name for c in explicit}:
             continue
-        if spec.name in ("rack", "moves"):  # private answers: deferred ephemeral
+        if spec.name in ("rack", "moves", "bag"):  # private answers: deferred ephemeral
             out.append(simple(spec.name, ephemeral=True))
         elif spec.shape == "none" and spec.takes_game_id:
             out.append(simple(spec.name))

@@ -109,8 +109,11 @@ LOBBY_ACTIONS = ("join", "start")
 PLAY_ACTIONS = ("rack", "pass", "board")
 # Buttons that act on one turn: pressing them after that turn is refused politely.
 TURN_BOUND = frozenset({"pass"})
-# Replies whose content is a player's secret: never shown in a group, not even as a fallback.
-SECRET_KINDS = frozenset({"rack", "hint"})  # a hint names rack tiles
+# Replies whose content is a player's secret: never shown in a group, not even as a fallback
+# (a hint names rack tiles; the unseen tiles give the rack away by what they lack).
+SECRET_KINDS = frozenset({"rack", "hint", "unseen"})
+# Commands that ask for such a secret: typed in a group, each gets the "open a private chat" notice.
+ASKED_SECRETS = frozenset({"rack", "bag", "hint"})
 # Chat replies that show a game's board: they update the game's one board message.
 BOARD_KINDS = frozenset({"game_started", "move_played", "timeout", "draft"})
 _CALLBACK = re.compile(r"^g:(\d{1,18}):([a-z]{1,8}):(\d{1,9})$")
@@ -265,7 +268,7 @@ class Origin:
     message_id: int | None = None
     query: CallbackQuery | None = None
     answered: bool = False
-    asked_rack: bool = False  # the user asked for their rack (else racks come unasked)
+    asked_rack: bool = False  # the user asked for a secret (/rack, /bag); else racks come unasked
     consumed: set[int] = field(default_factory=set)  # id() of replies shown in the answer
 
 
@@ -324,7 +327,11 @@ class TelegramFrontEnd:
         private = chat.type == ChatType.PRIVATE
         name = message.text.split()[0][1:].split("@", 1)[0].lower()
         origin = Origin(
-            chat.id, user.id, private, message_id=message.message_id, asked_rack=name == "rack"
+            chat.id,
+            user.id,
+            private,
+            message_id=message.message_id,
+            asked_rack=name in ASKED_SECRETS,
         )
         if private:
             await self._allow_dm(user)

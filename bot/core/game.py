@@ -262,6 +262,17 @@ class GameDef(ABC):
         """
         return None
 
+    pile: ClassVar[str] = "bag"  # where the tiles not dealt yet wait (Rummikub: the pool)
+
+    @abstractmethod
+    def unseen(self, state: GameState, seat: int) -> tuple[tuple[str, ...], int]:
+        """Return the tiles `seat` has not seen and how many of them are still in the pile.
+
+        The tiles come in display order, never in the order they will be drawn; those not in
+        the pile are on the other racks. It is what the whole set less the table and `seat`'s
+        own rack leaves, so only `seat` may see it (it gives their rack away).
+        """
+
     def rack_note(self, state: GameState, seat: int) -> str:
         """Return what `/rack` adds under `seat`'s tiles in words (e.g. what a blank is), or ""."""
         return ""

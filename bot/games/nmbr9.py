@@ -856,6 +856,14 @@ class Nmbr9Def(GameDef):
         """Return the round deadline (option ``deadline``, 24 h by default)."""
         return DEADLINES[self.parse_options(options)["deadline"]]
 
+    pile = "deck"
+
+    def unseen(self, state: GameState, seat: int) -> tuple[tuple[str, ...], int]:
+        """Return the cards still to come, smallest first (their order stays hidden)."""
+        assert isinstance(state, Nmbr9State)
+        cards = tuple(str(number) for number in sorted(state.deck[state.round + 1 :]))
+        return cards, len(cards)
+
     def on_timeout(self, state: GameState, seat: int) -> GameState:
         """Place the tile of a seat that missed the deadline, by the easy bot's rule."""
         assert isinstance(state, Nmbr9State)

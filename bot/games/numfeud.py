@@ -23,7 +23,16 @@ from itertools import combinations, pairwise, permutations
 from typing import Any, Self
 
 from bot.core.errors import GameError, InvalidMove, InvariantError, Reason, RuleError
-from bot.core.game import JSON, GameDef, MoveRecord, Outcome, Pass, Resign, move_words
+from bot.core.game import (
+    JSON,
+    GameDef,
+    GameState,
+    MoveRecord,
+    Outcome,
+    Pass,
+    Resign,
+    move_words,
+)
 from bot.core.grid import COLUMNS, Anchor, cell_name, parse_anchor
 from bot.core.tiles import draw, missing_from, new_bag, return_to_bag, shortage
 from bot.games import numtiles
@@ -1198,6 +1207,12 @@ class NumfeudDef(GameDef):
     def missed_deadline(self) -> str:
         """Say what a missed turn deadline does: the player resigns for -50."""
         return f"you resign and lose {FORFEIT_POINTS} ranking points"
+
+    def unseen(self, state: GameState, seat: int) -> tuple[tuple[str, ...], int]:
+        """Return the bag and the other inventory as one sorted list, and the bag's size."""
+        assert isinstance(state, NumfeudState)
+        others = [tile for s, rack in enumerate(state.racks) if s != seat for tile in rack]
+        return sort_tiles((*state.bag, *others)), len(state.bag)
 
     def on_timeout(self, state: Any, seat: int) -> Any:  # noqa: ANN401 - GameDef protocol
         """Seventy-two hours without a move resign the game for the player (-50)."""

@@ -18,7 +18,7 @@ from datetime import timedelta
 from typing import Any, Self, TypeVar
 
 from bot.core.errors import InvalidMove, InvariantError, Reason, RuleError
-from bot.core.game import JSON, GameDef, MoveRecord, OptionSpec, Outcome, Resign
+from bot.core.game import JSON, GameDef, GameState, MoveRecord, OptionSpec, Outcome, Resign
 from bot.core.tiles import draw, missing_from, new_bag, shortage
 from bot.games.numtiles import (
     arrange,
@@ -750,6 +750,14 @@ class RummikubDef(GameDef):
     def missed_deadline(self) -> str:
         """Say what a missed turn time does: the draft is taken back and three tiles drawn."""
         return f"your tiles go back and you draw {TIMEOUT_PENALTY}"
+
+    pile = "pool"
+
+    def unseen(self, state: GameState, seat: int) -> tuple[tuple[str, ...], int]:
+        """Return the pool and the other racks as one sorted list, and the pool's size."""
+        assert isinstance(state, RummikubState)
+        others = [tile for s, rack in enumerate(state.racks) if s != seat for tile in rack]
+        return sort_tiles((*state.pool, *others)), len(state.pool)
 
     def on_timeout(self, state: Any, seat: int) -> Any:  # noqa: ANN401
         """The player's tiles go back where they were and they draw three tiles."""

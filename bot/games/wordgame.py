@@ -967,6 +967,13 @@ class WordGameDef(GameDef):
         assert self.variant is not None
         return self.variant
 
+    def unseen(self, state: GameState, seat: int) -> tuple[tuple[str, ...], int]:
+        """Return the bag and the other racks as one list (A–Z, blanks last), and the bag's size."""
+        assert isinstance(state, WordState)
+        others = "".join(rack for s, rack in enumerate(state.racks) if s != seat)
+        tiles = sorted(state.bag + others, key=lambda tile: (tile == BLANK, tile))
+        return tuple(tiles), len(state.bag)
+
     def new_game(
         self,
         players: int,

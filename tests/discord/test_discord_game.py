@@ -117,6 +117,11 @@ async def test_new_with_a_player_starts_at_once_and_racks_stay_private(harness):
     assert len(msgs) == 1
     assert msgs[0].ephemeral
     assert "Your rack" in msgs[0].text
+    inter = await harness.slash(harness.alice, "bag")  # the unseen tiles give the rack away
+    msgs = harness.replies(inter)
+    assert [(m.ephemeral, m.text.split(" — ")[0]) for m in msgs] == [
+        (True, "Game #1 (Webfeud): the 97 tiles you have not seen")
+    ]
     started = fake.last_with_buttons("fb:rack:")
     inter = await harness.click(harness.alice, started, started.button("fb:rack:"))
     msgs = harness.replies(inter)

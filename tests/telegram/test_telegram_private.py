@@ -80,6 +80,22 @@ async def test_rack_by_command_in_a_group_never_shows_the_tiles(tg, people) -> N
     assert tg.errors == []
 
 
+async def test_bag_in_a_group_never_lists_the_unseen_tiles_there(tg, people) -> None:
+    """/bag gives the rack away by what it lacks: only by DM, never as a group fallback."""
+    await tg.say(people.bob, "/help")
+    await tg.say(people.alice, "/new webfeud @bob seed=9")
+    calls = await tg.say(people.alice, "/bag")
+    assert [c.chat_id for c in calls] == [people.group["id"]]
+    assert "cannot send you your tiles" in calls[0].text
+    await tg.say(people.alice, "/start", chat=tg.api.private(people.alice))
+    calls = await tg.say(people.alice, "/bag")
+    assert [(c.method, c.chat_id) for c in calls] == [("sendMessage", people.alice["id"])]
+    assert "tiles you have not seen" in calls[0].text
+    group_texts = " ".join(c.text for c in in_group(tg.api.calls, people.group))
+    assert "you have not seen —" not in group_texts  # /help in the group names the command
+    assert tg.errors == []
+
+
 async def test_a_user_who_blocked_the_bot_gets_the_alert_instead(tg, people) -> None:
     """A 403 on the private message turns into the alert with the rack; dm_allowed is cleared."""
     await tg.say(people.bob, "/start", chat=tg.api.private(people.bob))
