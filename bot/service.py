@@ -1148,11 +1148,8 @@ class Service:
         return replies
 
     async def _cmd_hint(self, ctx: _Ctx, command: Command) -> list[Reply]:
-        row = await self._find_game(ctx, command.game_id, ("active",))
-        table = await self._table(row)
-        seat = table.seat_of(ctx.user.id)
-        if seat is None or table.state is None:
-            raise ServiceError("NOT_A_PLAYER", f"You are not playing in game #{row.id}.")
+        table, state, seat = await self._my_seat(ctx, command)
+        row = table.row
         from bot.ai import HINTS
 
         gdef = table.gdef
@@ -1170,9 +1167,9 @@ class Service:
                 f"Hints are for casual games: game #{row.id} was made with assist=off. Start "
                 f"one with e.g. /new {gdef.key} @bob assist=on.",
             )
-        if seat not in table.state.waiting_for():
+        if seat not in state.waiting_for():
             raise ServiceError("NOT_YOUR_TURN", self._not_yours(table, "ask for a hint on yours."))
-        move = await asyncio.to_thread(helper, table.state, seat)
+        move = await asyncio.to_thread(helper, state, seat)
         if str(move) in SPECS:  # a move that is a command of its own: Rummikub's draw
             advice = f"nothing from your rack can be laid now, so /{move}."
         else:
@@ -1188,12 +1185,8 @@ class Service:
     # -- simultaneous rounds (NMBR 9): every waiting seat moves privately, in any order --
 
     async def _cmd_moves(self, ctx: _Ctx, command: Command) -> list[Reply]:
-        row = await self._find_game(ctx, command.game_id, ("active",))
-        table = await self._table(row)
-        seat = table.seat_of(ctx.user.id)
-        if seat is None or table.state is None:
-            raise ServiceError("NOT_A_PLAYER", f"You are not playing in game #{row.id}.")
-        state, gdef = table.state, table.gdef
+        table, state, seat = await self._my_seat(ctx, command)
+        row, gdef = table.row, table.gdef
         if gdef.round_of(state) is None:
             raise ServiceError(
                 "NOT_IN_THIS_GAME", f"/moves belongs to NMBR 9; for {gdef.title} see /rules."
@@ -1599,23 +1592,26 @@ class Service:
             )
         ]
 
-    async def _cmd_rack(self, ctx: _Ctx, command: Command) -> list[Reply]:
-        row = await self._find_game(ctx, command.game_id, ("active",), ended=True)
+    async def _my_seat(
+        self, ctx: _Ctx, command: Command, *, ended: bool = False
+    ) -> tuple[_Table, GameState, int]:
+        """Return the started game a player asks about, its state and their seat in it."""
+        row = await self._find_game(ctx, command.game_id, ("active",), ended=ended)
         table = await self._table(row)
         seat = table.seat_of(ctx.user.id)
         if seat is None or table.state is None:
             raise ServiceError("NOT_A_PLAYER", f"You are not playing in game #{row.id}.")
-        return [await self._rack_reply(table, table.state, seat)]
+        return table, table.state, seat
+
+    async def _cmd_rack(self, ctx: _Ctx, command: Command) -> list[Reply]:
+        table, state, seat = await self._my_seat(ctx, command, ended=True)
+        return [await self._rack_reply(table, state, seat)]
 
     async def _cmd_bag(self, ctx: _Ctx, command: Command) -> list[Reply]:
         """Tell a player, privately, the tiles they have not seen (Wordfeud's "tiles left")."""
-        row = await self._find_game(ctx, command.game_id, ("active",))
-        table = await self._table(row)
-        seat = table.seat_of(ctx.user.id)
-        if seat is None or table.state is None:
-            raise ServiceError("NOT_A_PLAYER", f"You are not playing in game #{row.id}.")
-        gdef = table.gdef
-        tiles, pile = gdef.unseen(table.state, seat)
+        table, state, seat = await self._my_seat(ctx, command)
+        row, gdef = table.row, table.gdef
+        tiles, pile = gdef.unseen(state, seat)
         counts = Counter(tiles)
         listed = " ".join(t if counts[t] == 1 else f"{t}×{counts[t]}" for t in dict.fromkeys(tiles))
         game = f"Game #{row.id} ({gdef.title})"
