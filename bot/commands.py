@@ -125,6 +125,13 @@ COMMANDS: tuple[CommandSpec, ...] = (
         shape="none",
     ),
     CommandSpec(
+        "try",
+        "<move>",
+        "Check a move privately without playing it: is it legal, and what would it score"
+        " (Webfeud, SmartFeud, Numfeud), e.g. `/try 8H QUIZ`.",
+        shape="text",
+    ),
+    CommandSpec(
         "swap",
         "<tiles>",
         "Return these tiles to the bag and draw as many, e.g. `/swap AEQ?` (? = blank).",

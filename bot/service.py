@@ -87,7 +87,7 @@ _ENDINGS = {
     "complete": "all rounds played",
 }
 # What a move command given without its argument hands the game's parser (see _in_game_notation).
-_BARE_MOVES = {"play": "", "swap": "swap", "place": ""}
+_BARE_MOVES = {"play": "", "try": "", "swap": "swap", "place": ""}
 BOT_MOVES_LIMIT = 1000  # a safety net: a game where bots alone keep moving this long is a bug
 _SEED_RANGE = 2**31
 # A reminder this much late still announces its own time ("1 hour"); later, the real time left.
@@ -1179,6 +1179,47 @@ class Service:
                 ctx.to_user,
                 f"Hint for game #{row.id}, from the start of your turn: {advice}",
                 event={"type": "hint", "game_id": row.id, "move": str(move)},
+            )
+        ]
+
+    async def _cmd_try(self, ctx: _Ctx, command: Command) -> list[Reply]:
+        """Say privately whether a move is legal and what it would score, and play nothing."""
+        table, state, seat = await self._my_seat(ctx, command)
+        row, gdef = table.row, table.gdef
+        if not gdef.previews:
+            offering = and_list(g.title for g in GAMES.values() if g.previews)
+            raise ServiceError(
+                "NOT_IN_THIS_GAME",
+                f"/try belongs to {offering}; in {gdef.title} see /rules {gdef.key}.",
+            )
+        move = gdef.parse_move(command.text)
+        try:
+            after = state.apply(seat, move)
+        except RuleError as error:
+            if error.reason is Reason.NOT_YOUR_TURN:
+                raise RuleError(
+                    error.reason, self._not_yours(table, "try a move on yours.")
+                ) from error
+            raise
+        record = after.history[-1]
+        if not record.cells:
+            raise ServiceError(
+                "NOTHING_TO_TRY",
+                f"/try checks a move that lays tiles; {move} needs no check: /play {move}.",
+            )
+        formed = f" (words: {', '.join(record.words)})" if len(record.words) > 1 else ""
+        return [
+            Reply(
+                ctx.to_user,
+                f"{record.shown}{formed} would score {record.score} in game #{row.id}; nothing "
+                f"was played. Play it with /play {move}.",
+                event={
+                    "type": "preview",
+                    "game_id": row.id,
+                    "move": str(move),
+                    "score": record.score,
+                    "words": list(record.words),
+                },
             )
         ]
 

@@ -110,10 +110,11 @@ PLAY_ACTIONS = ("rack", "pass", "board")
 # Buttons that act on one turn: pressing them after that turn is refused politely.
 TURN_BOUND = frozenset({"pass"})
 # Replies whose content is a player's secret: never shown in a group, not even as a fallback
-# (a hint names rack tiles; the unseen tiles give the rack away by what they lack).
-SECRET_KINDS = frozenset({"rack", "hint", "unseen"})
+# (a hint names rack tiles; the unseen tiles give the rack away by what they lack; a preview
+# shows a move not played).
+SECRET_KINDS = frozenset({"rack", "hint", "unseen", "preview"})
 # Commands that ask for such a secret: typed in a group, each gets the "open a private chat" notice.
-ASKED_SECRETS = frozenset({"rack", "bag", "hint"})
+ASKED_SECRETS = frozenset({"rack", "bag", "hint", "try"})
 # Chat replies that show a game's board: they update the game's one board message.
 BOARD_KINDS = frozenset({"game_started", "move_played", "timeout", "draft"})
 _CALLBACK = re.compile(r"^g:(\d{1,18}):([a-z]{1,8}):(\d{1,9})$")

@@ -263,6 +263,9 @@ class GameDef(ABC):
         return None
 
     pile: ClassVar[str] = "bag"  # where the tiles not dealt yet wait (Rummikub: the pool)
+    # Whether `/try` previews a move's points: games whose laid tiles score at once, one seat at
+    # a time (Rummikub's draft is its own preview; NMBR 9 has /moves).
+    previews: ClassVar[bool] = False
 
     @abstractmethod
     def unseen(self, state: GameState, seat: int) -> tuple[tuple[str, ...], int]:

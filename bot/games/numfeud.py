@@ -20,7 +20,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from itertools import combinations, pairwise, permutations
-from typing import Any, Self
+from typing import Any, ClassVar, Self
 
 from bot.core.errors import GameError, InvalidMove, InvariantError, Reason, RuleError
 from bot.core.game import (
@@ -1207,6 +1207,8 @@ class NumfeudDef(GameDef):
     def missed_deadline(self) -> str:
         """Say what a missed turn deadline does: the player resigns for -50."""
         return f"you resign and lose {FORFEIT_POINTS} ranking points"
+
+    previews: ClassVar[bool] = True
 
     def unseen(self, state: GameState, seat: int) -> tuple[tuple[str, ...], int]:
         """Return the bag and the other inventory as one sorted list, and the bag's size."""

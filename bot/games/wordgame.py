@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from itertools import combinations, product
-from typing import Any, Self
+from typing import Any, ClassVar, Self
 
 from bot.core.errors import InvalidMove, InvariantError, Reason, RuleError
 from bot.core.game import (
@@ -966,6 +966,8 @@ class WordGameDef(GameDef):
         """Return the variant (always set for a real game)."""
         assert self.variant is not None
         return self.variant
+
+    previews: ClassVar[bool] = True
 
     def unseen(self, state: GameState, seat: int) -> tuple[tuple[str, ...], int]:
         """Return the bag and the other racks as one list (A–Z, blanks last), and the bag's size."""

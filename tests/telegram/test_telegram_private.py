@@ -96,6 +96,25 @@ async def test_bag_in_a_group_never_lists_the_unseen_tiles_there(tg, people) -> 
     assert tg.errors == []
 
 
+async def test_try_in_a_group_never_shows_the_move_there(tg, people) -> None:
+    """A /try preview names tiles not played yet: by DM only, else the private-chat notice."""
+    from bot.ai import choose_move
+    from bot.service import load_state
+
+    await tg.say(people.bob, "/help")
+    await tg.say(people.alice, "/new webfeud @bob seed=9")
+    move = str(choose_move(load_state(await tg.db.games.get_game(1)), 0, "easy", 1))
+    calls = await tg.say(people.alice, f"/try {move}")
+    assert [c.chat_id for c in calls] == [people.group["id"]]
+    assert "cannot send you your tiles" in calls[0].text
+    await tg.say(people.alice, "/start", chat=tg.api.private(people.alice))
+    calls = await tg.say(people.alice, f"/try {move}")
+    assert [(c.method, c.chat_id) for c in calls] == [("sendMessage", people.alice["id"])]
+    assert "would score" in calls[0].text
+    assert not [c for c in in_group(tg.api.calls, people.group) if "would score" in c.text]
+    assert tg.errors == []
+
+
 async def test_a_user_who_blocked_the_bot_gets_the_alert_instead(tg, people) -> None:
     """A 403 on the private message turns into the alert with the rack; dm_allowed is cleared."""
     await tg.say(people.bob, "/start", chat=tg.api.private(people.bob))

@@ -1,0 +1,64 @@
+"""/try: a move checked and scored privately, with nothing played; where it does not apply."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.ai import choose_move
+from bot.replies import UserTarget
+from bot.service import load_state
+
+
+@pytest.mark.parametrize(("key", "seed"), [("webfeud", 2), ("smartfeud", 4), ("numfeud", 3)])
+async def test_try_scores_a_move_as_play_then_does(say, db, table_rows, key, seed) -> None:
+    """The preview's points are the points the same move then makes; nothing is stored."""
+    await say("alice", f"/new {key} @bob seed={seed}")
+    if key == "smartfeud":
+        await say("alice", "/start")
+    names = ("alice", "bob")
+    for _ in range(4):
+        state = load_state(await db.games.get_game(1))
+        seat = state.waiting_for()[0]
+        move = str(choose_move(state, seat, "hard", 3))
+        if move.startswith(("pass", "swap")):
+            break
+        before = table_rows()
+        [preview] = await say(names[seat], f"/try {move}")
+        assert isinstance(preview.to, UserTarget)
+        assert (preview.kind, preview.to.name) == ("preview", names[seat])
+        assert preview.text.endswith(f"in game #1; nothing was played. Play it with /play {move}.")
+        assert table_rows() == before
+        [refused] = await say(names[1 - seat], f"/try {move}")
+        assert refused.text.startswith(f"It is {names[seat]}'s turn in game #1, not yours")
+        played = await say(names[seat], f"/play {move}")
+        news = next(r for r in played if r.kind == "move_played")
+        assert news.event["score"] == preview.event["score"]
+        assert f"would score {preview.event['score']} in game #1" in preview.text
+    assert load_state(await db.games.get_game(1)).turn >= 2
+
+
+async def test_try_refuses_what_is_not_a_move_that_lays_tiles(say, table_rows) -> None:
+    """Bad words get /play's answer; pass, swap and resign need no check; other games."""
+    await say("alice", "/new webfeud @bob seed=2")  # alice: U ? T A O ? T
+    before = table_rows()
+    answers = {
+        "/try 8H XU": "You have no X on your rack. See your tiles with /rack.",
+        "/try 8A TAUT": "Your first word must cover the centre square H8.",
+        "/try pass": "/try checks a move that lays tiles; pass needs no check: /play pass.",
+        "/try resign": "/try checks a move that lays tiles; resign needs no check: /play resign.",
+        "/try": "Say what to play, e.g. 8H QUIZ (across from 8H) or H8 QUIZ (down from H8); also",
+    }
+    for line, shown in answers.items():
+        [reply] = await say("alice", line)
+        assert (reply.kind, reply.text[: len(shown)]) == ("error", shown), line
+    [multi] = await say("alice", "/try 8H TAUT")
+    assert multi.text == (
+        "8H TAUT would score 5 in game #1; nothing was played. Play it with /play 8H TAUT."
+    )
+    assert table_rows() == before
+    await say("alice", "/new rummikub @bob seed=1")
+    await say("alice", "/start game=2")
+    [other] = await say("alice", "/try R1 R2 R3 game=2")
+    assert other.text == (
+        "/try belongs to Webfeud, Numfeud and SmartFeud; in Rummikub see /rules rummikub."
+    )
