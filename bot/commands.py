@@ -113,16 +113,17 @@ COMMANDS: tuple[CommandSpec, ...] = (
         shape="none",
     ),
     CommandSpec(
+        "cancel",
+        "",
+        "Cancel a game: its host (the creator; once they leave the lobby, the first player"
+        " left) or a chat admin.",
+        shape="none",
+    ),
+    CommandSpec(
         "play",
         "<move>",
         "Play a move in the game's notation, e.g. `/play 8H QUIZ` (see `/rules <game>`).",
         shape="text",
-    ),
-    CommandSpec(
-        "pass",
-        "",
-        "Give up your turn (in Rummikub: draw a tile, the same as `/draw`).",
-        shape="none",
     ),
     CommandSpec(
         "try",
@@ -130,6 +131,12 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "Check a move privately without playing it: is it legal, and what would it score"
         " (Webfeud, SmartFeud, Numfeud), e.g. `/try 8H QUIZ`.",
         shape="text",
+    ),
+    CommandSpec(
+        "pass",
+        "",
+        "Give up your turn (in Rummikub: draw a tile, the same as `/draw`).",
+        shape="none",
     ),
     CommandSpec(
         "swap",
@@ -231,13 +238,6 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "List the commands, or explain one.",
         takes_game_id=False,
         shape="word?",
-    ),
-    CommandSpec(
-        "cancel",
-        "",
-        "Cancel a game: its host (the creator; once they leave the lobby, the first player"
-        " left) or a chat admin.",
-        shape="none",
     ),
 )
 
@@ -382,15 +382,27 @@ def _parse_new(spec: CommandSpec, rest: list[str]) -> Command:
     )
 
 
+# /help lists the commands under these headings, each starting at the named command.
+HELP_SECTIONS = {
+    "new": "Games",
+    "play": "Playing",
+    "board": "Looking",
+    "leaderboard": "Records and help",
+}
+
+
 def help_text(name: str = "") -> str:
-    """Return the list of commands, or the syntax and summary of one."""
+    """Return the list of commands under their headings, or the syntax and summary of one."""
     if name:
         spec = SPECS.get(name.lstrip("/").lower())
         if spec is None:
             raise CommandError(f"There is no command /{name.lstrip('/')}. Try /help.")
         return f"{spec.syntax}\n{_plain(spec.summary)}"
     lines = ["Commands (add game=<id> when this chat has several games):"]
-    lines += [f"{spec.syntax} — {_plain(spec.summary)}" for spec in COMMANDS]
+    for spec in COMMANDS:
+        if spec.name in HELP_SECTIONS:
+            lines.append(f"\n{HELP_SECTIONS[spec.name]}")
+        lines.append(f"{spec.syntax} — {_plain(spec.summary)}")
     return "\n".join(lines)
 
 

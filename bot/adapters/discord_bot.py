@@ -708,6 +708,21 @@ async def game_autocomplete(
     ][:MAX_CHOICES]
 
 
+async def command_autocomplete(
+    interaction: discord.Interaction[Any], current: str
+) -> list[app_commands.Choice[str]]:
+    """Suggest commands for /help: those starting with what is typed, then those containing it.
+
+    More commands exist than Discord's 25 fixed choices, so /help completes instead.
+    """
+    wanted = current.strip().lstrip("/").lower()
+    names = [spec.name for spec in COMMANDS]
+    ranked = [n for n in names if n.startswith(wanted)] + [
+        n for n in names if wanted in n and not n.startswith(wanted)
+    ]
+    return [app_commands.Choice(name=name, value=name) for name in ranked][:MAX_CHOICES]
+
+
 async def tiles_autocomplete(
     interaction: discord.Interaction[Any], current: str
 ) -> list[app_commands.Choice[str]]:
@@ -789,7 +804,6 @@ def build_commands() -> list[app_commands.Command[Any, Any, Any]]:
         app_commands.Choice(name=gdef.title, value=key) for key, gdef in sorted(GAMES.items())
     ][:MAX_CHOICES]
     level_choices = [app_commands.Choice(name=level, value=level) for level in BOT_LEVEL_NAMES]
-    help_choices = [app_commands.Choice(name=s.name, value=s.name) for s in COMMANDS][:MAX_CHOICES]
     summary = {spec.name: spec.summary.replace("`", "") for spec in COMMANDS}
 
     def desc(name: str) -> str:
@@ -920,7 +934,7 @@ def build_commands() -> list[app_commands.Command[Any, Any, Any]]:
     @app_commands.command(name="help", description=desc("help"))
     @app_commands.guild_only()
     @app_commands.describe(command="Explain this command (all commands by default)")
-    @app_commands.choices(command=help_choices)
+    @app_commands.autocomplete(command=command_autocomplete)
     async def help_(interaction: discord.Interaction[Any], command: str | None = None) -> None:
         await _bot(interaction).run_command(
             interaction, lambda: Command("help", text=command or "")

@@ -348,3 +348,15 @@ async def test_stopping_lets_a_running_command_finish(harness):
     msgs = harness.replies(inter)
     assert len(msgs) == 1
     assert "open games" in msgs[0].text.lower() or "#" in msgs[0].text
+
+
+async def test_help_completes_every_command_beyond_discords_25_choices(harness):
+    """More commands than Discord's 25 fixed choices: /help completes each one by name."""
+    assert len(COMMANDS) > 25
+    typed = await harness.autocomplete(harness.alice, "help", "command", command="re")
+    assert [c["value"] for c in typed] == ["rematch", "reset", "resign"]
+    for spec in COMMANDS:
+        typed = await harness.autocomplete(harness.alice, "help", "command", command=spec.name)
+        assert typed[0]["value"] == spec.name
+    inter = await harness.slash(harness.alice, "help", command="rules")
+    assert [m.text.splitlines()[0] for m in harness.replies(inter)] == ["/rules <game>"]

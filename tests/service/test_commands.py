@@ -26,6 +26,16 @@ def test_docs_embed_the_generated_table() -> None:
     assert text[begin:end] == commands_markdown()
 
 
+def test_help_lists_the_commands_under_their_headings() -> None:
+    """/help: the commands in table order, a heading before each group, every command once."""
+    lines = help_text().splitlines()
+    headings = [line for line in lines if line and not line.startswith(("/", "Commands"))]
+    assert headings == ["Games", "Playing", "Looking", "Records and help"]
+    listed = [line.split()[0][1:] for line in lines if line.startswith("/")]
+    assert listed == [spec.name for spec in COMMANDS]
+    assert lines[lines.index("Playing") + 1].startswith("/play <move>")
+
+
 def test_every_command_is_documented_with_its_syntax() -> None:
     """Each command's syntax line appears in the docs and in /help."""
     text = DOC.read_text(encoding="utf-8")
