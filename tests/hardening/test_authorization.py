@@ -87,6 +87,7 @@ async def test_a_game_id_from_another_chat_is_refused(driver: Driver, key: str) 
     notation = move.split(" ", 1)[1]
     arguments = {
         "play": f"/play {notation}",
+        "try": f"/try {notation}",
         "place": f"/place {notation}",
         "swap": f"/swap {''.join(state.rack(seat)[:2]) or 'AB'}",
     }
