@@ -385,14 +385,15 @@ class Service:
                 table = await self._table(fresh)
                 if table.state is not None:
                     replies += await self._run_bots(table, table.state)
-        return replies
+        return _settle_turn_notices(replies)
 
     async def _run(self, ctx: _Ctx, command: Command) -> list[Reply]:
         handler = getattr(self, f"_cmd_{command.name}")
         try:
-            return cast(list[Reply], await handler(ctx, command))
+            replies = cast(list[Reply], await handler(ctx, command))
         except GameError as error:
             return [self._error(ctx, error)]
+        return _settle_turn_notices(replies, asker=ctx.user.id)
 
     def _error(self, ctx: _Ctx, error: GameError) -> Reply:
         reason = _reason(error)
@@ -826,6 +827,7 @@ class Service:
         for seat in table.seats:
             if seat.user_id is not None:
                 replies.append(await self._rack_reply(table, state, seat.seat_no))
+        replies += self._turn_notices(table, state, None)
         replies += await self._run_bots(table, state)
         return replies
 
@@ -964,7 +966,42 @@ class Service:
             replies.append(await self._rack_reply(table, state, seat_no))
         if over:
             replies.append(await self._game_over(table, state, board_before))
+        else:
+            replies += self._turn_notices(table, state, seat_no)
         return replies
+
+    def _turn_notices(self, table: _Table, state: GameState, mover: int | None) -> list[Reply]:
+        """Tell each person whose turn it now is, privately (what a game app's push does).
+
+        Only in games played one seat at a time: a round of NMBR 9 already sends everyone their
+        tile. The adapters deliver it as a DM, or as a mention in the game's chat.
+        """
+        if table.gdef.round_of(state) is not None or state.outcome is not None:
+            return []
+        row, gdef = table.row, table.gdef
+        last = state.history[-1] if state.history and mover is not None else None
+        after = ""
+        if last is not None:
+            points = f" ({last.score:+d})" if last.score else ""
+            after = f", after {table.names[last.seat]}: {last.shown}{points}"
+        notices = []
+        for seat in state.waiting_for():
+            user = table.users[seat]
+            if user is None or seat == mover:
+                continue
+            notices.append(
+                Reply(
+                    _user_target(user),
+                    f"Your turn in game #{row.id} ({gdef.title}){after}. /board shows the game.",
+                    event={
+                        "type": "your_turn",
+                        "game_id": row.id,
+                        "player": table.names[seat],
+                        "turn": state.turn,
+                    },
+                )
+            )
+        return notices
 
     async def _move_news(
         self,
@@ -1499,7 +1536,7 @@ class Service:
                 new_state = table.gdef.on_timeout(state, seat_no)
                 replies = await self._commit(table, new_state, seat_no, None, "timeout")
                 table = replace(table, row=_advanced(row, new_state), state=new_state)
-                return replies + await self._run_bots(table, new_state)
+                return _settle_turn_notices(replies + await self._run_bots(table, new_state))
             log.warning("unknown deadline kind %r (deadline %d)", deadline.kind, deadline.id)
             return []
 
@@ -2038,6 +2075,28 @@ def _moved_since(arrival: GameRow, state: GameState | None, seat_no: int) -> boo
 
 def _play_buttons(game_id: int) -> tuple[Button, ...]:
     return (Button("Board", f"board:{game_id}"), Button("My rack", f"rack:{game_id}"))
+
+
+def _settle_turn_notices(replies: Sequence[Reply], asker: int | None = None) -> list[Reply]:
+    """Keep one "your turn" per person and game, the last; none for who just acted.
+
+    The asker sees the answer to their own command (a bot may have moved at once), and a
+    batch where the turn came back several times needs one notice only.
+    """
+    last: dict[tuple[int, object], int] = {}
+    for n, reply in enumerate(replies):
+        if reply.kind == "your_turn" and isinstance(reply.to, UserTarget):
+            last[(reply.to.user_id, reply.event.get("game_id"))] = n
+    return [
+        reply
+        for n, reply in enumerate(replies)
+        if reply.kind != "your_turn"
+        or (
+            isinstance(reply.to, UserTarget)
+            and reply.to.user_id != asker
+            and last[(reply.to.user_id, reply.event.get("game_id"))] == n
+        )
+    ]
 
 
 def _not_in_status(row: GameRow) -> ServiceError:

@@ -34,7 +34,7 @@ import re
 import signal
 from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import discord
@@ -457,10 +457,39 @@ class FeudBot(commands.Bot):
 
     # -- sending --
 
+    async def _with_turn_pings(self, replies: Sequence[Reply]) -> list[Reply]:
+        """Turn "your turn" notices into mentions in the channel (what a game app's push does).
+
+        Each notice becomes a mention under the batch's last public news of its game (one
+        message, one ping); without such news it is a message of its own in the game's channel.
+        """
+        notices = [r for r in replies if r.kind == "your_turn" and isinstance(r.to, UserTarget)]
+        if not notices:
+            return list(replies)
+        out = [r for r in replies if r.kind != "your_turn"]
+        for notice in notices:
+            assert isinstance(notice.to, UserTarget)
+            game_id = notice.event.get("game_id")
+            ping = f"<@{notice.to.platform_user_id}>, your turn."
+            news = [
+                n
+                for n, r in enumerate(out)
+                if not r.private and r.kind in PLAY_EVENTS and r.event.get("game_id") == game_id
+            ]
+            if news:
+                out[news[-1]] = replace(out[news[-1]], text=f"{out[news[-1]].text}\n{ping}")
+                continue
+            channel_id = await self._game_channel(game_id) if isinstance(game_id, int) else None
+            if channel_id is not None:
+                target = ChatTarget(0, PLATFORM, str(channel_id))
+                out.append(replace(notice, to=target, text=f"{ping} {notice.text}"))
+        return out
+
     async def deliver(
         self, interaction: discord.Interaction[Any], replies: Sequence[Reply]
     ) -> None:
         """Send the replies of one interaction: public, then the asker's private ones, then DMs."""
+        replies = await self._with_turn_pings(replies)
         me = str(interaction.user.id)
         keys = await self._game_keys(replies)
         public = [(r, b) for r, b in attach_buttons(replies, keys) if not r.private]
@@ -523,6 +552,9 @@ class FeudBot(commands.Bot):
 
     async def send_replies(self, replies: Sequence[Reply]) -> None:
         """Send replies that answer no interaction (the deadline dispatcher's)."""
+        replies = await self._with_turn_pings(
+            [r for r in replies if r.to.platform == PLATFORM or r.kind != "your_turn"]
+        )
         for reply, buttons in attach_buttons(replies, await self._game_keys(replies)):
             if reply.to.platform != PLATFORM:
                 # A shared dispatcher must route by platform; never post elsewhere's news here.

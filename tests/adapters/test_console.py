@@ -175,8 +175,17 @@ def test_script_mode_as_a_real_subprocess(tmp_path) -> None:
     assert done.returncode == 0, done.stderr
     objs = [json.loads(line) for line in done.stdout.splitlines()]
     kinds = [o["event"]["type"] for o in objs]
-    assert kinds == ["game_created", "game_started", "rack", "rack", "rack", "move_played"]
+    assert kinds == [
+        "game_created",
+        "game_started",
+        "rack",
+        "rack",
+        "rack",
+        "move_played",
+        "your_turn",
+    ]
     assert objs[4]["to"] == "bob"
+    assert objs[6]["to"] == "bob"  # alice passed: bob is told it is his turn
     assert (tmp_path / "feudbot.sqlite3").exists()  # the default database file
 
 

@@ -197,6 +197,26 @@ async def test_reminders_and_timeouts_reach_the_player(fake, db):
     assert fake.late == []
 
 
+async def test_a_turn_passed_by_a_timeout_mentions_the_next_player(fake, db):
+    """SmartFeud wait=3m: the dispatcher's timeout news mentions whose turn it is now."""
+    h = Harness(fake, db)
+    start = utcnow()
+    h.clock = FixedClock(start)
+    await h.start()
+    try:
+        await h.slash(h.alice, "new", game="smartfeud", player=str(h.bob), options="wait=3m")
+        await h.slash(h.alice, "start")
+        fired = await h.bot.dispatcher.run_due(now=start + timedelta(minutes=3, seconds=1))
+        assert [r.kind for r in fired][:1] == ["timeout"]
+        assert "your_turn" in [r.kind for r in fired]
+        news = fake.public_messages()[-1]
+        assert news.content.startswith("#1 alice: ran out of time (a pass)")
+        assert news.content.endswith(f"bob to move.\n<@{h.bob}>, your turn.")
+    finally:
+        await h.stop()
+    assert fake.late == []
+
+
 async def test_a_new_command_of_the_table_gets_a_slash_command(fake, db, monkeypatch):
     """A command added to bot/commands.py is mirrored from its shape and reaches the service."""
     # (`stack` is made up: it must not be in the table already, as `place` now is.)

@@ -43,8 +43,13 @@ async def test_a_timeout_counts_as_a_pass_and_three_lose_the_game(say, service, 
     assert await dispatcher.run_due(clock.advance(3 * MINUTE - timedelta(seconds=1))) == []
     first = await dispatcher.run_due(clock.advance(timedelta(seconds=1)))
     # The pass ends alice's first turn, so her unused extra blank is gone: she is sent her
-    # new rack privately.
-    assert [r.kind for r in first] == ["timeout", "rack"]
+    # new rack privately; bob is told it is his turn.
+    assert [r.kind for r in first] == ["timeout", "rack", "your_turn"]
+    assert (first[2].to.name, first[2].text) == (
+        "bob",
+        "Your turn in game #1 (SmartFeud), after alice: ran out of time (a pass). /board shows "
+        "the game.",
+    )
     assert first[0].event["player"] == "alice"
     assert first[0].event["move"] == "ran out of time (a pass)"
     assert first[0].event["to_move"] == "bob"
@@ -56,7 +61,7 @@ async def test_a_timeout_counts_as_a_pass_and_three_lose_the_game(say, service, 
     # bob, alice, bob time out too; alice's third consecutive pass loses her the game.
     for _ in range(3):
         fired = await dispatcher.run_due(clock.advance(3 * MINUTE))
-        assert [r.kind for r in fired] == ["timeout"]
+        assert [r.kind for r in fired] == ["timeout", "your_turn"]
     last = await dispatcher.run_due(clock.advance(3 * MINUTE))
     assert [r.kind for r in last] == ["timeout", "game_over"]
     assert last[1].event["winners"] == ["bob"]
@@ -76,7 +81,10 @@ async def test_a_move_resets_the_timeout_clock(say, service, clock, db) -> None:
     await say("alice", "/pass")
     assert await dispatcher.run_due(clock.advance(2 * MINUTE)) == []
     fired = await dispatcher.run_due(clock.advance(MINUTE))
-    assert [r.event["player"] for r in fired] == ["bob"]
+    assert [(r.kind, r.event["player"]) for r in fired] == [
+        ("timeout", "bob"),
+        ("your_turn", "alice"),
+    ]
 
 
 async def test_multiplayer_resign_then_conditional_quit(say, service, db) -> None:
@@ -89,7 +97,8 @@ async def test_multiplayer_resign_then_conditional_quit(say, service, db) -> Non
     played = await say("alice", f"/play {word}")
     assert played[0].kind == "move_played"
     resigned = await say("bob", "/resign")
-    assert [r.kind for r in resigned] == ["move_played"]
+    assert [r.kind for r in resigned] == ["move_played", "your_turn"]
+    assert resigned[1].to.name == "carol"  # bob's resignation passed the turn to carol
     assert resigned[0].event["move"] == "resigned"
     refused = await say("bob", "/pass")
     assert refused[0].event["reason"] == "PLAYER_LEFT"

@@ -219,8 +219,14 @@ async def test_a_slow_press_is_answered_before_the_work_ends(tg, people, monkeyp
     monkeypatch.setattr(telegram_bot, "ANSWER_WITHIN", 0.05)
     monkeypatch.setattr(tg.service, "handle", slow)
     calls = await tg.press(people.alice, tg.board(1), "Pass")
-    assert [c.method for c in calls] == ["answerCallbackQuery", "editMessageMedia"]
+    # The board is edited (silently); bob, who has no private chat with the bot, is mentioned.
+    assert [c.method for c in calls] == ["answerCallbackQuery", "editMessageMedia", "sendMessage"]
     assert "Working" in calls[0].text
+    assert calls[2].chat_id == people.group["id"]
+    assert calls[2].text == (
+        '<a href="tg://user?id=1002">bob</a>: Your turn in game #1 (Webfeud), after alice: pass. '
+        "/board shows the game."
+    )
     # A slow error comes back in the group, to the presser, as for a typed command.
     calls = await tg.press(people.alice, tg.board(1), "Pass")
     assert [c.method for c in calls] == ["answerCallbackQuery", "sendMessage"]
