@@ -221,7 +221,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec(
         "stats",
         "[@player]",
-        "Show a player's record per game (yours by default).",
+        "Show a player's record per game (yours by default); someone else's also says how the"
+        " two of you did against each other.",
         takes_game_id=False,
         shape="player?",
     ),

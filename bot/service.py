@@ -1863,18 +1863,28 @@ class Service:
         for k, record in solo.items():
             if record is not None:
                 lines.append(f"{GAMES[k].title} solo record: {record}")
-        return [
-            Reply(
-                ctx.to_chat,
-                "\n".join(lines),
-                event={
-                    "type": "stats",
-                    "player": user.display_name,
-                    "games": {k: _row_json(None, s) for k, s in per_game.items()},
-                    "solo_records": {k: v for k, v in solo.items() if v is not None},
-                },
-            )
-        ]
+        event: dict[str, Any] = {
+            "type": "stats",
+            "player": user.display_name,
+            "games": {k: _row_json(None, s) for k, s in per_game.items()},
+            "solo_records": {k: v for k, v in solo.items() if v is not None},
+        }
+        if user.id != ctx.user.id:  # someone else's record: also how the two did together
+            duel = await self.db.results.head_to_head(user.id, ctx.user.id)
+            if duel.games:
+                me = ctx.user.display_name
+                lines.append(
+                    f"Against {me}: {plural(duel.games, 'game')}, {user.display_name} won "
+                    f"{duel.wins}, {me} won {duel.other_wins}; points {duel.points} to "
+                    f"{duel.other_points}."
+                )
+            event["head_to_head"] = {
+                "with": ctx.user.display_name,
+                "games": duel.games,
+                "wins": duel.wins,
+                "their_wins": duel.other_wins,
+            }
+        return [Reply(ctx.to_chat, "\n".join(lines), event=event)]
 
     async def _cmd_rules(self, ctx: _Ctx, command: Command) -> list[Reply]:
         gdef = GAMES.get(command.text)

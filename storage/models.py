@@ -136,6 +136,17 @@ class ResultRow:
 
 
 @dataclass(frozen=True, slots=True)
+class HeadToHead:
+    """Two users' finished games together: how many, and the wins and points of each."""
+
+    games: int
+    wins: int
+    other_wins: int
+    points: int
+    other_points: int
+
+
+@dataclass(frozen=True, slots=True)
 class LeaderboardRow:
     """A user's aggregates over some finished games: count, wins, total and best score."""
 

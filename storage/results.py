@@ -10,6 +10,7 @@
 - `user_stats(user_id, game_key=None) -> LeaderboardRow | None` (zeros when the user has not
   finished a game; None for an unknown user)
 - `best_solo_score(user_id, game_key) -> int | None`: the personal record in one-seat games
+- `head_to_head(user_id, other_id) -> HeadToHead`: the finished games two users played together
 
 Rankings order by wins, then points, both descending (`by_points`: points first), then user
 id. Bots (seats without a user) have result rows but never appear in rankings.
@@ -22,7 +23,7 @@ from datetime import UTC, datetime
 
 from storage._base import Repository, fetch_all, fetch_one
 from storage._codec import from_epoch, to_epoch
-from storage.models import LeaderboardRow, ResultRow
+from storage.models import HeadToHead, LeaderboardRow, ResultRow
 
 _AGGREGATE = (
     "SELECT r.user_id AS user_id, u.display_name AS display_name, count(*) AS games,"
@@ -124,6 +125,23 @@ class ResultRepository(Repository):
         async with self._db.read() as conn:
             row = await fetch_one(conn, sql, params)
         return None if row is None else _leaderboard_row(row)
+
+    async def head_to_head(self, user_id: int, other_id: int) -> HeadToHead:
+        """Return the finished games both users played (any game, any chat) and how they did.
+
+        A shared win counts for both; in a game of three or four, each of the two counts.
+        """
+        async with self._db.read() as conn:
+            row = await fetch_one(
+                conn,
+                "SELECT count(*), sum(a.won), sum(b.won), sum(a.score), sum(b.score)"
+                " FROM results a JOIN results b ON b.game_id = a.game_id"
+                " WHERE a.user_id = ? AND b.user_id = ?",
+                (user_id, other_id),
+            )
+        assert row is not None  # an aggregate always yields one row
+        games, wins, other_wins, points, other_points = (int(v or 0) for v in row)
+        return HeadToHead(games, wins, other_wins, points, other_points)
 
     async def best_solo_score(self, user_id: int, game_key: str) -> int | None:
         """Return the user's highest score in one-seat games of this kind, or None."""

@@ -568,3 +568,21 @@ async def test_looking_after_the_game_ended_names_the_last_finished_game(say) ->
         "You have no game in this chat. Start one with /new <game> @player."
     )
     assert [r.kind for r in await say("carol", "/history game=2")] == ["history"]
+
+
+async def test_stats_of_another_player_tell_how_the_two_did_together(say) -> None:
+    """/stats @alice asked by bob adds their head-to-head; carol, who never met her, sees none."""
+    for loser in ("alice", "bob", "alice"):
+        await say("alice", "/new webfeud @bob")
+        await say(loser, "/resign")
+    [stats] = await say("bob", "/stats @alice")
+    assert stats.text.splitlines()[-1] == (
+        "Against bob: 3 games, alice won 1, bob won 2; points 0 to 0."
+    )
+    assert stats.event["head_to_head"] == {"with": "bob", "games": 3, "wins": 1, "their_wins": 2}
+    await say("carol", "/help")  # carol is known to the bot now
+    [stranger] = await say("carol", "/stats @alice")
+    assert "Against" not in stranger.text
+    assert stranger.event["head_to_head"]["games"] == 0
+    [own] = await say("alice", "/stats")
+    assert "head_to_head" not in own.event

@@ -8,6 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from storage import Database, LeaderboardRow, NewResult
+from storage.models import HeadToHead
 
 
 async def test_leaderboard_per_chat_game_and_overall(db, make):
@@ -83,6 +84,20 @@ async def test_user_stats(db, make):
     )
     assert (await db.results.user_stats(bob.id, "numfeud")).games == 0
     assert await db.results.user_stats(999) is None
+
+
+async def test_head_to_head_counts_the_games_two_users_played_together(db, make):
+    """Every finished game with both (any chat, any game, with others too); a tie counts twice."""
+    room, other = await make.chat(chat_id="room"), await make.chat(chat_id="other")
+    alice, bob, carol = await make.user("Alice"), await make.user("Bob"), await make.user("Carol")
+    assert await db.results.head_to_head(alice.id, bob.id) == HeadToHead(0, 0, 0, 0, 0)
+    await make.finished(room, [(alice, 300), (bob, 250)])
+    await make.finished(other, [(bob, 90), (alice, 40)], game_key="numfeud")
+    await make.finished(room, [(alice, 70), (bob, 70), (carol, 10)], game_key="rummikub")
+    await make.finished(room, [(alice, 500), (carol, 10)])  # bob was not there
+    await make.finished(room, [(alice, 95)], game_key="nmbr9")
+    assert await db.results.head_to_head(alice.id, bob.id) == HeadToHead(3, 2, 2, 410, 410)
+    assert await db.results.head_to_head(bob.id, carol.id) == HeadToHead(1, 1, 0, 70, 10)
 
 
 async def test_best_solo_score_counts_only_one_seat_games(db, make):
