@@ -187,7 +187,12 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "Give up the game; the others win (in NMBR 9 and SmartFeud, 2+ others play on).",
         shape="none",
     ),
-    CommandSpec("board", "", "Show the board, the scores and whose turn it is.", shape="none"),
+    CommandSpec(
+        "board",
+        "",
+        "Show the board, the scores, whose turn it is and the time they have left.",
+        shape="none",
+    ),
     CommandSpec(
         "history",
         "",

@@ -1617,8 +1617,10 @@ class Service:
         state = table.state
         assert state is not None
         text = f"Game #{row.id} ({table.gdef.title}): " + self._score_line(table, state)
+        left = await self._time_left(table, state)
         if state.outcome is None:
-            text += f". {self._to_move_names(table, state)} to move."
+            text += f". {self._to_move_names(table, state)} to move"
+            text += f"; {_fmt_delta(left)} left." if left is not None else "."
         return [
             Reply(
                 ctx.to_chat,
@@ -1631,10 +1633,31 @@ class Service:
                     "players": list(table.names),
                     "scores": list(_public_scores(table.gdef, state)),
                     "to_move": self._to_move_names(table, state) if state.outcome is None else None,
+                    "time_left_seconds": int(left.total_seconds()) if left is not None else None,
                     "view": _public_view(state),
                 },
             )
         ]
+
+    async def _time_left(self, table: _Table, state: GameState) -> timedelta | None:
+        """Return the time left for the turn (or round) being played, in whole minutes.
+
+        None when the game has no deadline (Rummikub without a timer) or is over.
+        """
+        if state.outcome is not None:
+            return None
+        key = _deadline_key(table.gdef, state)
+        due = [
+            d.due_at
+            for d in await self.db.deadlines.pending_deadlines(table.row.id)
+            if d.kind == "timeout" and d.turn == key
+        ]
+        if not due:
+            return None
+        left = max(min(due) - self.clock(), timedelta(0))
+        return (
+            left if left < timedelta(minutes=1) else timedelta(minutes=left // timedelta(minutes=1))
+        )
 
     async def _cmd_history(self, ctx: _Ctx, command: Command) -> list[Reply]:
         row = await self._find_game(ctx, command.game_id, ("active",), mine=False, ended=True)

@@ -586,3 +586,25 @@ async def test_stats_of_another_player_tell_how_the_two_did_together(say) -> Non
     assert stranger.event["head_to_head"]["games"] == 0
     [own] = await say("alice", "/stats")
     assert "head_to_head" not in own.event
+
+
+async def test_board_tells_the_time_left_for_the_turn(say, clock) -> None:
+    """/board: the time the player to move has left (whole minutes); none without a timer."""
+    await say("alice", "/new webfeud @bob seed=5")
+    [board] = await say("carol", "/board")
+    assert board.text.endswith("alice to move; 72 hours left.")
+    assert board.event["time_left_seconds"] == 72 * 3600
+    clock.advance(timedelta(minutes=90, seconds=30))
+    [board] = await say("carol", "/board")
+    assert board.text.endswith("alice to move; 70 hours 29 minutes left.")
+    await say("alice", "/pass")  # bob's turn: his own full time
+    [board] = await say("carol", "/board")
+    assert board.text.endswith("bob to move; 72 hours left.")
+    await say("bob", "/resign")
+    [board] = await say("carol", "/board game=1")
+    assert board.event["time_left_seconds"] is None
+    await say("alice", "/new rummikub @bob seed=5")
+    await say("alice", "/start")
+    [board] = await say("carol", "/board")
+    assert board.text.endswith("alice to move.")  # time=none: no clock
+    assert board.event["time_left_seconds"] is None
