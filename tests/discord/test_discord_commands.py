@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from datetime import timedelta
+from collections.abc import AsyncIterator
+from datetime import datetime, timedelta
 
 import pytest
 from discord_harness import FixedClock, Harness
@@ -171,13 +173,23 @@ async def test_a_rate_limited_reply_is_retried(harness):
     assert "created" in msgs[0].text
 
 
-async def test_reminders_and_timeouts_reach_the_player(fake, db):
-    """A reminder mentions the player in the channel (and DMs if allowed); a timeout ends it."""
+@contextlib.asynccontextmanager
+async def clocked(fake, db) -> AsyncIterator[tuple[Harness, datetime]]:
+    """Run the bot on a fixed clock (the dispatcher is driven by hand); no reply comes late."""
     h = Harness(fake, db)
     start = utcnow()
     h.clock = FixedClock(start)
     await h.start()
     try:
+        yield h, start
+    finally:
+        await h.stop()
+    assert fake.late == []
+
+
+async def test_reminders_and_timeouts_reach_the_player(fake, db):
+    """A reminder mentions the player in the channel (and DMs if allowed); a timeout ends it."""
+    async with clocked(fake, db) as (h, start):
         await h.slash(h.alice, "notify", dm=True)
         await h.slash(h.alice, "new", game="webfeud", player=str(h.bob))
         dms_before = len(fake.dms_to(h.alice))
@@ -192,18 +204,11 @@ async def test_reminders_and_timeouts_reach_the_player(fake, db):
         assert "game_over" in [r.kind for r in fired]
         assert "is over" in fake.public_messages()[-1].text
         assert (await db.games.get_game(1)).status == "finished"
-    finally:
-        await h.stop()
-    assert fake.late == []
 
 
 async def test_a_turn_passed_by_a_timeout_mentions_the_next_player(fake, db):
     """SmartFeud wait=3m: the dispatcher's timeout news mentions whose turn it is now."""
-    h = Harness(fake, db)
-    start = utcnow()
-    h.clock = FixedClock(start)
-    await h.start()
-    try:
+    async with clocked(fake, db) as (h, start):
         await h.slash(h.alice, "new", game="smartfeud", player=str(h.bob), options="wait=3m")
         await h.slash(h.alice, "start")
         fired = await h.bot.dispatcher.run_due(now=start + timedelta(minutes=3, seconds=1))
@@ -212,9 +217,6 @@ async def test_a_turn_passed_by_a_timeout_mentions_the_next_player(fake, db):
         news = fake.public_messages()[-1]
         assert news.content.startswith("#1 alice: ran out of time (a pass)")
         assert news.content.endswith(f"bob to move.\n<@{h.bob}>, your turn.")
-    finally:
-        await h.stop()
-    assert fake.late == []
 
 
 async def test_a_new_command_of_the_table_gets_a_slash_command(fake, db, monkeypatch):
