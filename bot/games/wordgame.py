@@ -130,6 +130,8 @@ def parse_word_move(text: str) -> WordMove:
         parts = parts[:2]
     if len(parts) != 2:
         raise InvalidMove(f"A move is a square and a word: {USAGE}")
+    if parts[0].isalpha() and not parts[1].isalpha():  # "QUIZ 8H": the word first, forgiven
+        parts = [parts[1], parts[0]]
     anchor = parse_anchor(parts[0])
     word = parts[1]
     if not word.isascii() or not word.isalpha():

@@ -410,6 +410,9 @@ def test_across_and_down_notation() -> None:
     """8H is row 8 column H across; H8 is column H row 8 down."""
     assert parse_word_move("8H QUIZ") == Place(Anchor(7, 7, True), "QUIZ")
     assert parse_word_move("h8 quiz") == Place(Anchor(7, 7, False), "quiz")
+    # The word first is forgiven: the square still says the direction.
+    assert parse_word_move("QUIZ 8H") == Place(Anchor(7, 7, True), "QUIZ")
+    assert str(parse_word_move("quiz h8")) == "H8 quiz"
     assert parse_word_move("swap aeq?") == Swap("AEQ?")
     assert parse_word_move("PASS") == Pass()
     assert parse_word_move(" resign ") == Resign()
