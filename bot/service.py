@@ -1155,7 +1155,13 @@ class Service:
                 text += f"; {len(invalid) - 1} more invalid"
             text += ". Fix it, /undo or /reset."
         elif view.get("draft"):
-            text += "every meld is valid. /done ends your turn."
+            # Valid melds may still not make a turn (an initial meld under 30): /done says why.
+            try:
+                state.apply(seat_no, table.gdef.parse_move("done"))
+            except RuleError as error:
+                text += f"every meld is valid, but it is not a turn yet. {error.message}"
+            else:
+                text += "every meld is valid. /done ends your turn."
         else:
             text += "nothing is drafted: the table is as the turn found it."
         replies = [

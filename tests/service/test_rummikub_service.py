@@ -82,9 +82,13 @@ async def test_steps_update_a_draft_and_done_names_the_invalid_meld(
     assert "Meld 1 (K1 Y1)" in refusal.text
     assert "/undo" in refusal.text
 
-    only(await say("alice", "/play 1+R1"), "draft")
+    valid = only(await say("alice", "/play 1+R1"), "draft")
     low = only(await say("alice", "/done"), "error")
     assert low.event["reason"] == Reason.INITIAL_MELD_TOO_LOW
+    # The draft already said so: valid melds, but not a turn until /done would take it.
+    assert valid.text == (
+        "#1 alice (draft): 1+R1 — every meld is valid, but it is not a turn yet. " + low.text
+    )
 
     undone = only(await say("alice", "/undo"), "draft")
     assert undone.event["view"]["melds"][0]["tiles"] == ["K1", "Y1"]
