@@ -269,7 +269,7 @@ class Origin:
     message_id: int | None = None
     query: CallbackQuery | None = None
     answered: bool = False
-    asked_rack: bool = False  # the user asked for a secret (/rack, /bag); else racks come unasked
+    asked_secret: bool = False  # the user asked for a secret (/rack, /bag, …); else it came unasked
     consumed: set[int] = field(default_factory=set)  # id() of replies shown in the answer
 
 
@@ -332,7 +332,7 @@ class TelegramFrontEnd:
             user.id,
             private,
             message_id=message.message_id,
-            asked_rack=name in ASKED_SECRETS,
+            asked_secret=name in ASKED_SECRETS,
         )
         if private:
             await self._allow_dm(user)
@@ -387,7 +387,7 @@ class TelegramFrontEnd:
             await self._answer(origin, "This button is no longer in use.")
             return
         game_id, action, turn = parsed
-        origin.asked_rack = action == "rack"
+        origin.asked_secret = action == "rack"
         row = await self.db.games.get_game(game_id)
         if row is None:
             await self._answer(origin, f"There is no game #{game_id}.", alert=True)
@@ -724,7 +724,7 @@ class TelegramFrontEnd:
         if is_secret(reply):
             # Never the tiles in a group: say how to see them (unasked: once per game).
             game_id = int(reply.event.get("game_id", 0))
-            asked = here and origin is not None and origin.asked_rack
+            asked = here and origin is not None and origin.asked_secret
             if asked or (game_id, user.user_id) not in self._told:
                 self._told.add((game_id, user.user_id))
                 notices.setdefault((chat_id, game_id), []).append(user)

@@ -59,7 +59,9 @@ async def test_three_players_place_privately_in_any_order(say, db, service) -> N
     game_id = await start(say)
     state = await state_of(db, game_id)
     assert state.waiting_for() == (0, 1, 2)
-    assert (await say("carol", "/board"))[0].text.endswith("alice, bob and carol to move.")
+    assert (await say("carol", "/board"))[0].text.endswith(
+        "alice, bob and carol to move; 24 hours left."  # the round's deadline
+    )
     names = ("alice", "bob", "carol")
     for round_no in range(3):
         state = await state_of(db, game_id)
