@@ -1625,8 +1625,7 @@ class Service:
         text = f"Game #{row.id} ({table.gdef.title}): " + self._score_line(table, state)
         left = await self._time_left(table, state)
         if state.outcome is None:
-            text += f". {self._to_move_names(table, state)} to move"
-            text += f"; {_fmt_delta(left)} left." if left is not None else "."
+            text += f". {self._turn_text(table, state, left)}."
         return [
             Reply(
                 ctx.to_chat,
@@ -1644,6 +1643,11 @@ class Service:
                 },
             )
         ]
+
+    def _turn_text(self, table: _Table, state: GameState, left: timedelta | None) -> str:
+        """Return "alice to move" and, when the turn has a deadline, "; 3 hours left"."""
+        text = f"{self._to_move_names(table, state)} to move"
+        return text + (f"; {_fmt_delta(left)} left" if left is not None else "")
 
     async def _time_left(self, table: _Table, state: GameState) -> timedelta | None:
         """Return the time left for the turn (or round) being played, in whole minutes.
@@ -1775,7 +1779,7 @@ class Service:
         listed = []
         for row in sorted(here, key=lambda r: r.id):
             table = await self._table(row)
-            lines.append(self._game_line(table))
+            lines.append(await self._game_line(table))
             listed.append({"game_id": row.id, "game": row.game_key, "status": row.status})
         text = (
             "Games here:\n" + "\n".join(lines) if lines else "No open games here; /new starts one."
@@ -1787,7 +1791,7 @@ class Service:
             if row.chat_id != ctx.chat.id
         ]
         if elsewhere:
-            mine = [self._game_line(await self._table(row)) for row in elsewhere]
+            mine = [await self._game_line(await self._table(row)) for row in elsewhere]
             replies.append(
                 Reply(
                     ctx.to_user,
@@ -1797,12 +1801,14 @@ class Service:
             )
         return replies
 
-    def _game_line(self, table: _Table) -> str:
-        row = table.row
-        head = f"#{row.id} {table.gdef.title}: {' vs '.join(table.names)}"
-        if table.state is None:
-            return f"{head} (waiting to start)"
-        return f"{head} — {self._to_move_names(table, table.state)} to move"
+    async def _game_line(self, table: _Table) -> str:
+        """Return one game of /games: its players (scores once started), whose turn, time left."""
+        row, state = table.row, table.state
+        if state is None:
+            return f"#{row.id} {table.gdef.title}: {' vs '.join(table.names)} (waiting to start)"
+        left = await self._time_left(table, state)
+        turn = self._turn_text(table, state, left)
+        return f"#{row.id} {table.gdef.title}: {self._score_line(table, state)} — {turn}"
 
     async def _cmd_leaderboard(self, ctx: _Ctx, command: Command) -> list[Reply]:
         key = command.text or None

@@ -455,6 +455,15 @@ async def test_games_lists_this_chat_and_privately_the_rest(say) -> None:
     assert replies[1].kind == "my_games"
     assert replies[1].private
     assert replies[1].event["games"] == [2]
+    # Each line: the scores, whose turn, and the time left on it (a lobby: who waits).
+    await say("bob", "/new rummikub")
+    assert (await say("alice", "/games"))[0].text == (
+        "Games here:\n#1 Webfeud: alice 0, bob 0 — alice to move; 72 hours left\n"
+        "#3 Rummikub: bob (waiting to start)"
+    )
+    assert replies[1].text == (
+        "Your games in other chats:\n#2 Webfeud: alice 0, carol 0 — alice to move; 72 hours left"
+    )
 
 
 async def test_a_bare_move_command_is_answered_in_the_notation_of_the_players_game(say, db) -> None:
