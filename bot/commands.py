@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass, field
 
 from bot.core.errors import GameError
+from bot.games import GAMES
 
 BOT_LEVEL_NAMES = ("easy", "medium", "hard")
 _GAME_ID = re.compile(r"^game=(\S*)$", re.IGNORECASE)
@@ -28,6 +29,8 @@ _MOVE_WORDS = {
     "quit": "/play quit (SmartFeud, once another player has resigned)",
     "skip": "/place skip (NMBR 9, for a tile that fits nowhere)",
 }
+# What a command that needs a game can be told: "games: nmbr9, numfeud, …".
+_GAME_LIST = "games: " + ", ".join(sorted(GAMES))
 # Words players of other bots and apps type for one of our commands.
 _SYNONYMS = {
     "score": "board",
@@ -268,6 +271,11 @@ class Command:
         return SPECS[self.name]
 
 
+def no_such_game(key: str) -> str:
+    """Return the answer to a game name that is none of ours, listing the games."""
+    return f"There is no game {key!r}; {_GAME_LIST}."
+
+
 def usage(name: str) -> str:
     """Return the syntax of one command for an error message."""
     return f"Usage: {SPECS[name].syntax}"
@@ -328,7 +336,8 @@ def _by_shape(spec: CommandSpec, rest: list[str], game_id: int | None) -> Comman
         return Command(spec.name, game_id, text=" ".join(rest))
     if spec.shape in ("word", "word?"):
         if len(rest) > 1 or (spec.shape == "word" and not rest):
-            raise _fail(spec, f"/{spec.name} takes {spec.args}.")
+            listed = f" ({_GAME_LIST})" if spec.args == "<game>" else ""
+            raise _fail(spec, f"/{spec.name} takes {spec.args}{listed}.")
         return Command(spec.name, game_id, text=rest[0].lstrip("/").lower() if rest else "")
     if spec.shape == "leaderboard":
         words = [token.lower() for token in rest]
@@ -356,7 +365,7 @@ def _is_player(token: str) -> bool:
 
 def _parse_new(spec: CommandSpec, rest: list[str]) -> Command:
     if not rest or "=" in rest[0] or rest[0].startswith("@"):
-        raise _fail(spec, "Name the game first, e.g. /new webfeud @bob.")
+        raise _fail(spec, f"Name the game first, e.g. /new webfeud @bob ({_GAME_LIST}).")
     game_key = rest[0].lower()
     players: list[str] = []
     bots: list[str] = []

@@ -46,6 +46,7 @@ from bot.commands import (
     Command,
     CommandError,
     help_text,
+    no_such_game,
     parse_command,
     usage,
 )
@@ -544,10 +545,7 @@ class Service:
     async def _cmd_new(self, ctx: _Ctx, command: Command) -> list[Reply]:
         gdef = GAMES.get(command.game_key)
         if gdef is None:
-            known = ", ".join(sorted(GAMES))
-            raise ServiceError(
-                "UNKNOWN_GAME", f"There is no game {command.game_key!r}. Games: {known}."
-            )
+            raise ServiceError("UNKNOWN_GAME", no_such_game(command.game_key))
         options = dict(command.options)
         seed_text = options.pop("seed", None)
         if seed_text is not None:
@@ -1813,7 +1811,7 @@ class Service:
     async def _cmd_leaderboard(self, ctx: _Ctx, command: Command) -> list[Reply]:
         key = command.text or None
         if key is not None and key not in GAMES:
-            raise CommandError(f"There is no game {key!r}. {usage('leaderboard')}")
+            raise CommandError(f"{no_such_game(key)} {usage('leaderboard')}")
         everywhere = command.options.get("scope") == "everywhere"
         where = "every chat" if everywhere else "this chat"
         # Numfeud's World Ranking is yearly (UTC, reset on 1 January) and ranks by points.
@@ -1924,10 +1922,7 @@ class Service:
     async def _cmd_rules(self, ctx: _Ctx, command: Command) -> list[Reply]:
         gdef = GAMES.get(command.text)
         if gdef is None:
-            raise CommandError(
-                f"There is no game {command.text!r}; games: {', '.join(sorted(GAMES))}. "
-                + usage("rules")
-            )
+            raise CommandError(f"{no_such_game(command.text)} {usage('rules')}")
         players = (
             str(gdef.min_players)
             if gdef.min_players == gdef.max_players

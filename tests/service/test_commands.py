@@ -93,6 +93,8 @@ def test_parse_command_reads_each_shape(line: str, expected: Command) -> None:
         ("/play", "Usage: /play <move> [game=<id>]"),
         ("/play 8H QI game=x", "Usage: /play <move> [game=<id>]"),
         ("/new", "Usage: /new <game>"),
+        ("/new", "e.g. /new webfeud @bob (games: nmbr9, numfeud, rummikub, smartfeud, webfeud)."),
+        ("/rules", "/rules takes <game> (games: nmbr9, numfeud, rummikub, smartfeud, webfeud)."),
         ("/new webfeud bot=godlike", "Usage: /new <game>"),
         ("/new webfeud sneaky", "Usage: /new <game>"),
         ("/new webfeud game=3", "Usage: /new <game>"),

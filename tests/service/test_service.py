@@ -235,6 +235,12 @@ BAD_INPUT = [
     ("alice", "/pass game={other}", "NO_SUCH_GAME", "no game #"),
     ("alice", "/pass game=999", "NO_SUCH_GAME", "no game #"),
     ("alice", "/new chess @bob", "UNKNOWN_GAME", "webfeud"),
+    (
+        "alice",
+        "/leaderboard chess",
+        "BAD_COMMAND",
+        "There is no game 'chess'; games: nmbr9, numfeud, rummikub, smartfeud, webfeud.",
+    ),
     ("alice", "/new webfeud @bob colour=red", "BAD_OPTION", "board=standard|random"),
     ("alice", "/new webfeud bot=superhard", "BAD_COMMAND", "use bot=easy|medium|hard. Usage"),
     ("alice", "/new webfeud @bob @carol", "BAD_PLAYER_COUNT", "2"),
