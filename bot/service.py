@@ -1587,6 +1587,10 @@ class Service:
                 + ", ".join(f"{n} {s}" for n, s in zip(table.names, outcome.scores, strict=True))
                 + "."
             ]
+        # The game's top move, as word apps show at the end (Rummikub's turns score nothing).
+        best = max(state.history, key=lambda r: r.score, default=None)
+        if best is not None and best.score > 0:
+            lines.append(f"Best move: {table.names[best.seat]}, {best.shown} ({best.score:+d}).")
         moves = [
             f"{r['player']} #{r['before']}→#{r['after']}"
             if r["before"]

@@ -623,3 +623,15 @@ async def test_board_tells_the_time_left_for_the_turn(say, clock) -> None:
     [board] = await say("carol", "/board")
     assert board.text.endswith("alice to move.")  # time=none: no clock
     assert board.event["time_left_seconds"] is None
+
+
+async def test_game_over_names_the_best_move(say) -> None:
+    """The end names the game's top-scoring move (the first of equals); none when all score 0."""
+    await say("alice", "/new webfeud @bob seed=2")  # alice: U ? T A O ? T
+    assert events(await say("alice", "/play 8H TAUT"), "move_played")[0]["score"] == 5
+    await say("bob", "/pass")
+    over = next(r for r in await say("bob", "/resign") if r.kind == "game_over")
+    assert "\nBest move: alice, 8H TAUT (+5).\n" in over.text
+    await say("alice", "/new webfeud @bob seed=5")
+    over = next(r for r in await say("alice", "/resign") if r.kind == "game_over")
+    assert "Best move" not in over.text
