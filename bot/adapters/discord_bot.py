@@ -460,8 +460,9 @@ class FeudBot(commands.Bot):
     async def _with_turn_pings(self, replies: Sequence[Reply]) -> list[Reply]:
         """Turn "your turn" notices into mentions in the channel (what a game app's push does).
 
-        Each notice becomes a mention under the batch's last public news of its game (one
-        message, one ping); without such news it is a message of its own in the game's channel.
+        Each notice becomes a short message of its own right after the batch's last public
+        news of its game ("@bob, your turn in game #1."), or at the end: Discord notifies a
+        mention only in a new message, and the news often fills the edited "thinking" reply.
         """
         notices = [r for r in replies if r.kind == "your_turn" and isinstance(r.to, UserTarget)]
         if not notices:
@@ -470,19 +471,20 @@ class FeudBot(commands.Bot):
         for notice in notices:
             assert isinstance(notice.to, UserTarget)
             game_id = notice.event.get("game_id")
-            ping = f"<@{notice.to.platform_user_id}>, your turn."
+            channel_id = await self._game_channel(game_id) if isinstance(game_id, int) else None
+            if channel_id is None:
+                continue
+            ping = replace(
+                notice,
+                to=ChatTarget(0, PLATFORM, str(channel_id)),
+                text=f"<@{notice.to.platform_user_id}>, your turn in game #{game_id}.",
+            )
             news = [
                 n
                 for n, r in enumerate(out)
                 if not r.private and r.kind in PLAY_EVENTS and r.event.get("game_id") == game_id
             ]
-            if news:
-                out[news[-1]] = replace(out[news[-1]], text=f"{out[news[-1]].text}\n{ping}")
-                continue
-            channel_id = await self._game_channel(game_id) if isinstance(game_id, int) else None
-            if channel_id is not None:
-                target = ChatTarget(0, PLATFORM, str(channel_id))
-                out.append(replace(notice, to=target, text=f"{ping} {notice.text}"))
+            out.insert(news[-1] + 1 if news else len(out), ping)
         return out
 
     async def deliver(

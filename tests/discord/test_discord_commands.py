@@ -214,9 +214,10 @@ async def test_a_turn_passed_by_a_timeout_mentions_the_next_player(fake, db):
         fired = await h.bot.dispatcher.run_due(now=start + timedelta(minutes=3, seconds=1))
         assert [r.kind for r in fired][:1] == ["timeout"]
         assert "your_turn" in [r.kind for r in fired]
-        news = fake.public_messages()[-1]
+        news, ping = fake.public_messages()[-2:]
         assert news.content.startswith("#1 alice: ran out of time (a pass)")
-        assert news.content.endswith(f"bob to move.\n<@{h.bob}>, your turn.")
+        assert news.content.endswith("bob to move.")
+        assert (ping.content, ping.edits) == (f"<@{h.bob}>, your turn in game #1.", 0)
 
 
 async def test_a_new_command_of_the_table_gets_a_slash_command(fake, db, monkeypatch):

@@ -170,17 +170,17 @@ async def test_a_move_error_is_private_and_leaves_no_public_message(harness):
 
 
 async def test_the_player_to_move_is_mentioned_under_the_move(harness):
-    """Your turn: a mention under the move's message in the channel (one ping), not a DM."""
+    """Your turn: a mention in a new message under the move (edits notify nobody), not a DM."""
     fake = harness.fake
     await harness.slash(harness.bob, "notify", dm=True)
     await harness.slash(harness.alice, "new", game="webfeud", player=str(harness.bob), seed=SEED)
     dms_before = len(fake.dms_to(harness.bob))
     inter = await harness.slash(harness.alice, "pass")
-    public = [m for m in harness.replies(inter) if m.public]
-    assert [m.content for m in public] == [
-        f"#1 alice: pass — alice 0, bob 0. bob to move.\n<@{harness.bob}>, your turn."
-    ]
+    news, ping = [m for m in harness.replies(inter) if m.public]
+    assert news.content == "#1 alice: pass — alice 0, bob 0. bob to move."
+    assert (ping.content, ping.edits) == (f"<@{harness.bob}>, your turn in game #1.", 0)
     assert len(fake.dms_to(harness.bob)) == dms_before  # the mention is the notice
+    assert news.custom_ids()  # the game's buttons stay under the news
     inter = await harness.slash(harness.bob, "pass")
-    public = [m for m in harness.replies(inter) if m.public]
-    assert public[-1].content.endswith(f"alice to move.\n<@{harness.alice}>, your turn.")
+    ping = [m for m in harness.replies(inter) if m.public][-1]
+    assert ping.content == f"<@{harness.alice}>, your turn in game #1."
