@@ -2122,15 +2122,13 @@ def _play_buttons(game_id: int) -> tuple[Button, ...]:
 
 
 def _settle_turn_notices(replies: Sequence[Reply], asker: int | None = None) -> list[Reply]:
-    """Keep one "your turn" per person and game, the last; none for who just acted.
+    """Keep a game's last "your turn" of a batch only, and none for who just acted.
 
-    The asker sees the answer to their own command (a bot may have moved at once), and a
-    batch where the turn came back several times needs one notice only.
+    Notices come only in games played one seat at a time, so the last one names whose turn it
+    is now; an earlier one of the same batch is out of date (that turn has passed). The asker
+    sees the answer to their own command (a bot may have moved at once).
     """
-    last: dict[tuple[int, object], int] = {}
-    for n, reply in enumerate(replies):
-        if reply.kind == "your_turn" and isinstance(reply.to, UserTarget):
-            last[(reply.to.user_id, reply.event.get("game_id"))] = n
+    last = {r.event.get("game_id"): n for n, r in enumerate(replies) if r.kind == "your_turn"}
     return [
         reply
         for n, reply in enumerate(replies)
@@ -2138,7 +2136,7 @@ def _settle_turn_notices(replies: Sequence[Reply], asker: int | None = None) -> 
         or (
             isinstance(reply.to, UserTarget)
             and reply.to.user_id != asker
-            and last[(reply.to.user_id, reply.event.get("game_id"))] == n
+            and last[reply.event.get("game_id")] == n
         )
     ]
 

@@ -635,3 +635,17 @@ async def test_game_over_names_the_best_move(say) -> None:
     await say("alice", "/new webfeud @bob seed=5")
     over = next(r for r in await say("alice", "/resign") if r.kind == "game_over")
     assert "Best move" not in over.text
+
+
+def test_only_each_games_last_turn_notice_of_a_batch_is_kept() -> None:
+    """A notice whose turn passed within the same batch, or to the asker, is dropped."""
+    from bot.service import _settle_turn_notices
+
+    def notice(user_id: int, game_id: int) -> Reply:
+        target = UserTarget(user_id, "console", str(user_id), f"u{user_id}")
+        return Reply(target, "Your turn", event={"type": "your_turn", "game_id": game_id})
+
+    news = Reply(ChatTarget(1, "console", "room"), "#1 …", event={"type": "move_played"})
+    batch = [news, notice(2, 1), notice(3, 7), news, notice(3, 1), notice(1, 7)]
+    assert _settle_turn_notices(batch) == [news, news, notice(3, 1), notice(1, 7)]
+    assert _settle_turn_notices(batch, asker=1) == [news, news, notice(3, 1)]
