@@ -982,6 +982,8 @@ class Service:
         if last is not None:
             points = f" ({last.score:+d})" if last.score else ""
             after = f", after {table.names[last.seat]}: {last.shown}{points}"
+        # A private message may be read far from the chat: say which one.
+        where = f" in {table.chat.title}" if table.chat.title else ""
         notices = []
         for seat in state.waiting_for():
             user = table.users[seat]
@@ -990,7 +992,7 @@ class Service:
             notices.append(
                 Reply(
                     _user_target(user),
-                    f"Your turn in game #{row.id} ({gdef.title}){after}. /board shows the game.",
+                    f"Your turn in game #{row.id} ({gdef.title}{where}){after}.",
                     event={
                         "type": "your_turn",
                         "game_id": row.id,

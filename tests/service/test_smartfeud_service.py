@@ -47,8 +47,7 @@ async def test_a_timeout_counts_as_a_pass_and_three_lose_the_game(say, service, 
     assert [r.kind for r in first] == ["timeout", "rack", "your_turn"]
     assert (first[2].to.name, first[2].text) == (
         "bob",
-        "Your turn in game #1 (SmartFeud), after alice: ran out of time (a pass). /board shows "
-        "the game.",
+        "Your turn in game #1 (SmartFeud), after alice: ran out of time (a pass).",
     )
     assert first[0].event["player"] == "alice"
     assert first[0].event["move"] == "ran out of time (a pass)"
