@@ -976,14 +976,12 @@ class Service:
         """
         if table.gdef.round_of(state) is not None or state.outcome is not None:
             return []
-        row, gdef = table.row, table.gdef
+        row = table.row
         last = state.history[-1] if state.history and mover is not None else None
         after = ""
         if last is not None:
             points = f" ({last.score:+d})" if last.score else ""
             after = f", after {table.names[last.seat]}: {last.shown}{points}"
-        # A private message may be read far from the chat: say which one.
-        where = f" in {table.chat.title}" if table.chat.title else ""
         notices = []
         for seat in state.waiting_for():
             user = table.users[seat]
@@ -992,7 +990,7 @@ class Service:
             notices.append(
                 Reply(
                     _user_target(user),
-                    f"Your turn in game #{row.id} ({gdef.title}{where}){after}.",
+                    f"Your turn in {_game_named(table)}{after}.",
                     event={
                         "type": "your_turn",
                         "game_id": row.id,
@@ -1527,7 +1525,7 @@ class Service:
                 return [
                     Reply(
                         _user_target(user),
-                        f"{task} in game #{row.id} ({gdef.title}) runs out in {_fmt_delta(left)}"
+                        f"{task} in {_game_named(table)} runs out in {_fmt_delta(left)}"
                         + (f"; if you miss it, {missed}." if missed else "."),
                         event={
                             "type": "reminder",
@@ -2121,6 +2119,12 @@ def _moved_since(arrival: GameRow, state: GameState | None, seat_no: int) -> boo
 
 def _play_buttons(game_id: int) -> tuple[Button, ...]:
     return (Button("Board", f"board:{game_id}"), Button("My rack", f"rack:{game_id}"))
+
+
+def _game_named(table: _Table) -> str:
+    """Return "game #1 (Webfeud in Feud club)" for a private message, read far from the chat."""
+    where = f" in {table.chat.title}" if table.chat.title else ""
+    return f"game #{table.row.id} ({table.gdef.title}{where})"
 
 
 def _settle_turn_notices(replies: Sequence[Reply], asker: int | None = None) -> list[Reply]:

@@ -81,10 +81,11 @@ def assert_seen_once_each(texts: list[str]) -> None:
     """What people saw: each reminder that still had news, B's timeout and its end, once each."""
     # B's 24 h reminder is looked at only 59 min before its timeout, when its 1 h reminder is
     # due too: that one speaks. A's 24 h reminder, 22 h 58 min late, tells the real time left.
-    assert count(texts, f"game #{B} (Webfeud) runs out in") == 1
-    assert count(texts, f"game #{B} (Webfeud) runs out in 1 hour;") == 1
-    assert count(texts, f"game #{A} (Webfeud) runs out in 2 hours 58 minutes;") == 1
-    assert count(texts, f"game #{A} (Webfeud) runs out in 1 hour;") == 1
+    # (A private message names the chat too: "game #2 (Webfeud in games) runs out in …".)
+    assert count(texts, f"game #{B} (Webfeud", ") runs out in") == 1
+    assert count(texts, f"game #{B} (Webfeud", ") runs out in 1 hour;") == 1
+    assert count(texts, f"game #{A} (Webfeud", ") runs out in 2 hours 58 minutes;") == 1
+    assert count(texts, f"game #{A} (Webfeud", ") runs out in 1 hour;") == 1
     assert count(texts, f"#{B} alice: ran out of time") == 1
     assert count(texts, f"Game #{B} is over") == 1
     assert count(texts, f"#{A} alice: ran out of time") == 0
