@@ -237,7 +237,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec(
         "rules",
         "<game>",
-        "Summarise a game: players, options and move notation.",
+        "Summarise a game: players, deadline, options, move notation and its helpers.",
         takes_game_id=False,
         shape="word",
     ),

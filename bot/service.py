@@ -1939,6 +1939,12 @@ class Service:
         for spec in gdef.options:
             lines.append(f"Option {spec.name}={'|'.join(spec.choices)} (default {spec.default}).")
         lines.append(gdef.notation_help())
+        # The helpers of a game, so that /rules is where players find them.
+        seen = "the cards still to come" if gdef.pile == "deck" else "the tiles you have not seen"
+        helpers = [f"/bag lists {seen}"]
+        if gdef.previews:
+            helpers.insert(0, "/try <move> tells what a move would score without playing it")
+        lines.append(f"Also: {'; '.join(helpers)}; /history lists the moves so far.")
         return [Reply(ctx.to_chat, "\n".join(lines), event={"type": "rules", "game": gdef.key})]
 
     async def _cmd_help(self, ctx: _Ctx, command: Command) -> list[Reply]:

@@ -261,6 +261,9 @@ async def test_rules_tell_the_round_deadline_and_what_a_missed_one_does(say) -> 
     assert "Each round's tile must be placed within 24 hours" in rules.text
     assert "the easy rule places it for you" in rules.text
     assert "Each turn" not in rules.text
+    assert rules.text.endswith(
+        "\nAlso: /bag lists the cards still to come; /history lists the moves so far."
+    )
 
 
 async def play_solo(say, db, seed: int) -> int:

@@ -433,6 +433,14 @@ async def test_looking_commands(say) -> None:
     assert games[0].event["games"][0]["status"] == "active"
     rules = await say("carol", "/rules webfeud")
     assert "within 72 hours; if not, you lose the game." in rules[0].text
+    assert rules[0].text.endswith(
+        "\nAlso: /try <move> tells what a move would score without playing it; /bag lists the "
+        "tiles you have not seen; /history lists the moves so far."
+    )
+    rummikub = (await say("carol", "/rules rummikub"))[0].text
+    assert rummikub.endswith(
+        "\nAlso: /bag lists the tiles you have not seen; /history lists the moves so far."
+    )
     for game, missed in (
         ("smartfeud", "within 48 hours; if not, the turn counts as a pass."),
         ("numfeud", "within 72 hours; if not, you resign and lose 50 ranking points."),
