@@ -8,7 +8,7 @@ import pytest
 
 from bot.ai import choose_move
 from bot.core.game import GameState
-from bot.games import GAMES, numfeud, rummikub, wordgame
+from bot.games import GAMES, numfeud, numtiles, rummikub, wordgame
 from bot.games.nmbr9 import Nmbr9State
 from bot.replies import Reply, UserTarget
 from bot.service import load_state
@@ -35,6 +35,15 @@ def the_whole_set(state: GameState) -> Counter[str]:
     if isinstance(state, rummikub.RummikubState):
         return Counter(rummikub.TILE_COUNTS)
     return Counter(numfeud.TILE_COUNTS)
+
+
+def display_order(state: GameState, tiles: list[str]) -> tuple[str, ...]:
+    """The order a rack is shown in: A–Z then blanks; by colour, then number, jokers last."""
+    if isinstance(state, wordgame.WordState):
+        return tuple(sorted(tiles, key=lambda tile: (tile == wordgame.BLANK, tile)))
+    if isinstance(state, rummikub.RummikubState):
+        return numtiles.sort_tiles(tiles)
+    return numfeud.sort_tiles(tiles)
 
 
 def unseen_of(replies: list[Reply], name: str) -> Reply:
@@ -72,7 +81,7 @@ async def test_bag_is_the_whole_set_less_the_table_and_your_rack(
             tiles = reply.event["tiles"]
             assert Counter(tiles) == expected
             # Never the drawing order: the list is sorted the way a rack is shown.
-            assert tuple(tiles) == tuple(sorted(tiles, key=tiles.index))
+            assert tuple(tiles) == display_order(state, tiles)
             assert reply.event["pile"] == len(tiles) - sum(
                 len(state.rack(s)) for s in range(2) if s != seat
             )
