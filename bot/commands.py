@@ -55,6 +55,8 @@ _SYNONYMS = {
     "log": "history",
     "abort": "cancel",
     "again": "rematch",
+    "poke": "nudge",
+    "remind": "nudge",
     "replay": "rematch",
 }
 
@@ -182,6 +184,12 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "moves",
         "",
         "NMBR 9: list some legal placements of this round's tile, privately, highest first.",
+        shape="none",
+    ),
+    CommandSpec(
+        "nudge",
+        "",
+        "Remind the player the game waits for that it is their turn (once a turn).",
         shape="none",
     ),
     CommandSpec(

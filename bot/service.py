@@ -310,6 +310,8 @@ class Service:
         self._chats: dict[tuple[str, str, str | None], Chat] = {}
         self._names: dict[int, User] = {}
         self._seats: dict[int, tuple[Seat, ...]] = {}
+        # (game id, turn or round) already nudged: one nudge a turn (kept in memory only).
+        self._nudged: set[tuple[int, int]] = set()
 
     # -- entry points --
 
@@ -1223,6 +1225,51 @@ class Service:
             )
         ]
 
+    async def _cmd_nudge(self, ctx: _Ctx, command: Command) -> list[Reply]:
+        """Remind whoever the game waits for, once a turn (a word app's nudge button)."""
+        table, state, seat = await self._my_seat(ctx, command)
+        row = table.row
+        waiting = [s for s in state.waiting_for() if s != seat and table.users[s] is not None]
+        if not waiting:
+            mine = seat in state.waiting_for()
+            raise ServiceError(
+                "NOBODY_TO_NUDGE",
+                f"Game #{row.id} waits for you: play your move, nobody needs a nudge."
+                if mine
+                else f"Game #{row.id} waits for no person: the bots move at once.",
+            )
+        names = and_list(table.names[s] for s in waiting)
+        key = (row.id, _deadline_key(table.gdef, state))
+        if key in self._nudged:
+            raise ServiceError(
+                "ALREADY_NUDGED",
+                f"{names} got a nudge for this turn of game #{row.id} already; one a turn.",
+            )
+        self._nudged.add(key)
+        left = await self._time_left(table, state)
+        still = f"; {_fmt_delta(left)} left" if left is not None else ""
+        nudger = ctx.user.display_name
+        notices = []
+        for s in waiting:
+            user = table.users[s]
+            assert user is not None
+            notices.append(
+                Reply(
+                    _user_target(user),
+                    f"{nudger} nudges you: your turn in {_game_named(table)}{still}.",
+                    event={
+                        "type": "your_turn",
+                        "game_id": row.id,
+                        "player": table.names[s],
+                        "turn": state.turn,
+                        "nudge": nudger,
+                    },
+                )
+            )
+        said = f"{nudger} nudged {names} in game #{row.id}{still}."
+        event = {"type": "nudged", "game_id": row.id, "players": [table.names[s] for s in waiting]}
+        return [Reply(ctx.to_chat, said, event=event), *notices]
+
     async def _cmd_try(self, ctx: _Ctx, command: Command) -> list[Reply]:
         """Say privately whether a move is legal and what it would score, and play nothing."""
         table, state, seat = await self._my_seat(ctx, command)
@@ -2129,26 +2176,29 @@ def _play_buttons(game_id: int) -> tuple[Button, ...]:
 
 def _game_named(table: _Table) -> str:
     """Return "game #1 (Webfeud in Feud club)" for a private message, read far from the chat."""
-    where = f" in {table.chat.title}" if table.chat.title else ""
+    where = f" in {table.chat.title}" if table.chat.title and table.chat.platform != CONSOLE else ""
     return f"game #{table.row.id} ({table.gdef.title}{where})"
 
 
 def _settle_turn_notices(replies: Sequence[Reply], asker: int | None = None) -> list[Reply]:
-    """Keep a game's last "your turn" of a batch only, and none for who just acted.
+    """Keep the "your turn" notices of each game's latest turn in a batch, none for the asker.
 
-    Notices come only in games played one seat at a time, so the last one names whose turn it
-    is now; an earlier one of the same batch is out of date (that turn has passed). The asker
-    sees the answer to their own command (a bot may have moved at once).
+    A notice of an earlier turn of the same batch is out of date (that turn has passed); those
+    of the latest turn all stand (a nudge in NMBR 9 may go to several). The asker sees the
+    answer to their own command (a bot may have moved at once).
     """
-    last = {r.event.get("game_id"): n for n, r in enumerate(replies) if r.kind == "your_turn"}
+    latest: dict[object, object] = {}
+    for reply in replies:
+        if reply.kind == "your_turn":
+            latest[reply.event.get("game_id")] = reply.event.get("turn")
     return [
         reply
-        for n, reply in enumerate(replies)
+        for reply in replies
         if reply.kind != "your_turn"
         or (
             isinstance(reply.to, UserTarget)
             and reply.to.user_id != asker
-            and last[reply.event.get("game_id")] == n
+            and latest[reply.event.get("game_id")] == reply.event.get("turn")
         )
     ]
 

@@ -645,15 +645,49 @@ async def test_game_over_names_the_best_move(say) -> None:
     assert "Best move" not in over.text
 
 
-def test_only_each_games_last_turn_notice_of_a_batch_is_kept() -> None:
+def test_only_the_notices_of_each_games_latest_turn_are_kept() -> None:
     """A notice whose turn passed within the same batch, or to the asker, is dropped."""
     from bot.service import _settle_turn_notices
 
-    def notice(user_id: int, game_id: int) -> Reply:
+    def notice(user_id: int, game_id: int, turn: int) -> Reply:
         target = UserTarget(user_id, "console", str(user_id), f"u{user_id}")
-        return Reply(target, "Your turn", event={"type": "your_turn", "game_id": game_id})
+        event = {"type": "your_turn", "game_id": game_id, "turn": turn}
+        return Reply(target, "Your turn", event=event)
 
     news = Reply(ChatTarget(1, "console", "room"), "#1 …", event={"type": "move_played"})
-    batch = [news, notice(2, 1), notice(3, 7), news, notice(3, 1), notice(1, 7)]
-    assert _settle_turn_notices(batch) == [news, news, notice(3, 1), notice(1, 7)]
-    assert _settle_turn_notices(batch, asker=1) == [news, news, notice(3, 1)]
+    batch = [news, notice(2, 1, 4), notice(3, 7, 9), news, notice(3, 1, 5), notice(1, 7, 10)]
+    assert _settle_turn_notices(batch) == [news, news, notice(3, 1, 5), notice(1, 7, 10)]
+    assert _settle_turn_notices(batch, asker=1) == [news, news, notice(3, 1, 5)]
+    # One turn, several people waiting (an NMBR 9 round, nudged): all of them are told.
+    round_ = [notice(2, 3, 6), notice(3, 3, 6)]
+    assert _settle_turn_notices(round_, asker=1) == round_
+
+
+async def test_nudge_reminds_whoever_the_game_waits_for_once_a_turn(say, db) -> None:
+    """/nudge: a private "your turn" to the player to move, said in the chat; one a turn."""
+    await say("alice", "/new webfeud @bob seed=5")
+    assert error_of(await say("alice", "/nudge"))["message"] == (
+        "Game #1 waits for you: play your move, nobody needs a nudge."
+    )
+    said, told = await say("bob", "/nudge")
+    assert (said.kind, said.text) == ("nudged", "bob nudged alice in game #1; 72 hours left.")
+    assert isinstance(told.to, UserTarget)
+    assert (told.kind, told.to.name, told.text) == (
+        "your_turn",
+        "alice",
+        "bob nudges you: your turn in game #1 (Webfeud); 72 hours left.",
+    )
+    assert error_of(await say("bob", "/nudge"))["reason"] == "ALREADY_NUDGED"
+    assert error_of(await say("carol", "/nudge game=1"))["reason"] == "NOT_A_PLAYER"
+    await say("alice", "/pass")  # a new turn: a new nudge
+    assert [r.kind for r in await say("alice", "/nudge")] == ["nudged", "your_turn"]
+    # A round of NMBR 9: everyone who has still to place gets it.
+    await say("alice", "/new nmbr9 @bob @carol seed=3")
+    await say("alice", "/start game=2")
+    state = load_state(await db.games.get_game(2))
+    from bot.ai import choose_move
+
+    await say("alice", f"/place {choose_move(state, 0, 'easy', 1)} game=2")
+    said, *told = await say("alice", "/nudge game=2")
+    assert said.text == "alice nudged bob and carol in game #2; 24 hours left."
+    assert sorted(r.to.name for r in told) == ["bob", "carol"]
