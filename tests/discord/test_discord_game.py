@@ -184,3 +184,16 @@ async def test_the_player_to_move_is_mentioned_under_the_move(harness):
     inter = await harness.slash(harness.bob, "pass")
     ping = [m for m in harness.replies(inter) if m.public][-1]
     assert ping.content == f"<@{harness.alice}>, your turn in game #1."
+
+
+async def test_a_nudge_pings_the_player_to_move(harness):
+    """/nudge by bob: the chat reads it, and alice is mentioned in a new message."""
+    await harness.slash(harness.alice, "new", game="webfeud", player=str(harness.bob), seed=SEED)
+    inter = await harness.slash(harness.bob, "nudge")
+    said, ping = [m for m in harness.replies(inter) if m.public]
+    assert said.content == "bob nudged alice in game #1; 72 hours left."
+    assert (ping.content, ping.edits) == (f"<@{harness.alice}>, your turn in game #1.", 0)
+    inter = await harness.slash(harness.bob, "nudge")
+    [again] = harness.replies(inter)
+    assert again.ephemeral
+    assert "one a turn" in again.text
