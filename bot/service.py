@@ -978,30 +978,17 @@ class Service:
         """
         if table.gdef.round_of(state) is not None or state.outcome is not None:
             return []
-        row = table.row
         last = state.history[-1] if state.history and mover is not None else None
         after = ""
         if last is not None:
             points = f" ({last.score:+d})" if last.score else ""
             after = f", after {table.names[last.seat]}: {last.shown}{points}"
-        notices = []
-        for seat in state.waiting_for():
-            user = table.users[seat]
-            if user is None or seat == mover:
-                continue
-            notices.append(
-                Reply(
-                    _user_target(user),
-                    f"Your turn in {_game_named(table)}{after}.",
-                    event={
-                        "type": "your_turn",
-                        "game_id": row.id,
-                        "player": table.names[seat],
-                        "turn": state.turn,
-                    },
-                )
-            )
-        return notices
+        text = f"Your turn in {_game_named(table)}{after}."
+        return [
+            _turn_notice(table, state, seat, text)
+            for seat in state.waiting_for()
+            if table.users[seat] is not None and seat != mover
+        ]
 
     async def _move_news(
         self,
@@ -1249,23 +1236,8 @@ class Service:
         left = await self._time_left(table, state)
         still = f"; {_fmt_delta(left)} left" if left is not None else ""
         nudger = ctx.user.display_name
-        notices = []
-        for s in waiting:
-            user = table.users[s]
-            assert user is not None
-            notices.append(
-                Reply(
-                    _user_target(user),
-                    f"{nudger} nudges you: your turn in {_game_named(table)}{still}.",
-                    event={
-                        "type": "your_turn",
-                        "game_id": row.id,
-                        "player": table.names[s],
-                        "turn": state.turn,
-                        "nudge": nudger,
-                    },
-                )
-            )
+        text = f"{nudger} nudges you: your turn in {_game_named(table)}{still}."
+        notices = [_turn_notice(table, state, s, text, nudge=nudger) for s in waiting]
         said = f"{nudger} nudged {names} in game #{row.id}{still}."
         event = {"type": "nudged", "game_id": row.id, "players": [table.names[s] for s in waiting]}
         return [Reply(ctx.to_chat, said, event=event), *notices]
@@ -2172,6 +2144,14 @@ def _moved_since(arrival: GameRow, state: GameState | None, seat_no: int) -> boo
 
 def _play_buttons(game_id: int) -> tuple[Button, ...]:
     return (Button("Board", f"board:{game_id}"), Button("My rack", f"rack:{game_id}"))
+
+
+def _turn_notice(table: _Table, state: GameState, seat: int, text: str, **extra: str) -> Reply:
+    """Return the private "your turn" notice of a person's seat (kind ``your_turn``)."""
+    user = table.users[seat]
+    assert user is not None  # only people are told
+    event = {"type": "your_turn", "game_id": table.row.id, "player": table.names[seat]}
+    return Reply(_user_target(user), text, event={**event, "turn": state.turn, **extra})
 
 
 def _game_named(table: _Table) -> str:
