@@ -624,19 +624,12 @@ class Service:
                 )
             old = done[0]
         else:
-            found = await self.db.games.get_game(command.game_id)
-            if found is None or found.chat_id != ctx.chat.id:
-                raise ServiceError(
-                    "NO_SUCH_GAME", f"There is no game #{command.game_id} here; /games."
-                )
-            old = found
+            old = await self._find_game(ctx, command.game_id, ("finished", "active"))
             if old.status == "active":
                 raise ServiceError(
                     "NOT_OVER",
                     f"Game #{old.id} is still being played; a rematch comes once it is over.",
                 )
-            if old.status != "finished":
-                raise _not_in_status(old)
         async with self._lock(old.id):
             before = await self._table(old)
             if before.seat_of(ctx.user.id) is None:
@@ -655,10 +648,9 @@ class Service:
                         f"/board game={row.id} shows it.",
                     )
             gdef = before.gdef
-            seats = sorted(before.seats, key=lambda seat: seat.seat_no)
-            seats = seats[1:] + seats[:1]  # whoever played second goes first
+            seats = before.seats[1:] + before.seats[:1]  # whoever played second goes first
             options = {
-                **gdef.parse_options(game_options(old)),
+                **game_options(old),
                 "seed": self._rng.randrange(_SEED_RANGE),
                 REMATCH_OF: old.id,
             }
@@ -893,27 +885,35 @@ class Service:
                     f"(see /rules {table.gdef.key}).",
                 )
             move = await self._assisted(table, seat_no, table.gdef.parse_move(text))
-            try:
-                state = table.state.apply(seat_no, move)
-            except RuleError as error:
-                # The rules core knows no names: say whom the asker waits for.
-                if error.reason is Reason.NOT_YOUR_TURN:
-                    raise RuleError(error.reason, self._not_yours(table, "wait for it.")) from error
-                if error.reason is Reason.ALREADY_PLACED:
-                    waiting = [table.names[s] for s in table.state.waiting_for()]
-                    verb = "has" if len(waiting) == 1 else "have"
-                    raise RuleError(
-                        error.reason,
-                        f"You have placed this round's tile in game #{row.id} already; the next "
-                        f"card comes when {and_list(waiting)} {verb} placed theirs.",
-                    ) from error
-                raise
+            state = self._apply(table, table.state, seat_no, move, "wait for it.")
             if table.gdef.draft_step(table.state, state):
                 return await self._commit_draft(table, state, seat_no, move)
             replies = await self._commit(table, state, seat_no, move, "move")
             table = replace(table, row=_advanced(table.row, state), state=state)
             replies += await self._run_bots(table, state)
             return replies
+
+    def _apply(
+        self, table: _Table, state: GameState, seat_no: int, move: Move, meanwhile: str
+    ) -> GameState:
+        """Return `state` after a person's move; a refusal names whom they wait for.
+
+        The rules core knows no names; `meanwhile` ends an out-of-turn refusal ("wait for it.").
+        """
+        try:
+            return state.apply(seat_no, move)
+        except RuleError as error:
+            if error.reason is Reason.NOT_YOUR_TURN:
+                raise RuleError(error.reason, self._not_yours(table, meanwhile)) from error
+            if error.reason is Reason.ALREADY_PLACED:
+                waiting = [table.names[s] for s in state.waiting_for()]
+                verb = "has" if len(waiting) == 1 else "have"
+                raise RuleError(
+                    error.reason,
+                    f"You have placed this round's tile in game #{table.row.id} already; the "
+                    f"next card comes when {and_list(waiting)} {verb} placed theirs.",
+                ) from error
+            raise
 
     async def _commit(
         self, table: _Table, state: GameState, seat_no: int, move: Move | None, kind: str
@@ -950,8 +950,7 @@ class Service:
         player = table.names[seat_no]
         to_move = self._to_move_names(table, state)
         text = f"#{row.id} {player}: {public}"
-        if score:
-            text += f" ({score:+d})"
+        text += _points(score)
         text += " — " + self._score_line(table, state)
         if not over:
             text += f". {to_move} to move."
@@ -981,8 +980,7 @@ class Service:
         last = state.history[-1] if state.history and mover is not None else None
         after = ""
         if last is not None:
-            points = f" ({last.score:+d})" if last.score else ""
-            after = f", after {table.names[last.seat]}: {last.shown}{points}"
+            after = f", after {table.names[last.seat]}: {last.shown}{_points(last.score)}"
         text = f"Your turn in {_game_named(table)}{after}."
         return [
             _turn_notice(table, state, seat, text)
@@ -1253,14 +1251,7 @@ class Service:
                 f"/try belongs to {offering}; in {gdef.title} see /rules {gdef.key}.",
             )
         move = gdef.parse_move(command.text)
-        try:
-            after = state.apply(seat, move)
-        except RuleError as error:
-            if error.reason is Reason.NOT_YOUR_TURN:
-                raise RuleError(
-                    error.reason, self._not_yours(table, "try a move on yours.")
-                ) from error
-            raise
+        after = self._apply(table, state, seat, move, "try a move on yours.")
         record = after.history[-1]
         if not record.cells:
             raise ServiceError(
@@ -1365,10 +1356,11 @@ class Service:
         done = (gdef.round_of(before) if before is not None else None) or 0
         moves = _round_moves(state.history, done)
         # Everybody placed the same number: "round 3, the 9: alice L12 0 on level 1, …".
-        card = _public_view(state)["cards_seen"][done]
+        view = _public_view(state)
+        card = view["cards_seen"][done]
         played = ", ".join(
             f"{table.names[r.seat]} {r.shown.removeprefix(f'{card} at ')}"
-            + (f" ({r.score:+d})" if r.score else "")
+            + _points(r.score)
             + (" (placed at the deadline)" if "deadline" in r.words else "")
             for r in moves
         )
@@ -1379,8 +1371,7 @@ class Service:
             text = f"#{row.id} round {done + 1}, the {card}: {played}"
         text += f" — {self._score_line(table, state)}."
         if not over:
-            card = _public_view(state).get("card")
-            text += f" Round {done + 2}: the card is {card}; /place <cell> <rotation>."
+            text += f" Round {done + 2}: the card is {view.get('card')}; /place <cell> <rotation>."
         round_moves = [
             {
                 "player": table.names[r.seat],
@@ -1698,10 +1689,7 @@ class Service:
         records = [MoveRecord.from_json(r) for r in table.state.view(None).get("history", [])]
         first = max(0, len(records) - HISTORY_SHOWN)
         shown = list(enumerate(records[first:], start=first + 1))
-        lines = [
-            f"{n}. {table.names[r.seat]}: {r.shown}" + (f" ({r.score:+d})" if r.score else "")
-            for n, r in shown
-        ]
+        lines = [f"{n}. {table.names[r.seat]}: {r.shown}{_points(r.score)}" for n, r in shown]
         game = f"Game #{row.id} ({table.gdef.title})"
         if not lines:
             head = f"{game}: no moves yet."
@@ -2144,6 +2132,11 @@ def _moved_since(arrival: GameRow, state: GameState | None, seat_no: int) -> boo
 
 def _play_buttons(game_id: int) -> tuple[Button, ...]:
     return (Button("Board", f"board:{game_id}"), Button("My rack", f"rack:{game_id}"))
+
+
+def _points(score: int) -> str:
+    """Return what a move line adds for its points: " (+34)", or nothing for none."""
+    return f" ({score:+d})" if score else ""
 
 
 def _turn_notice(table: _Table, state: GameState, seat: int, text: str, **extra: str) -> Reply:
