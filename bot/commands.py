@@ -15,9 +15,11 @@ import re
 from dataclasses import dataclass, field
 
 from bot.core.errors import GameError
+from bot.core.words import clip
 from bot.games import GAMES
 
 BOT_LEVEL_NAMES = ("easy", "medium", "hard")
+MAX_DIGITS = 18  # a game id or seed typed by a user: below SQLite's 2**63
 _GAME_ID = re.compile(r"^game=(\S*)$", re.IGNORECASE)
 _OPTION = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=(\S*)$")
 # What people write for a bot seat instead of bot=<level>: @bot, @bot-hard, @bot:easy, @bot-hard-3.
@@ -284,6 +286,17 @@ def no_such_game(key: str) -> str:
     return f"There is no game {key!r}; {_GAME_LIST}."
 
 
+def whole_number(text: str) -> int | None:
+    """Return the number `text` spells in ASCII digits, at most `MAX_DIGITS` of them, or None.
+
+    Neither a sign nor other scripts' digits ("²", "٣") count, and every number accepted fits
+    SQLite's 64-bit INTEGER, so a game id or seed typed by a user can always be looked up.
+    """
+    if text.isascii() and text.isdigit() and len(text) <= MAX_DIGITS:
+        return int(text)
+    return None
+
+
 def usage(name: str) -> str:
     """Return the syntax of one command for an error message."""
     return f"Usage: {SPECS[name].syntax}"
@@ -303,12 +316,16 @@ def parse_command(line: str) -> Command:
     A Telegram-style suffix (``/play@feudbot``) is ignored. Command names are case-insensitive.
     """
     tokens = line.split()
-    if not tokens or not tokens[0].startswith("/") or len(tokens[0]) < 2:
+    if len(tokens) > 1 and tokens[0] == "/":  # "/ board": a phone keyboard's space after the slash
+        tokens = ["/" + tokens[1], *tokens[2:]]
+    if not tokens or not tokens[0].startswith("/"):
         raise CommandError("Commands start with a slash, e.g. /help or /new webfeud @bob.")
+    if len(tokens[0]) < 2:
+        raise CommandError("Write a command after the slash, e.g. /help or /new webfeud @bob.")
     name = tokens[0][1:].split("@", 1)[0].lower()
     spec = SPECS.get(name)
     if spec is None:
-        shown = name if len(name) <= 20 else name[:19] + "…"
+        shown = clip(name)
         close = difflib.get_close_matches(name, SPECS, n=2, cutoff=0.6)
         guess = f" Did you mean {' or '.join(f'/{c}' for c in close)}?" if close else ""
         if name in _SYNONYMS:
@@ -324,10 +341,10 @@ def parse_command(line: str) -> Command:
         if match and spec.takes_game_id:
             if game_id is not None:
                 raise _fail(spec, "Give game=<id> once.")
-            value = match.group(1)
-            if not value.isdigit():
-                raise _fail(spec, f"game={value} is not a game number; /games lists them.")
-            game_id = int(value)
+            game_id = whole_number(match.group(1))
+            if game_id is None:
+                shown = clip(match.group(1))
+                raise _fail(spec, f"game={shown} is not a game number; /games lists them.")
         else:
             rest.append(token)
     return _by_shape(spec, rest, game_id)
@@ -350,7 +367,7 @@ def _by_shape(spec: CommandSpec, rest: list[str], game_id: int | None) -> Comman
     if spec.shape == "leaderboard":
         words = [token.lower() for token in rest]
         everywhere = "everywhere" in words
-        years = [word for word in words if len(word) == 4 and word.isdigit()]
+        years = [word for word in words if len(word) == 4 and whole_number(word) is not None]
         games = [word for word in words if word != "everywhere" and word not in years]
         if len(games) > 1 or len(years) > 1 or words.count("everywhere") > 1:
             raise _fail(spec, f"/{spec.name} takes {spec.args}.")

@@ -42,6 +42,7 @@ from typing import Any, cast
 
 from bot.commands import (
     HISTORY_SHOWN,
+    MAX_DIGITS,
     SPECS,
     Command,
     CommandError,
@@ -49,11 +50,12 @@ from bot.commands import (
     no_such_game,
     parse_command,
     usage,
+    whole_number,
 )
 from bot.config import DEFAULT_REMINDERS
 from bot.core.errors import GameError, InvalidMove, Reason, RuleError
 from bot.core.game import GameDef, GameState, Move, MoveRecord
-from bot.core.words import and_list, plural
+from bot.core.words import and_list, clip, plural
 from bot.games import GAMES
 from bot.replies import Button, ChatTarget, Image, Reply, UserTarget
 from storage import (
@@ -363,7 +365,7 @@ class Service:
             if (
                 len(parts) not in (2, 3)
                 or parts[0] not in ACTIONS
-                or not all(part.isdigit() for part in parts[1:])
+                or any(whole_number(part) is None for part in parts[1:])
             ):
                 raise ServiceError("BAD_ACTION", "That button is not one of mine any more.")
             game_id = int(parts[1])
@@ -553,9 +555,13 @@ class Service:
         if seed_text is not None:
             if not (self.allow_seed or ctx.chat.platform == CONSOLE):
                 raise ServiceError("SEED_NOT_ALLOWED", "seed= is switched off on this bot.")
-            if not seed_text.isdigit():
-                raise CommandError(f"seed={seed_text} is not a whole number. {usage('new')}")
-            seed = int(seed_text)
+            given = whole_number(seed_text)
+            if given is None:
+                raise CommandError(
+                    f"seed={clip(seed_text)} is not a seed: a seed is a whole number of 0 or "
+                    f"more, up to {MAX_DIGITS} digits, e.g. seed=42. {usage('new')}"
+                )
+            seed = given
         else:
             seed = self._rng.randrange(_SEED_RANGE)
         parsed = gdef.parse_options(options)

@@ -1,4 +1,4 @@
-"""English for messages and images: counted nouns and lists ("3 tiles", "Ann, Bob and Cy")."""
+"""English for messages and images: counted nouns, lists ("3 tiles", "Ann, Bob and Cy"), clips."""
 
 from __future__ import annotations
 
@@ -16,3 +16,8 @@ def and_list(items: Iterable[str]) -> str:
     if len(names) <= 1:
         return "".join(names)
     return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def clip(text: str, limit: int = 20) -> str:
+    """Return `text` cut to `limit` characters with an ellipsis, to echo a user's long input."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"

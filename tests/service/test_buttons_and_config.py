@@ -41,6 +41,29 @@ async def test_a_button_from_an_earlier_turn_is_refused(service: Service, db, ta
     assert stale[0].event["reason"] == "STALE_BUTTON"
     junk = await service.action(ROOM, BOB, "explode:1")
     assert junk[0].event["reason"] == "BAD_ACTION"
+    # Forged ids: digits of another script, or a number past SQLite's 64-bit INTEGER.
+    for forged in (f"pass:{game_id}:²", "board:٣", "board:" + "9" * 30):
+        refused = await service.action(ROOM, BOB, forged)
+        assert refused[0].event["reason"] == "BAD_ACTION", forged
+    assert table_rows() == before
+
+
+async def test_numbers_past_what_sqlite_holds_are_refused_plainly(service: Service, table_rows):
+    """A huge game=, seed= or year is a refusal with the syntax, never an internal error."""
+    await service.handle(ROOM, ALICE, "/new webfeud @bob seed=4")
+    before = table_rows()
+    cases = {
+        "/board game=" + "9" * 30: "is not a game number; /games lists them. Usage: /board",
+        "/new nmbr9 seed=" + "9" * 5000: "is not a seed: a seed is a whole number of 0 or more",
+        "/new nmbr9 seed=-5": "seed=-5 is not a seed",
+        "/new nmbr9 seed=²": "seed=² is not a seed",
+        "/leaderboard ²²²²": "There is no game '²²²²'",
+    }
+    for line, says in cases.items():
+        replies = await service.handle(ROOM, ALICE, line)
+        assert replies[0].kind == "error", line
+        assert says in replies[0].text, replies[0].text
+        assert len(replies[0].text) <= 200
     assert table_rows() == before
 
 

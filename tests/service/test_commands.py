@@ -57,6 +57,8 @@ def test_every_command_is_documented_with_its_syntax() -> None:
         ("/stats @Bob", Command("stats", players=("Bob",))),
         ("/rules Webfeud", Command("rules", text="webfeud")),
         ("/help /swap", Command("help", text="swap")),
+        ("/ board game=2", Command("board", game_id=2)),  # a phone's space after the slash
+        ("/leaderboard 2026", Command("leaderboard", options={"year": "2026"})),
         (
             "/new webfeud @bob bot=hard board=random seed=42",
             Command(
@@ -88,6 +90,12 @@ def test_parse_command_reads_each_shape(line: str, expected: Command) -> None:
         ("/log", "Did you mean /history? List a game's moves"),
         ("/" + "x" * 300, "There is no command /xxxxxxxxxxxxxxxxxxx…. /help"),
         ("hello", "Commands start with a slash"),
+        ("/", "Write a command after the slash, e.g. /help"),
+        ("/board game=²", "game=² is not a game number; /games lists them. Usage: /board"),
+        ("/board game=٣", "game=٣ is not a game number"),
+        ("/board game=-1", "game=-1 is not a game number"),
+        # Beyond SQLite's 64-bit INTEGER: refused here, never a lookup that overflows.
+        ("/board game=" + "9" * 25, "game=9999999999999999999… is not a game number"),
         ("/pass now", "Usage: /pass [game=<id>]"),
         ("/swap", "Usage: /swap <tiles> [game=<id>]"),
         ("/play", "Usage: /play <move> [game=<id>]"),
