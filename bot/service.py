@@ -1692,7 +1692,7 @@ class Service:
         table = await self._table(row)
         assert table.state is not None
         # What a spectator may see: a swap never names its tiles, an NMBR 9 round shows once over.
-        records = [MoveRecord.from_json(r) for r in table.state.view(None).get("history", [])]
+        records = [MoveRecord.from_json(r) for r in table.state.view(None)["history"]]
         first = max(0, len(records) - HISTORY_SHOWN)
         shown = list(enumerate(records[first:], start=first + 1))
         lines = [f"{n}. {table.names[r.seat]}: {r.shown}{_points(r.score)}" for n, r in shown]

@@ -169,7 +169,11 @@ class GameState(Protocol):
         ...
 
     def view(self, seat: int | None) -> JSON:
-        """Return what `seat` may see (None: a spectator); other racks are hidden."""
+        """Return what `seat` may see (None: a spectator); other racks are hidden.
+
+        Every game's view has ``"history"``: the `MoveRecord` JSON of the moves the viewer may
+        see (NMBR 9 keeps the round being played back), which /history lists.
+        """
         ...
 
     def to_json(self) -> JSON:

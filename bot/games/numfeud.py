@@ -732,6 +732,7 @@ class NumfeudState:
             "scores": list(self.scores),
             "to_move": None if self.outcome else self.to_move,
             "turn": self.turn,
+            "history": [r.to_json() for r in self.history],
             "outcome": self.outcome.to_json() if self.outcome else None,
         }
         if seat is not None:

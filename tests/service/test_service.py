@@ -566,6 +566,34 @@ async def test_history_lists_the_moves_as_the_chat_saw_them(say) -> None:
     assert [m["move"] for m in history.event["moves"]] == ["pass", "swapped 3 tiles", "resigned"]
 
 
+@pytest.mark.parametrize(
+    ("game", "move", "shown"),
+    [
+        ("webfeud", "/pass", "pass"),
+        ("smartfeud", "/pass", "pass"),
+        ("numfeud", "/pass", "pass"),
+        ("rummikub", "/draw", "drew a tile"),
+        ("nmbr9", "/place skip", ""),
+    ],
+)
+async def test_history_lists_the_moves_of_every_game(say, game, move, shown) -> None:
+    """Each game's public view carries its history, so /history lists its moves (and the bot's)."""
+    started = await say("alice", f"/new {game} bot=easy seed=3")
+    if not events(started, "game_started"):
+        started = await say("alice", "/start")
+    played = await say("alice", move)
+    if game == "nmbr9":  # a skip is refused while the tile fits: place it where /moves says
+        listed = events(await say("alice", "/moves"), "hint")[0]["moves"][0]
+        played = await say("alice", f"/place {listed}")
+    assert events(played, "move_played") or events(played, "round_played"), played
+    [history] = await say("carol", "/history")
+    lines = history.text.splitlines()
+    assert lines[0] == f"Game #1 ({GAMES[game].title}), 2 moves:", history.text
+    # NMBR 9's bot places at once, before alice; the other games alternate from alice.
+    assert sorted(line[3:].split(":")[0] for line in lines[1:]) == ["alice", "bot-easy"]
+    assert any(line[3:].startswith(f"alice: {shown}") for line in lines[1:]), history.text
+
+
 async def test_looking_after_the_game_ended_names_the_last_finished_game(say) -> None:
     """/board, /history and /rack with no game going on point to the last game, by id."""
     assert error_of(await say("alice", "/board"))["message"] == (
