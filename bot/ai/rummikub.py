@@ -11,9 +11,12 @@ starting the bot never loads numpy or cvxpy.
 
 from __future__ import annotations
 
+import os
+import sys
 import threading
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -212,10 +215,34 @@ def easy_line(state: RummikubState, seat: int) -> Line | None:
 
 @cache
 def _ruleset() -> RuleSet:
-    """Build the solver once (it prepares its integer programs, which takes a moment)."""
-    from rummikub_solver import RuleSet
+    """Build the solver once (it prepares its integer programs, which takes a moment).
 
-    return RuleSet()  # 13 numbers, 4 colours, 2 copies, 2 jokers, initial meld 30
+    HiGHS prints a banner on the process's C-level standard output the first time it makes a
+    solver, which would land among the console's replies (and break ``--json`` lines); so the
+    first solve is made here, with a one-tile rack, while that output goes nowhere.
+    """
+    from rummikub_solver import RuleSet, SolverMode
+
+    ruleset = RuleSet()  # 13 numbers, 4 colours, 2 copies, 2 jokers, initial meld 30
+    game = ruleset.new_game()
+    game.add_rack(ruleset.tiles[0])
+    with _SOLVER_LOCK, _c_stdout_to_devnull():
+        ruleset.solve(game, SolverMode.TILE_COUNT)
+    return ruleset
+
+
+@contextmanager
+def _c_stdout_to_devnull() -> Iterator[None]:
+    """Point file descriptor 1 at /dev/null for the block (C libraries write there directly)."""
+    sys.stdout.flush()
+    saved = os.dup(1)
+    try:
+        with open(os.devnull, "wb") as null:
+            os.dup2(null.fileno(), 1)
+            yield
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
 
 
 def _to_lib(tile: str) -> Any:  # noqa: ANN401 - a rummikub_solver Tile

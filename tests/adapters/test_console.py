@@ -189,6 +189,27 @@ def test_script_mode_as_a_real_subprocess(tmp_path) -> None:
     assert (tmp_path / "feudbot.sqlite3").exists()  # the default database file
 
 
+def test_a_solver_bot_leaves_the_json_lines_clean(tmp_path) -> None:
+    """The Rummikub bots' solver (HiGHS) prints no banner among the replies of a process."""
+    script = tmp_path / "s.txt"
+    script.write_text("alice: /new rummikub bot=hard seed=5\nalice: /start\nalice: /draw\n")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "console", "--script", str(script), "--json", "--no-images",
+         "--db", str(tmp_path / "g.sqlite3")],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    objs = [json.loads(line) for line in done.stdout.splitlines()]  # every line is one reply
+    moves = [o["event"]["player"] for o in objs if o["event"]["type"] == "move_played"]
+    assert moves == ["alice", "bot-hard"]
+
+
 async def test_interactive_console_hot_seat(tmp_path) -> None:
     """At the prompt, `@bob: /command` acts as bob; private replies show under a header."""
     out = io.StringIO()
