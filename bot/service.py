@@ -78,17 +78,6 @@ CONSOLE = "console"
 # Button verbs: `verb:game_id[:turn]`, short enough for Telegram's 64-byte callback data.
 ACTIONS = ("join", "start", "board", "rack", "pass", "rematch")
 # Why a game ended (`Outcome.reason`), as the game-over line says it.
-_ENDINGS = {
-    "out": "a player went out",
-    "passes": "passes in a row",
-    "resign": "resigned",
-    "timeout": "time ran out",
-    "quit": "everyone quit",
-    "pool": "the pool ran out",
-    "full": "a full inventory could not be laid",
-    "blocked": "the bag is empty and everyone passed",
-    "complete": "all rounds played",
-}
 # What a move command given without its argument hands the game's parser (see _in_game_notation).
 _BARE_MOVES = {"play": "", "try": "", "swap": "swap", "place": ""}
 BOT_MOVES_LIMIT = 1000  # a safety net: a game where bots alone keep moving this long is a bug
@@ -1454,7 +1443,8 @@ class Service:
     async def _solo_record(self, table: _Table, state: GameState, user: User) -> Reply:
         """Tell the chat a solo player's personal record in this game after a finished game."""
         key = table.row.game_key
-        best = await self.db.results.best_solo_score(user.id, key)
+        [record] = await self.db.results.solo_records(key, user_id=user.id)  # this game counts
+        best = record.best
         score = state.scores[0]
         text = f"{user.display_name}'s solo record in {table.gdef.title}: {best}."
         if best == score:
@@ -1470,17 +1460,6 @@ class Service:
                 "record": best,
             },
         )
-
-    async def _solo_records(self, user_ids: Iterable[int], key: str | None) -> dict[int, int]:
-        """Return user id -> personal solo record in a game that can be played alone."""
-        if key is None or GAMES[key].min_players != 1:
-            return {}
-        out = {}
-        for user_id in user_ids:
-            best = await self.db.results.best_solo_score(user_id, key)
-            if best is not None:
-                out[user_id] = best
-        return out
 
     # -- deadlines --
 
@@ -1592,7 +1571,7 @@ class Service:
             for seat in table.seats
             if seat.user_id is not None
         ]
-        head = f"Game #{table.row.id} is over ({_ENDINGS.get(outcome.reason, outcome.reason)})"
+        head = f"Game #{table.row.id} is over ({outcome.ending})"
         if len(table.names) == 1:  # solo: nobody to beat, only a score (and maybe a record)
             lines = [f"{head}: {table.names[0]} scored {outcome.scores[0]}."]
         else:
@@ -1612,15 +1591,17 @@ class Service:
             if r["before"]
             else f"{r['player']} #{r['after']}"
             for r in ranking
+            if r["after"]  # a game played alone ranks nobody
         ]
         if moves:
             lines.append("Chat ranking: " + ", ".join(moves) + ".")
+        if ranking:  # a person played: they may want to play again
             lines.append(f"Play again with /rematch game={table.row.id}.")
         return Reply(
             _chat_target(table.chat),
             "\n".join(lines),
             images=await self._render("game_over", state, names=table.names),
-            buttons=(Button("Rematch", f"rematch:{table.row.id}"),) if moves else (),
+            buttons=(Button("Rematch", f"rematch:{table.row.id}"),) if ranking else (),
             event={
                 "type": "game_over",
                 "game_id": table.row.id,
@@ -1857,16 +1838,18 @@ class Service:
             f" {plural(row.games, 'game')}, {plural(row.points, 'point')}"
             for rank, row in enumerate(rows, start=1)
         ]
-        if not rows:
-            lines.append("No finished games yet.")
-        records = await self._solo_records([row.user_id for row in rows], key)
-        if records:  # a game played alone: each player's personal record
-            lines.append(
-                "Solo records: "
-                + ", ".join(
-                    f"{r.display_name} {records[r.user_id]}" for r in rows if r.user_id in records
-                )
+        # Games played alone rank nobody: the best personal records, apart.
+        solo = (
+            await self.db.results.solo_records(
+                key, chat_id=None if everywhere else ctx.chat.id, year=year
             )
+            if key is not None and GAMES[key].min_players == 1
+            else []
+        )
+        if not rows:
+            lines.append("No games against others yet." if solo else "No finished games yet.")
+        if solo:
+            lines.append("Solo records: " + ", ".join(f"{r.display_name} {r.best}" for r in solo))
         return [
             Reply(
                 ctx.to_chat,
@@ -1878,9 +1861,7 @@ class Service:
                     "year": year,
                     "scope": "everywhere" if everywhere else "chat",
                     "rows": [_row_json(rank, row) for rank, row in enumerate(rows, start=1)],
-                    "solo_records": {
-                        r.display_name: records[r.user_id] for r in rows if r.user_id in records
-                    },
+                    "solo_records": {r.display_name: r.best for r in solo},
                 },
             )
         ]
@@ -1903,21 +1884,28 @@ class Service:
             stats = await self.db.results.user_stats(user.id, key)
             if stats is not None and stats.games:
                 per_game[key] = stats
+        # Games played alone count apart: the number played to the end and the best score.
+        solo = {
+            key: records[0]
+            for key in sorted(GAMES)
+            if GAMES[key].min_players == 1
+            and (records := await self.db.results.solo_records(key, user_id=user.id))
+        }
         lines = [f"{user.display_name}:"]
-        if overall is None or not overall.games:
-            lines.append("no finished games yet.")
-        else:
+        if overall is not None and overall.games:
             lines.append(_stats_line("all games", overall))
             lines += [_stats_line(GAMES[k].title, s) for k, s in per_game.items()]
-        solo = {k: (await self._solo_records([user.id], k)).get(user.id) for k in per_game}
-        for k, record in solo.items():
-            if record is not None:
-                lines.append(f"{GAMES[k].title} solo record: {record}")
+        elif not solo:
+            lines.append("no finished games yet.")
+        lines += [
+            f"{GAMES[k].title} solo: {plural(r.games, 'game')}, record {r.best}"
+            for k, r in solo.items()
+        ]
         event: dict[str, Any] = {
             "type": "stats",
             "player": user.display_name,
             "games": {k: _row_json(None, s) for k, s in per_game.items()},
-            "solo_records": {k: v for k, v in solo.items() if v is not None},
+            "solo_records": {k: r.best for k, r in solo.items()},
         }
         if user.id != ctx.user.id:  # someone else's record: also how the two did together
             duel = await self.db.results.head_to_head(user.id, ctx.user.id)

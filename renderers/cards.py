@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from bot.core.game import GameState, MoveRecord
+from bot.core.game import GameState, MoveRecord, Outcome
 from bot.core.words import and_list
 from bot.games import GAMES
 from bot.games.wordgame import WordState
@@ -39,8 +39,18 @@ def best_move(history: Sequence[MoveRecord]) -> MoveRecord | None:
     return max(scoring, key=lambda record: record.score) if scoring else None
 
 
-def _ending(reason: str, seat: int | None, names: Sequence[str]) -> str:
-    """Say why the game ended, naming the player who ended it."""
+def _headline(outcome: Outcome, names: Sequence[str]) -> str:
+    """Say who won; of a game played alone (nobody to beat), the score."""
+    if len(names) == 1:
+        return f"{names[0]} scored {outcome.scores[0]}"
+    winners = [names[seat] for seat in outcome.winners]
+    if len(winners) == 1:
+        return f"{winners[0]} wins!"
+    return "A tie: " + and_list(winners) if winners else "Nobody wins"
+
+
+def _ending(outcome: Outcome, seat: int | None, names: Sequence[str]) -> str:
+    """Say why the game ended, naming the player who ended it where one did."""
     who = names[seat] if seat is not None else "A player"
     endings = {
         "out": f"{who} played their last tile.",
@@ -48,7 +58,7 @@ def _ending(reason: str, seat: int | None, names: Sequence[str]) -> str:
         "resign": f"{who} resigned.",
         "timeout": f"{who} ran out of time.",
     }
-    return endings.get(reason, f"The game ended ({reason}).")
+    return endings.get(outcome.reason, f"The game ended: {outcome.ending}.")
 
 
 def _adjustment(state: GameState, seat: int) -> str:
@@ -99,14 +109,9 @@ def render_game_over(state: GameState, *, names: Sequence[str], theme: Theme = D
         fill=theme.text_muted,
         bold=True,
     )
-    winners = [names[seat] for seat in outcome.winners]
-    if len(winners) == 1:
-        headline = f"{winners[0]} wins!"
-    elif winners:
-        headline = "A tie: " + and_list(winners)
-    else:
-        headline = "Nobody wins"
-    headline = fit_text(headline, size=44, max_width=width - 2 * pad - 120, bold=True)
+    headline = fit_text(
+        _headline(outcome, names), size=44, max_width=width - 2 * pad - 120, bold=True
+    )
     y = pad + 86
     text(draw, (width / 2, y), headline, size=44, fill=theme.text, bold=True)
     half = text_width(headline, size=44, bold=True) / 2
@@ -116,7 +121,7 @@ def render_game_over(state: GameState, *, names: Sequence[str], theme: Theme = D
     text(
         draw,
         (width / 2, y + 56),
-        _ending(outcome.reason, last_seat, names),
+        _ending(outcome, last_seat, names),
         size=22,
         fill=theme.text_muted,
     )
@@ -124,7 +129,7 @@ def render_game_over(state: GameState, *, names: Sequence[str], theme: Theme = D
     # Final scores, winners first.
     y = 200
     for place, seat in enumerate(order):
-        won = seat in outcome.winners
+        won = seat in outcome.winners and len(names) > 1  # alone, nobody is beaten
         box = (pad, y, width - pad, y + ROW)
         rounded_box(
             image, box, radius=theme.panel_radius, fill=theme.panel_active if won else theme.panel

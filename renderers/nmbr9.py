@@ -221,7 +221,7 @@ def _status(view: Mapping[str, Any], names: Sequence[str]) -> str:
 
 def _badges(view: Mapping[str, Any], names: Sequence[str], viewer: int | None) -> list[PlayerBadge]:
     outcome = view.get("outcome")
-    winners = set(outcome["winners"]) if outcome else set()
+    winners = set(outcome["winners"]) if outcome and len(names) > 1 else set()  # alone: no win
     resigned = set(view.get("resigned", ()))
     badges = []
     for seat, name in enumerate(names):

@@ -24,6 +24,7 @@ from storage.models import (
     NewResult,
     ResultRow,
     Seat,
+    SoloRecord,
     User,
 )
 
@@ -45,5 +46,6 @@ __all__ = [
     "NewResult",
     "ResultRow",
     "Seat",
+    "SoloRecord",
     "User",
 ]

@@ -147,6 +147,16 @@ class HeadToHead:
 
 
 @dataclass(frozen=True, slots=True)
+class SoloRecord:
+    """A user's games played alone to the end in one game, and the best score among them."""
+
+    user_id: int
+    display_name: str
+    games: int
+    best: int
+
+
+@dataclass(frozen=True, slots=True)
 class LeaderboardRow:
     """A user's aggregates over some finished games: count, wins, total and best score."""
 

@@ -9,11 +9,15 @@
   year (Numfeud's World Ranking: one year, by points)
 - `user_stats(user_id, game_key=None) -> LeaderboardRow | None` (zeros when the user has not
   finished a game; None for an unknown user)
-- `best_solo_score(user_id, game_key) -> int | None`: the personal record in one-seat games
+- `solo_records(game_key, user_id=None, chat_id=None, year=None, limit=10) ->
+  list[SoloRecord]`: the games played alone to the end and the best score of each user
 - `head_to_head(user_id, other_id) -> HeadToHead`: the finished games two users played together
 
 Rankings order by wins, then points, both descending (`by_points`: points first), then user
-id. Bots (seats without a user) have result rows but never appear in rankings.
+id. Bots (seats without a user) have result rows but never appear in rankings. Rankings and
+`user_stats` count the games played against someone: a game played alone (NMBR 9 solo) has
+nobody to beat and counts only in `solo_records`. Its one seat has `won` set when the game was
+played to the end (all rounds); a solo game given up (resigned) has no winner and sets no record.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from datetime import UTC, datetime
 
 from storage._base import Repository, fetch_all, fetch_one
 from storage._codec import from_epoch, to_epoch
-from storage.models import HeadToHead, LeaderboardRow, ResultRow
+from storage.models import HeadToHead, LeaderboardRow, ResultRow, SoloRecord
 
 _AGGREGATE = (
     "SELECT r.user_id AS user_id, u.display_name AS display_name, count(*) AS games,"
@@ -88,20 +92,8 @@ class ResultRepository(Repository):
         Within a chat and/or one game if given; with `year`, only the games finished in that UTC
         calendar year.
         """
-        where = ["r.user_id IS NOT NULL"]
-        params: list[object] = []
-        if chat_id is not None:
-            where.append("r.chat_id = ?")
-            params.append(chat_id)
-        if game_key is not None:
-            where.append("r.game_key = ?")
-            params.append(game_key)
-        if year is not None:
-            where.append("r.finished_at >= ? AND r.finished_at < ?")
-            params += (
-                to_epoch(datetime(year, 1, 1, tzinfo=UTC)),
-                to_epoch(datetime(year + 1, 1, 1, tzinfo=UTC)),
-            )
+        where, params = _filters(chat_id=chat_id, game_key=game_key, year=year)
+        where.append("r.players > 1")
         params.append(limit)
         order = _BY_POINTS if by_points else _RANKING
         async with self._db.read() as conn:
@@ -110,12 +102,42 @@ class ResultRepository(Repository):
             )
         return [_leaderboard_row(row) for row in rows]
 
+    async def solo_records(
+        self,
+        game_key: str,
+        *,
+        user_id: int | None = None,
+        chat_id: int | None = None,
+        year: int | None = None,
+        limit: int = 10,
+    ) -> list[SoloRecord]:
+        """Return the best scores of one-seat games played to the end, highest first.
+
+        Of one user if given, within a chat if given, of one UTC calendar year if given.
+        """
+        where, params = _filters(chat_id=chat_id, game_key=game_key, year=year)
+        where += ["r.players = 1", "r.won = 1"]
+        if user_id is not None:
+            where.append("r.user_id = ?")
+            params.append(user_id)
+        params.append(limit)
+        async with self._db.read() as conn:
+            rows = await fetch_all(
+                conn,
+                "SELECT r.user_id, u.display_name, count(*), max(r.score)"
+                " FROM results r JOIN users u ON u.id = r.user_id"
+                f" WHERE {' AND '.join(where)}"
+                " GROUP BY r.user_id ORDER BY max(r.score) DESC, r.user_id LIMIT ?",
+                tuple(params),
+            )
+        return [SoloRecord(*row) for row in rows]
+
     async def user_stats(self, user_id: int, game_key: str | None = None) -> LeaderboardRow | None:
         """Return one user's games, wins, points and best score (one game's, or all games')."""
         sql = (
             "SELECT u.id AS user_id, u.display_name AS display_name, count(r.game_id) AS games,"
             " sum(r.won) AS wins, sum(r.score) AS points, max(r.score) AS best"
-            " FROM users u LEFT JOIN results r ON r.user_id = u.id"
+            " FROM users u LEFT JOIN results r ON r.user_id = u.id AND r.players > 1"
         )
         params: tuple[object, ...] = (user_id,)
         if game_key is not None:
@@ -143,12 +165,23 @@ class ResultRepository(Repository):
         games, wins, other_wins, points, other_points = (int(v or 0) for v in row)
         return HeadToHead(games, wins, other_wins, points, other_points)
 
-    async def best_solo_score(self, user_id: int, game_key: str) -> int | None:
-        """Return the user's highest score in one-seat games of this kind, or None."""
-        async with self._db.read() as conn:
-            row = await fetch_one(
-                conn,
-                "SELECT max(score) FROM results WHERE user_id = ? AND game_key = ? AND players = 1",
-                (user_id, game_key),
-            )
-        return None if row is None or row[0] is None else int(row[0])
+
+def _filters(
+    *, chat_id: int | None, game_key: str | None, year: int | None
+) -> tuple[list[str], list[object]]:
+    """Return the WHERE terms and parameters that pick results by chat, game and UTC year."""
+    where = ["r.user_id IS NOT NULL"]
+    params: list[object] = []
+    if chat_id is not None:
+        where.append("r.chat_id = ?")
+        params.append(chat_id)
+    if game_key is not None:
+        where.append("r.game_key = ?")
+        params.append(game_key)
+    if year is not None:
+        where.append("r.finished_at >= ? AND r.finished_at < ?")
+        params += (
+            to_epoch(datetime(year, 1, 1, tzinfo=UTC)),
+            to_epoch(datetime(year + 1, 1, 1, tzinfo=UTC)),
+        )
+    return where, params

@@ -18,13 +18,32 @@ from bot.core.errors import InvalidMove, Reason, RuleError
 JSON = dict[str, Any]
 
 
+# Why a game ended, in a chat's words: "Game #3 is over (all rounds played)".
+ENDINGS = {
+    "out": "a player went out",
+    "passes": "passes in a row",
+    "resign": "resigned",
+    "timeout": "time ran out",
+    "quit": "everyone quit",
+    "pool": "the pool ran out",
+    "full": "a full inventory could not be laid",
+    "blocked": "the bag is empty and everyone passed",
+    "complete": "all rounds played",
+}
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """How a finished game ended: final scores, the winning seats, and why it ended."""
 
     scores: tuple[int, ...]
     winners: tuple[int, ...]
-    reason: str  # "out", "passes", "resign", "timeout", …
+    reason: str  # a key of ENDINGS: "out", "passes", "resign", "timeout", …
+
+    @property
+    def ending(self) -> str:
+        """Say why the game ended ("all rounds played"): the words of ENDINGS for the reason."""
+        return ENDINGS.get(self.reason, self.reason)
 
     def to_json(self) -> JSON:
         """Return a JSON-ready dict."""

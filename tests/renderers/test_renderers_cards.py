@@ -8,9 +8,10 @@ from dataclasses import replace
 import pytest
 from PIL import Image
 
-from bot.core.game import MoveRecord, Outcome
+from bot.core.game import ENDINGS, MoveRecord, Outcome
 from bot.games.webfeud import WEBFEUD
 from renderers import LeaderRow, best_move, game_over_png, render_game_over, render_leaderboard
+from renderers.cards import _ending, _headline
 
 
 def size(png: bytes) -> tuple[int, int]:
@@ -57,6 +58,21 @@ def test_the_game_over_card_renders_every_ending(finished, middle, names) -> Non
     assert passed.outcome.reason == "passes"
     for state in (finished, resigned, timed_out, passed):
         assert size(render_game_over(state, names=names))[0] == 900
+
+
+def test_the_card_says_why_every_game_ended_and_gives_a_solo_score() -> None:
+    """Each reason of every game reads as words; a game played alone names a score, no winner."""
+    for reason, words in ENDINGS.items():
+        said = _ending(Outcome((5, 3), (0,), reason), 1, ["ann", "bob"])
+        assert "(" not in said, said
+        assert said.startswith(("ann ", "bob ", "The game ended")), said
+        if reason not in ("out", "passes", "resign", "timeout"):
+            assert said == f"The game ended: {words}.", said
+    assert _headline(Outcome((52,), (0,), "complete"), ["ann"]) == "ann scored 52"
+    assert _headline(Outcome((7,), (), "resign"), ["ann"]) == "ann scored 7"
+    assert _headline(Outcome((5, 3), (0,), "complete"), ["ann", "bob"]) == "ann wins!"
+    assert _headline(Outcome((5, 5), (0, 1), "complete"), ["ann", "bob"]) == "A tie: ann and bob"
+    assert _headline(Outcome((5, 5), (), "blocked"), ["ann", "bob"]) == "Nobody wins"
 
 
 def test_a_tie_renders_and_differs_from_a_win(finished, names) -> None:

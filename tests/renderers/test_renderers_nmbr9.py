@@ -116,6 +116,9 @@ def test_a_finished_game_draws_every_display_with_the_winner() -> None:
     assert (
         _status(solo.view(None), NAMES[:1]) == f"Game over after 20 rounds — alice scored {score}."
     )
+    # Alone, nobody is beaten: no "winner" badge, only the score.
+    [badge] = _badges(solo.view(0), NAMES[:1], 0)
+    assert (badge.caption, badge.winner) == ("you", False)
 
 
 def test_a_resigned_seat_is_labelled_and_the_resignation_ends_the_status_line() -> None:

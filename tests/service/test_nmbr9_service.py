@@ -291,11 +291,17 @@ async def test_solo_games_keep_the_personal_record(say, db) -> None:
     scores = [(await state_of(db, g)).scores[0] for g in (first, second)]
     best = max(scores)
     stats = (await say("alice", "/stats"))[0]
-    assert f"NMBR 9 solo record: {best}" in stats.text
+    # Games played alone are nobody's wins: they count apart, with the record.
+    assert stats.text == f"alice:\nNMBR 9 solo: 2 games, record {best}"
     assert stats.event["solo_records"] == {"nmbr9": best}
+    assert stats.event["games"] == {}
     board = (await say("alice", "/leaderboard nmbr9"))[0]
-    assert f"Solo records: alice {best}" in board.text
+    assert board.text.splitlines()[1:] == [
+        "No games against others yet.",
+        f"Solo records: alice {best}",
+    ]
     assert board.event["solo_records"] == {"alice": best}
+    assert board.event["rows"] == []
     # A multi-player game does not count towards the solo record.
     assert (await say("alice", "/leaderboard webfeud"))[0].event["solo_records"] == {}
 
@@ -345,6 +351,11 @@ async def test_a_solo_resignation_ends_the_game_and_sets_no_record(say, db) -> N
     assert [r.event["winners"] for r in replies if r.kind == "game_over"] == [[]]
     assert not [r for r in replies if r.kind == "solo_record"]
     assert (await state_of(db, game_id)).outcome is not None
+    # Given up, it is no record and no game on /stats or the leaderboard.
+    assert (await say("alice", "/stats"))[0].text == "alice:\nno finished games yet."
+    board = (await say("alice", "/leaderboard nmbr9"))[0]
+    assert board.event["solo_records"] == {}
+    assert board.event["rows"] == []
 
 
 async def test_a_round_deadline_passes_over_a_resigned_player(say, db, service, clock) -> None:

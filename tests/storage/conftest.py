@@ -82,8 +82,13 @@ class Factory:
         scores: Sequence[tuple[User | BotLevel, int]],
         game_key: str = "webfeud",
         when: datetime = T0,
+        *,
+        resigned: bool = False,
     ) -> GameRow:
-        """Play a game to its end in one move; the highest score wins (ties share rank 1)."""
+        """Play a game to its end in one move; the highest score wins (ties share rank 1).
+
+        `resigned`: nobody wins (a solo game given up).
+        """
         game = await self.active(chat, [player for player, _ in scores], game_key, now=when)
         best = max(score for _, score in scores)
         results = [
@@ -91,7 +96,7 @@ class Factory:
                 seat_no=seat_no,
                 score=score,
                 rank=1 + sum(other > score for _, other in scores),
-                won=score == best,
+                won=score == best and not resigned,
             )
             for seat_no, (_, score) in enumerate(scores)
         ]

@@ -7,7 +7,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from storage import Database, LeaderboardRow, NewResult
+from storage import Database, LeaderboardRow, NewResult, SoloRecord
 from storage.models import HeadToHead
 
 
@@ -62,20 +62,24 @@ async def test_leaderboard_ties_break_by_user_id(db, make):
     """Users with equal wins and points are listed by id, so the order is stable."""
     room = await make.chat()
     first, second = await make.user("First"), await make.user("Second")
-    await make.finished(room, [(second, 7)])
-    await make.finished(room, [(first, 7)])
+    await make.finished(room, [(second, 7), ("easy", 3)])
+    await make.finished(room, [(first, 7), ("easy", 3)])
     assert [row.user_id for row in await db.results.leaderboard()] == [first.id, second.id]
 
 
 async def test_user_stats(db, make):
-    """A user's stats cover all games or one kind; zeros before any game; None if unknown."""
+    """A user's stats cover all games or one kind; zeros before any game; None if unknown.
+
+    A game played alone counts nowhere here: it has its own records.
+    """
     room = await make.chat()
     alice, bob = await make.user("Alice"), await make.user("Bob")
     assert await db.results.user_stats(alice.id) == LeaderboardRow(
         alice.id, "Alice", games=0, wins=0, points=0, best=None
     )
     await make.finished(room, [(alice, 300), (bob, 250)])
-    await make.finished(room, [(alice, 120)], game_key="numfeud")
+    await make.finished(room, [(alice, 120), ("hard", 90)], game_key="numfeud")
+    await make.finished(room, [(alice, 95)], game_key="nmbr9")  # solo
     assert await db.results.user_stats(alice.id) == LeaderboardRow(
         alice.id, "Alice", games=2, wins=2, points=420, best=300
     )
@@ -83,6 +87,7 @@ async def test_user_stats(db, make):
         alice.id, "Alice", games=1, wins=1, points=120, best=120
     )
     assert (await db.results.user_stats(bob.id, "numfeud")).games == 0
+    assert (await db.results.user_stats(alice.id, "nmbr9")).games == 0
     assert await db.results.user_stats(999) is None
 
 
@@ -100,16 +105,32 @@ async def test_head_to_head_counts_the_games_two_users_played_together(db, make)
     assert await db.results.head_to_head(bob.id, carol.id) == HeadToHead(1, 1, 0, 70, 10)
 
 
-async def test_best_solo_score_counts_only_one_seat_games(db, make):
-    """The personal record comes from solo games of that kind only."""
-    room = await make.chat()
+async def test_solo_records_count_only_one_seat_games_played_to_the_end(db, make):
+    """The personal record comes from solo games of that kind played out, never from rankings."""
+    room, other = await make.chat(chat_id="room"), await make.chat(chat_id="other")
     alice, bob = await make.user("Alice"), await make.user("Bob")
-    assert await db.results.best_solo_score(alice.id, "nmbr9") is None
+    assert await db.results.solo_records("nmbr9", user_id=alice.id) == []
     await make.finished(room, [(alice, 80)], game_key="nmbr9")
-    await make.finished(room, [(alice, 95)], game_key="nmbr9")
+    await make.finished(other, [(alice, 95)], game_key="nmbr9")
     await make.finished(room, [(alice, 150), (bob, 10)], game_key="nmbr9")
     await make.finished(room, [(alice, 200)], game_key="numfeud")
-    assert await db.results.best_solo_score(alice.id, "nmbr9") == 95
+    await make.finished(room, [(alice, 120)], game_key="nmbr9", resigned=True)
+    next_year = datetime(2026, 6, 1, tzinfo=UTC)  # the fixture's games finish in 2025
+    await make.finished(room, [(bob, 60)], game_key="nmbr9", when=next_year)
+    assert await db.results.solo_records("nmbr9", user_id=alice.id) == [
+        SoloRecord(alice.id, "Alice", games=2, best=95)
+    ]
+    in_room = await db.results.solo_records("nmbr9", chat_id=room.id)
+    assert [(r.display_name, r.games, r.best) for r in in_room] == [
+        ("Alice", 1, 80),
+        ("Bob", 1, 60),
+    ]
+    assert [r.display_name for r in await db.results.solo_records("nmbr9", year=2026)] == ["Bob"]
+    # Nobody to beat alone: the ranking of NMBR 9 has only the game alice and bob played.
+    assert [(r.display_name, r.games) for r in await db.results.leaderboard(game_key="nmbr9")] == [
+        ("Alice", 1),
+        ("Bob", 1),
+    ]
 
 
 async def test_yearly_ranking_uses_utc_year_boundaries(db, make):
@@ -118,12 +139,13 @@ async def test_yearly_ranking_uses_utc_year_boundaries(db, make):
     alice, bob = await make.user("Alice"), await make.user("Bob")
     new_year = datetime(2025, 1, 1, tzinfo=UTC)
     last_second = new_year - timedelta(seconds=1)
-    await make.finished(room, [(alice, 999)], game_key="numfeud", when=last_second)
-    await make.finished(room, [(alice, 10)], game_key="numfeud", when=new_year)
-    await make.finished(other, [(bob, 20)], game_key="numfeud", when=new_year + timedelta(200))
-    await make.finished(room, [(bob, 500)], game_key="webfeud", when=new_year)
+    await make.finished(room, [(alice, 999), ("easy", 0)], game_key="numfeud", when=last_second)
+    await make.finished(room, [(alice, 10), ("easy", 0)], game_key="numfeud", when=new_year)
+    later = new_year + timedelta(200)
+    await make.finished(other, [(bob, 20), ("easy", 0)], game_key="numfeud", when=later)
+    await make.finished(room, [(bob, 500), ("easy", 0)], game_key="webfeud", when=new_year)
     await make.finished(
-        room, [(alice, 30)], game_key="numfeud", when=datetime(2026, 1, 1, tzinfo=UTC)
+        room, [(alice, 30), ("easy", 0)], game_key="numfeud", when=datetime(2026, 1, 1, tzinfo=UTC)
     )
     ranking = await db.results.leaderboard(game_key="numfeud", year=2025)
     assert ranking == [
@@ -161,7 +183,7 @@ async def _check_leaderboard_against_model(games):
                 for seat_no, (index, score) in enumerate(seats):
                     won = score == best
                     results.append(NewResult(seat_no, score, 1 if won else 2, won))
-                    for key in (None, game_key):
+                    for key in (None, game_key) if len(seats) > 1 else ():  # alone: no rank
                         totals = model[key, users[index].id]
                         totals[0] += 1
                         totals[1] += int(won)
