@@ -1414,6 +1414,11 @@ class Service:
         score = f"Your score: {view['scores'][seat_no]}." if "scores" in view else ""
         if state.outcome is not None:
             text = f"Your rack in game #{row.id}: the game is over. {score}"
+        elif seat_no not in gdef.seats_in_game(state):
+            text = (
+                f"Your display in game #{row.id} (round {round_no} of {rounds}): you resigned, "
+                f"so you place no more tiles; the others play on. {score}"
+            )
         elif tiles:
             text = (
                 f"Your rack in game #{row.id} (round {round_no} of {rounds}): place your "
@@ -1700,23 +1705,33 @@ class Service:
         ]
 
     async def _my_seat(
-        self, ctx: _Ctx, command: Command, *, ended: bool = False
+        self, ctx: _Ctx, command: Command, *, ended: bool = False, acting: bool = True
     ) -> tuple[_Table, GameState, int]:
-        """Return the started game a player asks about, its state and their seat in it."""
+        """Return the started game a player asks about, its state and their seat in it.
+
+        `acting`: the command plays a part in the game (a hint, a nudge, a preview), which a
+        player who resigned while the others play on no longer has.
+        """
         row = await self._find_game(ctx, command.game_id, ("active",), ended=ended)
         table = await self._table(row)
         seat = table.seat_of(ctx.user.id)
-        if seat is None or table.state is None:
+        state = table.state
+        if seat is None or state is None:
             raise ServiceError("NOT_A_PLAYER", f"You are not playing in game #{row.id}.")
-        return table, table.state, seat
+        if acting and state.outcome is None and seat not in table.gdef.seats_in_game(state):
+            raise ServiceError(
+                "PLAYER_LEFT",
+                f"You resigned from game #{row.id}; the others play on without you.",
+            )
+        return table, state, seat
 
     async def _cmd_rack(self, ctx: _Ctx, command: Command) -> list[Reply]:
-        table, state, seat = await self._my_seat(ctx, command, ended=True)
+        table, state, seat = await self._my_seat(ctx, command, ended=True, acting=False)
         return [await self._rack_reply(table, state, seat)]
 
     async def _cmd_bag(self, ctx: _Ctx, command: Command) -> list[Reply]:
         """Tell a player, privately, the tiles they have not seen (Wordfeud's "tiles left")."""
-        table, state, seat = await self._my_seat(ctx, command)
+        table, state, seat = await self._my_seat(ctx, command, acting=False)
         row, gdef = table.row, table.gdef
         tiles, pile = gdef.unseen(state, seat)
         counts = Counter(tiles)

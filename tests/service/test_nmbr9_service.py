@@ -318,6 +318,17 @@ async def test_a_resigner_leaves_the_rounds_and_the_last_one_left_wins(say, db, 
     assert private(replies, "bob") == []
     again = await say("bob", "/place A1 0")
     assert again[0].event["reason"] == "PLAYER_LEFT"
+    # Out of the rounds: no hints or nudges, and the rack says why rather than "placed".
+    for line in ("/moves", "/nudge"):
+        refused = await say("bob", line)
+        assert (refused[0].event["reason"], refused[0].text) == (
+            "PLAYER_LEFT",
+            f"You resigned from game #{game_id}; the others play on without you.",
+        ), line
+    [rack] = await say("bob", "/rack")
+    assert rack.text.startswith(
+        f"Your display in game #{game_id} (round 1 of 20): you resigned, so you place no more"
+    )
     replies = await say("carol", f"/place {move_of(state, 2)}")
     summary = public(replies)[0]
     assert summary.kind == "move_played"
