@@ -418,10 +418,12 @@ class Display:
         return level, mask
 
     def _hint(self, number: int, level: int | None) -> str:
-        fits = [f for f in self.fits(number) if level is None or f.level == level]
-        if not fits:
+        """Suggest a placement that works: on the level tried if one is free, else anywhere."""
+        fits = self.fits(number)
+        same = [f for f in fits if level is None or f.level == level]
+        if not (same or fits):
             return ""
-        best = max(fits, key=lambda f: f.level)
+        best = max(same or fits, key=lambda f: f.level)
         return f" Try {Place(best.row, best.col, best.rotation)} ({on_level(best.level)})."
 
 

@@ -200,6 +200,10 @@ def test_tile_above_level_0_must_lie_on_two_tiles() -> None:
     error = refusal(one, 0, "A1 0")  # a 1 fits inside the 9 alone
     assert error.reason is Reason.ONE_SUPPORTING_TILE
     assert "the 9 alone" in error.message
+    # Level 1 has no spot over one tile: the refusal suggests one elsewhere (here the table).
+    assert error.message.endswith("(on the table).")
+    suggested = error.message.rsplit("Try ", 1)[1].split(" (")[0]
+    assert play(one, 0, suggested).scores == one.scores  # it works, on level 0
 
 
 def test_tile_above_level_0_may_not_bridge_a_gap() -> None:
