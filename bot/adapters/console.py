@@ -35,7 +35,8 @@ log = logging.getLogger(__name__)
 
 CHAT = ChatRef(CONSOLE, "local", "terminal")
 PROMPT_SUFFIX = "> "
-_LINE = re.compile(r"^@?([A-Za-z0-9_.\-]+)\s*:\s*(.*)$")
+# "@bob: /rack" or "bob: /rack": any name a /new can invite (zoë too), up to the colon.
+_LINE = re.compile(r"^@?([^\s:@/]+)\s*:\s*(.*)$")
 QUIT = {"/quit", "/exit"}
 
 
@@ -70,9 +71,15 @@ class Console:
     image_dir: Path = Path("feudbot-images")
     _count: int = 0
 
-    def user(self, name: str) -> UserRef:
-        """Return the local player called `name` (the main player is the chat's admin)."""
-        return UserRef(CONSOLE, name.lower(), name, is_admin=name.lower() == self.name.lower())
+    async def user(self, name: str) -> UserRef:
+        """Return the local player called `name` (the main player is the chat's admin).
+
+        Names are case-blind, and a player keeps the spelling they were first known by:
+        "@Bob: /rack" acts as bob without renaming him Bob in every later message.
+        """
+        known = await self.service.db.users.get_user_by_platform_id(CONSOLE, name.lower())
+        shown = known.display_name if known is not None else name
+        return UserRef(CONSOLE, name.lower(), shown, is_admin=name.lower() == self.name.lower())
 
     async def feed(self, line: str) -> list[Reply]:
         """Run one input line and print its replies; return them."""
@@ -81,7 +88,7 @@ class Console:
             return []
         name, text = parts
         try:
-            replies = await self.service.handle(CHAT, self.user(name), text)
+            replies = await self.service.handle(CHAT, await self.user(name), text)
         except Exception:
             # Infrastructure failures are logged and apologised for, never shown as tracebacks.
             log.exception("command %r of %s failed", text, name)

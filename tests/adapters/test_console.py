@@ -226,11 +226,32 @@ async def test_interactive_console_hot_seat(tmp_path) -> None:
     assert text.index("(private to bob)\n  Your rack") > 0
 
 
+async def test_hot_seat_names_are_any_script_and_keep_their_first_spelling(tmp_path) -> None:
+    """@zoë acts as zoë; "@Bob:" acts as bob without renaming him Bob in later messages."""
+    out = io.StringIO()
+    inp = io.StringIO(
+        "/new webfeud @zoë seed=3\n@zoë: /rack\n/resign\n"
+        "/new webfeud @bob seed=3\n@Bob: /rack\n/board\n/quit\n"
+    )
+    status = await run_console(
+        str(tmp_path / "i.sqlite3"), name="alice", inp=inp, out=out, render=False
+    )
+    assert status == 0
+    text = out.getvalue()
+    assert "(private to zoë)\n  Your rack in game #1: " in text
+    assert "Commands start with a slash" not in text
+    assert "(private to bob)\n  Your rack in game #2: " in text
+    assert "Game #2 (Webfeud): alice 0, bob 0." in text
+    assert "Bob" not in text
+
+
 def test_split_line_reads_names_comments_and_bare_commands() -> None:
     """`name: /cmd`, `@name: /cmd`, bare `/cmd` (the default player), comments and blanks."""
     assert split_line("bob: /play 8H QI", "me") == ("bob", "/play 8H QI")
     assert split_line("@bob:/pass", "me") == ("bob", "/pass")
     assert split_line("/pass", "me") == ("me", "/pass")
+    assert split_line("@zoë: /join", "me") == ("zoë", "/join")  # any name /new can invite
+    assert split_line("@Renée-2: /rack", "me") == ("Renée-2", "/rack")
     assert split_line("  # note", "me") is None
     assert split_line("   ", "me") is None
 
