@@ -529,8 +529,13 @@ class Service:
                 "NO_GAME", f"No game is going on here.{last} Start one with /new <game>."
             )
         if len(rows) > 1:
-            ids = ", ".join(f"#{row.id}" for row in sorted(rows, key=lambda r: r.id))
-            raise ServiceError("WHICH_GAME", f"This chat has several games ({ids}); add game=<id>.")
+            ordered = sorted(rows, key=lambda r: r.id)
+            ids = ", ".join(f"#{row.id}" for row in ordered)
+            # The list is the asker's own games unless the command looks at anybody's.
+            which = "You are in several games here" if mine else "This chat has several games"
+            raise ServiceError(
+                "WHICH_GAME", f"{which} ({ids}); add game=<id>, e.g. game={ordered[0].id}."
+            )
         return rows[0]
 
     # -- lobby --

@@ -347,7 +347,9 @@ class ConsoleDriver:
             start = len(self.out.getvalue())
             await self.console.feed(f"{who}: {text}")
             return self._lines(start)
-        replies = await self.service.handle(ChatRef(CONSOLE, chat), self.console.user(who), text)
+        replies = await self.service.handle(
+            ChatRef(CONSOLE, chat), await self.console.user(who), text
+        )
         shown = [reply_shown(r) for r in replies]
         self._elsewhere += shown
         return shown
