@@ -894,13 +894,23 @@ class Service:
             return replies
 
     def _apply(
-        self, table: _Table, state: GameState, seat_no: int, move: Move, meanwhile: str
+        self,
+        table: _Table,
+        state: GameState,
+        seat_no: int,
+        move: Move,
+        meanwhile: str,
+        *,
+        trying: bool = False,
     ) -> GameState:
         """Return `state` after a person's move; a refusal names whom they wait for.
 
         The rules core knows no names; `meanwhile` ends an out-of-turn refusal ("wait for it.").
+        `trying`: the game's `try_move` for /try, which stores nothing.
         """
         try:
+            if trying:
+                return table.gdef.try_move(state, seat_no, move)
             return state.apply(seat_no, move)
         except RuleError as error:
             if error.reason is Reason.NOT_YOUR_TURN:
@@ -1251,7 +1261,7 @@ class Service:
                 f"/try belongs to {offering}; in {gdef.title} see /rules {gdef.key}.",
             )
         move = gdef.parse_move(command.text)
-        after = self._apply(table, state, seat, move, "try a move on yours.")
+        after = self._apply(table, state, seat, move, "try a move on yours.", trying=True)
         record = after.history[-1]
         if not record.cells:
             raise ServiceError(

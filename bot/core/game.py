@@ -285,6 +285,14 @@ class GameDef(ABC):
         """
         return None
 
+    def try_move(self, state: GameState, seat: int, move: Move) -> GameState:
+        """Return the state `/try` reads a move's points from (the move is never stored).
+
+        By default the move applied; a game where an illegal word costs the turn instead of
+        being refused (SmartFeud's pro mode) refuses it here, saying what `/play` would cost.
+        """
+        return state.apply(seat, move)
+
     pile: ClassVar[str] = "bag"  # where the tiles not dealt yet wait (Rummikub: the pool)
     # Whether `/try` previews a move's points: games whose laid tiles score at once, one seat at
     # a time (Rummikub's draft is its own preview; NMBR 9 has /moves).

@@ -21,6 +21,7 @@ from bot.core.game import (
     JSON,
     GameDef,
     GameState,
+    Move,
     MoveRecord,
     OptionSpec,
     Outcome,
@@ -970,6 +971,20 @@ class WordGameDef(GameDef):
         return self.variant
 
     previews: ClassVar[bool] = True
+
+    def try_move(self, state: GameState, seat: int, move: Move) -> GameState:
+        """Check a move as in normal mode: in pro mode /try names the word /play would lose on."""
+        assert isinstance(state, WordState)
+        if not state.pro:
+            return state.apply(seat, move)
+        try:
+            return replace(state, pro=False).apply(seat, move)
+        except RuleError as error:
+            if error.reason is not Reason.WORD_NOT_IN_LEXICON:
+                raise
+            raise RuleError(
+                error.reason, f"{error.message} In pro mode, playing it loses your turn."
+            ) from error
 
     def unseen(self, state: GameState, seat: int) -> tuple[tuple[str, ...], int]:
         """Return the bag and the other racks as one list (A–Z, blanks last), and the bag's size."""

@@ -62,3 +62,18 @@ async def test_try_refuses_what_is_not_a_move_that_lays_tiles(say, table_rows) -
     assert other.text == (
         "/try belongs to Webfeud, Numfeud and SmartFeud; in Rummikub see /rules rummikub."
     )
+
+
+async def test_try_in_pro_mode_names_the_word_play_would_lose_the_turn_on(say, table_rows) -> None:
+    """Pro mode turns a word not in the dictionary into a lost turn: /try warns instead."""
+    await say("alice", "/new smartfeud @bob mode=pro seed=5")
+    await say("alice", "/start")
+    before = table_rows()
+    [reply] = await say("alice", "/try 8H FLAIT")
+    assert (reply.kind, reply.text) == (
+        "error",
+        "FLAIT is not in the dictionary. In pro mode, playing it loses your turn.",
+    )
+    assert table_rows() == before
+    played = await say("alice", "/play 8H FLAIT")  # what the warning said
+    assert "lost the turn (a word not in the dictionary)" in played[0].text
