@@ -956,10 +956,11 @@ class Service:
             return await self._round_replies(table, before, state, seat_no, kind, board_before)
         record = state.history[-1] if state.history else None
         public = record.text if record is not None else notation
+        said = record.shown if record is not None else notation  # "pass: 3 in a row, out …"
         score = record.score if record is not None else 0
         player = table.names[seat_no]
         to_move = self._to_move_names(table, state)
-        text = f"#{row.id} {player}: {public}"
+        text = f"#{row.id} {player}: {said}"
         text += _points(score)
         text += " — " + self._score_line(table, state)
         if not over:
@@ -1997,8 +1998,13 @@ class Service:
         return and_list(table.names[s] for s in state.waiting_for()) or "nobody"
 
     def _score_line(self, table: _Table, state: GameState) -> str:
+        """Return "alice 12, bob 7 (out), carol 9": a seat that left a running game is marked."""
         scores = _public_scores(table.gdef, state)
-        return ", ".join(f"{n} {s}" for n, s in zip(table.names, scores, strict=True))
+        playing = table.gdef.seats_in_game(state) if state.outcome is None else range(len(scores))
+        return ", ".join(
+            f"{n} {s}" + ("" if seat in playing else " (out)")
+            for seat, (n, s) in enumerate(zip(table.names, scores, strict=True))
+        )
 
     async def _board_images(
         self, table: _Table, state: GameState, viewer: int | None = None

@@ -795,18 +795,22 @@ class WordState:
 
     def _pass(self, seat: int, text: str = "pass") -> Self:
         passes = self.seat_passes[seat] + 1
+        limit = self.variant.seat_pass_limit
+        out = bool(limit) and passes >= limit
+        # The pass that puts a player out says so where the chat reads the move.
+        label = f"{text}: {passes} in a row, out of the game" if out else ""
+        record = MoveRecord(seat, text, 0, label=label)
         state = replace(
             self,
             racks=_set(self.racks, seat, self._end_turn(seat, self.racks[seat])),
             to_move=self._next(seat),
             turn=self.turn + 1,
             passes=self.passes + 1,
-            history=(*self.history, MoveRecord(seat, text, 0)),
+            history=(*self.history, record),
             seat_passes=self._passes_of(seat, passes),
             bonus=self._bonus_after(seat, False),
         )
-        limit = self.variant.seat_pass_limit
-        if limit and passes >= limit:
+        if out:
             # Three passes in a row by one player lose that player the game.
             return state._leave(seat, "passes")
         if self.variant.pass_limit and state.passes >= self.variant.pass_limit:

@@ -382,6 +382,12 @@ def test_in_a_three_player_game_the_others_play_on_after_three_passes() -> None:
     assert s.outcome is None
     assert s.left == ("passes", "", "")
     assert s.to_move == 1
+    # The chat reads it with the move; the notation stays "pass" for replays.
+    assert (s.history[-1].text, s.history[-1].shown) == (
+        "pass",
+        "pass: 3 in a row, out of the game",
+    )
+    assert [r.shown for r in s.history[:-1]] == ["pass"] * 6
     s = play(play(s, 1, "swap E"), 2, "swap A")
     assert s.to_move == 1
     assert refusal(s, 0, "pass").reason is Reason.PLAYER_LEFT

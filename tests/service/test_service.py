@@ -276,7 +276,9 @@ async def test_several_games_in_a_chat_need_a_game_id(say) -> None:
     await say("alice", "/new webfeud @carol seed=2")
     ambiguous = await say("alice", "/pass")
     assert error_of(ambiguous)["reason"] == "WHICH_GAME"
-    assert ambiguous[0].text == "You are in several games here (#1, #2); add game=<id>, e.g. game=1."
+    assert ambiguous[0].text == (
+        "You are in several games here (#1, #2); add game=<id>, e.g. game=1."
+    )
     # /board looks at anybody's games: the chat's.
     assert error_of(await say("dave", "/board"))["message"] == (
         "This chat has several games (#1, #2); add game=<id>, e.g. game=1."
