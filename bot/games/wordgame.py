@@ -773,7 +773,13 @@ class WordState:
         rack = self._end_turn(seat, self.racks[seat])
         missing = missing_from(rack, tiles)
         if missing:
-            raise RuleError(Reason.TILE_NOT_IN_RACK, _missing_message(rack, missing))
+            if not missing_from(self.racks[seat], tiles):  # only the extra blank is lacking
+                raise RuleError(
+                    Reason.TILE_NOT_IN_RACK,
+                    "Your extra blank (the starter's) cannot be swapped: lay it this turn or "
+                    "it is gone when the turn ends. Swap other tiles.",
+                )
+            raise RuleError(Reason.TILE_NOT_IN_RACK, _missing_message(rack, missing, laying=False))
         # The rule: the tiles go into the bag first, then as many are drawn (maybe the same).
         bag = return_to_bag(tuple(self.bag), tiles, f"{self.seed}:{self.turn}")
         drawn, bag = draw(bag, len(tiles))
@@ -941,15 +947,20 @@ def _add(values: tuple[int, ...], seat: int, delta: int) -> tuple[int, ...]:
     return (*values[:seat], values[seat] + delta, *values[seat + 1 :])
 
 
-def _missing_message(rack: Iterable[str], missing: list[str]) -> str:
-    """Say which tiles of a move the rack lacks (`missing`, from `missing_from`)."""
+def _missing_message(rack: Iterable[str], missing: list[str], *, laying: bool = True) -> str:
+    """Say which tiles of a move the rack lacks (`missing`, from `missing_from`).
+
+    `laying`: the tiles spell a word, where a lower-case letter asks for a blank.
+    """
     counts = Counter(missing)
     letters = [t for t in counts if t != BLANK]
     parts = []
     if letters:
         parts.append(f"You have {shortage(rack, letters)} on your rack")
     if BLANK in counts:
-        blank = "no blank for that (a lower-case letter is a blank; your own tiles in capitals)"
+        blank = "no blank to swap"
+        if laying:
+            blank = "no blank for that (a lower-case letter is a blank; your own tiles in capitals)"
         parts.append(f"you have {blank}" if letters else f"You have {blank}")
     return "; ".join(parts) + ". See your tiles with /rack."
 

@@ -170,7 +170,15 @@ def test_extra_blank_is_lost_on_a_pass_or_swap_and_cannot_be_swapped(text: str) 
     after = play(s, 0, text)
     assert "?" not in after.racks[0]
     assert len(after.racks[0]) == 7
-    assert refusal(s, 0, "swap ?").reason is Reason.TILE_NOT_IN_RACK
+    refused = refusal(s, 0, "swap ?")
+    assert (refused.reason, refused.message) == (
+        Reason.TILE_NOT_IN_RACK,
+        "Your extra blank (the starter's) cannot be swapped: lay it this turn or it is gone when "
+        "the turn ends. Swap other tiles.",
+    )
+    # Bob holds no blank: a swap of one says so, without the word notation's lower-case hint.
+    bob = play(s, 0, "pass")
+    assert refusal(bob, 1, "swap ?").message.startswith("You have no blank to swap.")
 
 
 # --- taking a tile from the board --------------------------------------------------------------
