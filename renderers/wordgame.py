@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from PIL import Image, ImageDraw
 
@@ -46,7 +46,27 @@ from renderers.toolkit import (
     to_png,
 )
 
-__all__ = ["PublicBoard", "public_board", "render_board", "render_rack"]
+__all__ = [
+    "GAME_COLOURS",
+    "PublicBoard",
+    "game_theme",
+    "public_board",
+    "render_board",
+    "render_rack",
+]
+
+# Colours a game's rule document gives its board, over the shared theme. SmartFeud's: "Green:
+# two times letter value / Blue: three times letter value / Pink: two times word value / Red:
+# three times word value"; Webfeud's centre cell "is marked with a green star".
+GAME_COLOURS: Mapping[str, Mapping[str, str]] = {
+    "smartfeud": {"l2": "#2f9e4f", "l3": "#3d7fb8", "w2": "#d0609a", "w3": "#c2413b"},
+    "webfeud": {"star": "#5fd068"},
+}
+
+
+def game_theme(game_key: str, theme: Theme) -> Theme:
+    """Return `theme` with the board colours the game's rules name."""
+    return replace(theme, **GAME_COLOURS.get(game_key, {}))
 
 
 @dataclass(frozen=True, slots=True)
@@ -315,7 +335,9 @@ def render_board(
     """
     if len(names) != state.players:
         raise ValueError(f"need {state.players} names, got {len(names)}")
-    image = _draw_board(public_board(state), names, viewer, last_move, theme)
+    image = _draw_board(
+        public_board(state), names, viewer, last_move, game_theme(state.game_key, theme)
+    )
     return to_png(image)
 
 

@@ -7,14 +7,16 @@ import io
 from PIL import Image
 
 from bot.games.smartfeud import SMARTFEUD
-from bot.games.wordgame import WordState
+from bot.games.webfeud import WEBFEUD
+from bot.games.wordgame import L2, L3, W2, W3, WordState
 from bot.lexicon import Lexicon
 from renderers import board_png, rack_png
 from renderers.toolkit import DEFAULT, header_height
-from renderers.wordgame import RACK_GAP, RACK_TILE, SLOT_GAP, _grid, public_board
+from renderers.wordgame import GAME_COLOURS, RACK_GAP, RACK_TILE, SLOT_GAP, _grid, public_board
 
 LEX = Lexicon.from_words(["SECTION", "SECT", "ON", "TIN"])
 NAMES = ["Ann", "Bob"]
+PREMIUM_CODES = {"L2": L2, "L3": L3, "W2": W2, "W3": W3}
 SIZE = 16
 
 
@@ -55,6 +57,27 @@ def test_board_is_sixteen_by_sixteen_with_four_start_squares() -> None:
     for cell in (7 * SIZE + 7, 7 * SIZE + 8, 8 * SIZE + 7, 8 * SIZE + 8):
         left, top, _, _ = grid.box(*divmod(cell, SIZE), inset=DEFAULT.cell_gap)
         assert close(pixel(img, (left + 6, top + 6)), hex_rgb(DEFAULT.start))
+
+
+def test_premium_squares_have_the_rule_documents_colours() -> None:
+    """Green L2, blue L3, pink W2, red W3 (smartfeud.txt); Webfeud's star is green."""
+    state = SMARTFEUD.new_game(2, seed=1, options={}, lexicon=LEX)
+    img = image(board_png(state, names=NAMES))
+    grid = _grid(SIZE, DEFAULT, top=header_height(DEFAULT, 2))
+    expected = {"L2": (0x2F, 0x9E, 0x4F), "L3": (0x3D, 0x7F, 0xB8), "W2": (0xD0, 0x60, 0x9A)}
+    expected["W3"] = (0xC2, 0x41, 0x3B)
+    for code, (row, col) in {"L2": (1, 1), "L3": (0, 0), "W2": (1, 6), "W3": (0, 3)}.items():
+        assert state.layout[row * SIZE + col] == PREMIUM_CODES[code], code
+        left, top, _, _ = grid.box(row, col, inset=DEFAULT.cell_gap)
+        assert close(pixel(img, (left + 6, top + 6)), expected[code]), code
+    green, blue = expected["L2"], expected["L3"]
+    assert green[1] > max(green[0], green[2])  # green is green
+    assert blue[2] > max(blue[0], blue[1])  # blue is blue
+    web = WEBFEUD.new_game(2, seed=1, options={})
+    web_img = image(board_png(web, names=NAMES))
+    web_grid = _grid(15, DEFAULT, top=header_height(DEFAULT, 2))
+    x, y = web_grid.centre(7, 7)
+    assert close(pixel(web_img, (round(x), round(y))), hex_rgb(GAME_COLOURS["webfeud"]["star"]))
 
 
 def test_the_square_taken_from_is_ringed_only_for_the_last_move() -> None:
