@@ -743,7 +743,15 @@ class WordState:
         kept = self._end_turn(seat, "".join(rack), laid_blank=laid_blank)
         drawn, bag = draw(tuple(self.bag), self.variant.rack_size - len(kept))
         new_rack = kept + "".join(drawn)
-        record = MoveRecord(seat, str(move), ev.score, tuple(i for i, _ in ev.placed), ev.words)
+        # The record writes board letters as they lie (a real tile in capitals, whatever the
+        # typing), so that lower case in it always means a blank laid by this move.
+        step = 1 if move.anchor.across else self.size
+        start = move.anchor.row * self.size + move.anchor.col
+        laid = dict(ev.placed)
+        cells = (start + k * step for k in range(len(move.word)))
+        word = "".join(laid.get(i, self.board[i]) for i in cells)
+        text = str(replace(move, word=word))
+        record = MoveRecord(seat, text, ev.score, tuple(i for i, _ in ev.placed), ev.words)
         state = replace(
             self,
             board="".join(board),

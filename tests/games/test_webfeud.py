@@ -285,6 +285,14 @@ def test_lower_case_still_means_blanks_when_the_player_has_them() -> None:
     assert s.racks[0].count("A") == 1
 
 
+def test_the_record_writes_board_letters_as_they_lie() -> None:
+    """``K8 za`` through alice's real Z, bob's blank as the A: recorded ``K8 Za``, not a blank Z."""
+    before = play(new(bag="QUIZERS" + "AXETON?"), 0, "8H QUIZ")
+    s = play(before, 1, "K8 za")
+    assert (s.history[-1].text, s.history[-1].score) == ("K8 Za", 10)
+    assert play(before, 1, s.history[-1].text).to_json() == s.to_json()  # it replays as played
+
+
 def test_lower_case_names_the_letters_even_blanks_could_not_cover() -> None:
     """``8h zax`` holding QUIZERS: the A and the X are missing, not blanks."""
     err = refusal(new(), 0, "8h zax")
