@@ -325,14 +325,7 @@ def parse_command(line: str) -> Command:
     name = tokens[0][1:].split("@", 1)[0].lower()
     spec = SPECS.get(name)
     if spec is None:
-        shown = clip(name)
-        close = difflib.get_close_matches(name, SPECS, n=2, cutoff=0.6)
-        guess = f" Did you mean {' or '.join(f'/{c}' for c in close)}?" if close else ""
-        if name in _SYNONYMS:
-            guess = f" Did you mean /{_SYNONYMS[name]}? {SPECS[_SYNONYMS[name]].summary}"
-        if name in _MOVE_WORDS:
-            guess = f" It is a move: {_MOVE_WORDS[name]}."
-        raise CommandError(f"There is no command /{shown}.{guess} /help lists them all.")
+        raise _no_command(name)
     args = tokens[1:]
     game_id: int | None = None
     rest: list[str] = []
@@ -431,12 +424,23 @@ HELP_SECTIONS = {
 }
 
 
+def _no_command(name: str) -> CommandError:
+    """Refuse an unknown command name, with the closest commands, a synonym's or a move's."""
+    close = difflib.get_close_matches(name, SPECS, n=2, cutoff=0.6)
+    guess = f" Did you mean {' or '.join(f'/{c}' for c in close)}?" if close else ""
+    if name in _SYNONYMS:
+        guess = f" Did you mean /{_SYNONYMS[name]}? {_plain(SPECS[_SYNONYMS[name]].summary)}"
+    if name in _MOVE_WORDS:
+        guess = f" It is a move: {_MOVE_WORDS[name]}."
+    return CommandError(f"There is no command /{clip(name)}.{guess} /help lists them all.")
+
+
 def help_text(name: str = "") -> str:
     """Return the list of commands under their headings, or the syntax and summary of one."""
     if name:
         spec = SPECS.get(name.lstrip("/").lower())
         if spec is None:
-            raise CommandError(f"There is no command /{name.lstrip('/')}. Try /help.")
+            raise _no_command(name.lstrip("/").lower())
         return f"{spec.syntax}\n{_plain(spec.summary)}"
     lines = ["Commands (add game=<id> when this chat has several games):"]
     for spec in COMMANDS:

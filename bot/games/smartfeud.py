@@ -96,6 +96,12 @@ NOTATION_HELP = (
     "Also: swap AEQ?, pass, resign, quit."
 )
 
+# The short form unreadable text is answered with (a whole message fits a Telegram alert).
+USAGE = (
+    "8H QUIZ (across) or H8 QUIZ (down); 8H QUIZ take G7 lays a board tile again; also "
+    "swap AEQ?, pass, resign, quit."
+)
+
 SMARTFEUD = WordGameDef(
     key="smartfeud",
     title="SmartFeud",
@@ -107,4 +113,5 @@ SMARTFEUD = WordGameDef(
     waits=WAITS,
     timeout_passes=True,
     help=NOTATION_HELP,
+    usage=USAGE,
 )

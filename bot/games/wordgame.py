@@ -31,7 +31,7 @@ from bot.core.game import (
 )
 from bot.core.grid import COLUMNS, Anchor, cell_name, parse_anchor
 from bot.core.tiles import draw, missing_from, new_bag, return_to_bag, shortage
-from bot.core.words import and_list
+from bot.core.words import and_list, plural
 from bot.lexicon import Lexicon
 
 SCHEMA_VERSION = 1
@@ -96,9 +96,12 @@ NOTATION_HELP = (
 USAGE = "8H QUIZ (across from 8H) or H8 QUIZ (down from H8); also swap AEQ?, pass, resign."
 
 
-def parse_word_move(text: str) -> WordMove:
-    """Parse ``8H QUIZ``, ``H8 QUIZ``, ``swap AEQ?``, ``pass`` or ``resign``."""
-    parts, control = move_words(text, USAGE)
+def parse_word_move(text: str, usage: str = USAGE) -> WordMove:
+    """Parse ``8H QUIZ``, ``H8 QUIZ``, ``swap AEQ?``, ``pass`` or ``resign``.
+
+    `usage` ends the messages of unreadable text: the short notation of the game being played.
+    """
+    parts, control = move_words(text, usage)
     if control is not None:
         return control
     head = parts[0].lower()
@@ -120,6 +123,8 @@ def parse_word_move(text: str) -> WordMove:
             "taken from G7 (SmartFeud)."
         )
     take: tuple[int, int] | None = None
+    if [part.lower() for part in parts].count("take") > 1:
+        raise InvalidMove("Take one board tile a turn: 8H QUIZ take G7 (SmartFeud).")
     if len(parts) == 3 and parts[2].lower() == "take":
         raise InvalidMove(
             "Say which tile to take: the square of a board tile after take, as in "
@@ -130,11 +135,15 @@ def parse_word_move(text: str) -> WordMove:
         take = (cell.row, cell.col)
         parts = parts[:2]
     if len(parts) != 2:
-        raise InvalidMove(f"A move is a square and a word: {USAGE}")
+        raise InvalidMove(f"A move is a square and a word: {usage}")
     if parts[0].isalpha() and not parts[1].isalpha():  # "QUIZ 8H": the word first, forgiven
         parts = [parts[1], parts[0]]
     anchor = parse_anchor(parts[0])
     word = parts[1]
+    if BLANK in word:
+        raise InvalidMove(
+            f"{word!r}: write a blank as the lower-case letter it stands for, e.g. 8H QuIZ."
+        )
     if not word.isascii() or not word.isalpha():
         raise InvalidMove(f"{word!r} is not a word of letters A–Z. Example: 8H QUIZ.")
     return Place(anchor, word, take)
@@ -517,7 +526,8 @@ class WordState:
             raise RuleError(
                 Reason.OUT_OF_BOUNDS,
                 f"{shown} from {anchor} runs off the board: it has {len(word)} letters and "
-                f"{room} squares are left going {'across' if anchor.across else 'down'}.",
+                f"{plural(room, 'square')} {'is' if room == 1 else 'are'} left going "
+                f"{'across' if anchor.across else 'down'}.",
             )
         if len(word) < 2:
             raise RuleError(
@@ -856,7 +866,8 @@ class WordState:
         if not self.variant.play_on or all(not why for why in self.left):
             raise RuleError(
                 Reason.NOTHING_TO_QUIT,
-                "You can quit only after another player has resigned; to give up, type resign.",
+                "You can quit only once another player has left the game (resigned or out on "
+                "passes); to give up, use /resign.",
             )
         if self.quits[seat]:
             raise RuleError(
@@ -986,6 +997,7 @@ class WordGameDef(GameDef):
     waits: Mapping[str, timedelta] | None = None
     timeout_passes: bool = False  # a turn deadline counts as a pass (else the player loses)
     help: str = NOTATION_HELP
+    usage: str = USAGE  # the short notation that ends a message about unreadable text
 
     @property
     def v(self) -> Variant:
@@ -1064,7 +1076,7 @@ class WordGameDef(GameDef):
 
     def parse_move(self, text: str) -> WordMove:
         """Parse a move of this word game."""
-        return parse_word_move(text)
+        return parse_word_move(text, self.usage)
 
     def from_json(self, data: JSON, lexicon: Lexicon | None = None) -> WordState:
         """Rebuild a state saved by `WordState.to_json`."""

@@ -184,6 +184,24 @@ def test_extra_blank_is_lost_on_a_pass_or_swap_and_cannot_be_swapped(text: str) 
 # --- taking a tile from the board --------------------------------------------------------------
 
 
+def test_unreadable_moves_are_answered_with_smartfeuds_own_notation() -> None:
+    """SmartFeud's answers name take and quit; two takes, or a ? in a word, say what is wrong."""
+    with pytest.raises(InvalidMove) as bare:
+        SMARTFEUD.parse_move("")
+    assert "8H QUIZ take G7 lays a board tile again; also swap AEQ?, pass, resign, quit." in str(
+        bare.value
+    )
+    with pytest.raises(InvalidMove, match=r"^A move is a square and a word: .*take G7"):
+        SMARTFEUD.parse_move("15G XI take G 14")
+    with pytest.raises(InvalidMove, match=r"^Take one board tile a turn: 8H QUIZ take G7"):
+        SMARTFEUD.parse_move("15G XI take G14 take G13")
+    with pytest.raises(InvalidMove, match=r"^'A\?T': write a blank as the lower-case letter"):
+        SMARTFEUD.parse_move("8H A?T")
+    with pytest.raises(InvalidMove) as webfeud:  # Webfeud has no take to mention
+        WEBFEUD.parse_move("8H")
+    assert "take" not in str(webfeud.value)
+
+
 def test_take_notation_round_trips() -> None:
     """8H QUIZ take G7: the word, then the square taken from (column first)."""
     move = parse_word_move("8h quiz TAKE g7")
@@ -441,7 +459,12 @@ def test_conditional_quit_ends_the_game_when_everybody_quits() -> None:
     s = play(s, 1, "pass")
     s = play(s, 2, "H8 AXE")
     assert s.scores == (5, 0, 10)
-    assert refusal(s, 0, "quit").reason is Reason.NOTHING_TO_QUIT  # nobody resigned yet
+    early = refusal(s, 0, "quit")  # nobody has left yet
+    assert (early.reason, early.message) == (
+        Reason.NOTHING_TO_QUIT,
+        "You can quit only once another player has left the game (resigned or out on passes); "
+        "to give up, use /resign.",
+    )
     s = play(s, 2, "resign")
     s = play(s, 1, "quit")
     assert s.outcome is None  # seat 0 has not quit: the game goes on

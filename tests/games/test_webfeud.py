@@ -177,6 +177,7 @@ def test_out_of_bounds() -> None:
         "QUIZ from 8M runs off the board: it has 4 letters and 3 squares are left going across."
     )
     assert "2 squares are left going down" in refusal(s, 0, "H14 QUIZ").message
+    assert "it has 4 letters and 1 square is left going across." in refusal(s, 0, "8O QUIZ").message
     assert refusal(s, 0, "16A QI").reason is Reason.OUT_OF_BOUNDS
     assert refusal(s, 0, "8Z QI").reason is Reason.OUT_OF_BOUNDS
     endless = refusal(s, 0, "8H " + "A" * 500).message  # the reason survives a silly length

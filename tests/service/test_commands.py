@@ -125,3 +125,15 @@ def test_wrong_input_shows_the_syntax(line: str, shows: str) -> None:
 def test_help_for_one_command_gives_syntax_and_summary() -> None:
     """/help swap shows the swap syntax line first."""
     assert help_text("swap").splitlines()[0] == "/swap <tiles> [game=<id>]"
+
+
+def test_help_for_a_move_word_or_a_synonym_says_what_to_use_in_plain_text() -> None:
+    """/help quit explains the move as /quit does; synonyms' summaries carry no Markdown."""
+    with pytest.raises(CommandError) as quit_help:
+        help_text("quit")
+    assert "There is no command /quit. It is a move: /play quit (SmartFeud" in str(quit_help.value)
+    for ask in (lambda: parse_command("/exchange"), lambda: help_text("exchange")):
+        with pytest.raises(CommandError) as info:
+            ask()
+        assert "Did you mean /swap? Return these tiles to the bag" in str(info.value)
+        assert "`" not in str(info.value)
