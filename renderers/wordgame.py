@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -58,7 +59,7 @@ __all__ = [
 # Colours a game's rule document gives its board, over the shared theme. SmartFeud's: "Green:
 # two times letter value / Blue: three times letter value / Pink: two times word value / Red:
 # three times word value"; Webfeud's centre cell "is marked with a green star".
-GAME_COLOURS: Mapping[str, Mapping[str, str]] = {
+GAME_COLOURS: Mapping[str, Mapping[str, Any]] = {  # Theme field -> "#rrggbb"
     "smartfeud": {"l2": "#2f9e4f", "l3": "#3d7fb8", "w2": "#d0609a", "w3": "#c2413b"},
     "webfeud": {"star": "#5fd068"},
 }
