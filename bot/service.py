@@ -188,9 +188,20 @@ class _Table:
         return (creator or people)[0] if people else None
 
 
-def bot_name(level: str, seat_no: int) -> str:
-    """Return the display name of a bot seat, e.g. ``bot-hard`` (unique within a game)."""
-    return f"bot-{level}" if seat_no < 2 else f"bot-{level}-{seat_no + 1}"
+def bot_names(seats: Iterable[Seat]) -> dict[int, str]:
+    """Return seat number -> display name of a game's bot seats: ``bot-hard``, ``bot-hard-2``.
+
+    The second bot of a level is numbered, so names are unique within a game and stay the
+    same when a rematch turns the seats.
+    """
+    names: dict[int, str] = {}
+    count: Counter[str] = Counter()
+    for seat in seats:
+        if seat.user_id is None:
+            level = seat.bot_level or "bot"
+            count[level] += 1
+            names[seat.seat_no] = f"bot-{level}" + (f"-{count[level]}" if count[level] > 1 else "")
+    return names
 
 
 # Stored with a game's options but not options of the game: its seed, the game it replays.
@@ -439,10 +450,11 @@ class Service:
                 self._seats[row.id] = seats
         users: list[User | None] = []
         names: list[str] = []
+        bots = bot_names(seats)
         for seat in seats:
             if seat.user_id is None:
                 users.append(None)
-                names.append(bot_name(seat.bot_level or "bot", seat.seat_no))
+                names.append(bots[seat.seat_no])
             else:
                 user = await self._user(seat.user_id)
                 users.append(user)

@@ -49,7 +49,7 @@ from bot.core.errors import GameError
 from bot.games import GAMES
 from bot.reminders import Dispatcher, Send
 from bot.replies import ChatTarget, Reply, UserTarget
-from bot.service import ChatRef, Service, UserRef, load_state
+from bot.service import ChatRef, Service, UserRef, bot_names, load_state
 
 log = logging.getLogger(__name__)
 
@@ -688,9 +688,11 @@ class FeudBot(commands.Bot):
         out: list[tuple[int, str, str]] = []
         for row in await db.games.list_games(chat_id=chat.id):
             names = []
-            for seat in await db.games.seats(row.id):
+            seats = await db.games.seats(row.id)
+            bots = bot_names(seats)
+            for seat in seats:
                 if seat.user_id is None:
-                    names.append(f"bot-{seat.bot_level}")
+                    names.append(bots[seat.seat_no])
                 else:
                     user = await db.users.get_user(seat.user_id)
                     names.append(user.display_name if user else "?")

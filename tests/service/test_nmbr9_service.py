@@ -406,7 +406,7 @@ async def test_when_only_bots_are_left_they_resign_and_the_best_wins(say, db) ->
     assert resigned[0].startswith(f"#1 alice resigned; round 7, the {state.deck[6]}: bot-easy ")
     loser = min((1, 2), key=lambda s: (scores[s], -s))
     winner = 3 - loser
-    assert resigned[1].startswith(f"#1 {('bot-easy', 'bot-hard-3')[loser - 1]} resigned")
+    assert resigned[1].startswith(f"#1 {('bot-easy', 'bot-hard')[loser - 1]} resigned")
     state = await state_of(db, game_id)
     assert state.outcome is not None
     assert state.outcome.winners == (winner,)

@@ -104,3 +104,12 @@ async def test_the_rematch_button_and_a_solo_nmbr9_game(service: Service, say, d
     assert row is not None
     assert game_options(row) == {"deadline": "1h"}
     assert refusal(await service.action(room, alice, "rematch:1"))[0] == "ALREADY_REMATCHED"
+
+
+async def test_bots_are_named_by_level_and_keep_their_names_in_the_rematch(say) -> None:
+    """Two hard bots are bot-hard and bot-hard-2, whatever their seats, also after the turn."""
+    created = await say("alice", "/new smartfeud bot=hard bot=easy bot=hard seed=3")
+    assert started(created)["players"] == ["alice", "bot-hard", "bot-easy", "bot-hard-2"]
+    await say("alice", "/resign")  # the bots resign too: the best of them wins at once
+    event = started(await say("alice", "/rematch"))
+    assert event["players"] == ["bot-hard", "bot-easy", "bot-hard-2", "alice"]

@@ -149,7 +149,7 @@ async def test_four_seats_alice_resigns_and_the_bots_stop_too(say, service, db) 
 
 def bot_names_by_score(scores) -> list[str]:
     """The bot seats 1-3 of the test above in the order they resign: lowest score first."""
-    names = {1: "bot-hard", 2: "bot-medium-3", 3: "bot-easy-4"}
+    names = {1: "bot-hard", 2: "bot-medium", 3: "bot-easy"}
     return [names[s] for s in sorted((1, 2, 3), key=lambda s: (scores[s], -s))]
 
 
