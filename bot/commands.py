@@ -197,7 +197,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec(
         "resign",
         "",
-        "Give up the game; the others win (in NMBR 9 and SmartFeud, 2+ others play on).",
+        "Give up the game; you lose (with 2+ others left in NMBR 9, SmartFeud, Rummikub they "
+        "play on).",
         shape="none",
     ),
     CommandSpec(

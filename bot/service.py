@@ -237,10 +237,16 @@ def replay_move(gdef: GameDef, state: GameState, seat: int, notation: str, kind:
     return state.apply(seat, gdef.parse_move(notation))
 
 
-def ranks(scores: Sequence[int], winners: Iterable[int]) -> tuple[int, ...]:
-    """Rank seats: winners first, then by score; equal standing shares a rank (1, 1, 3)."""
-    won = set(winners)
-    key = [(seat in won, score) for seat, score in enumerate(scores)]
+def ranks(
+    scores: Sequence[int], winners: Iterable[int], left: Iterable[int] = ()
+) -> tuple[int, ...]:
+    """Rank seats: winners first, then those who played to the end, then by score.
+
+    Equal standing shares a rank (1, 1, 3); a seat that `left` (resigned while the others
+    played on) ranks below every seat that stayed, whatever its score.
+    """
+    won, gone = set(winners), set(left)
+    key = [(seat in won, seat not in gone, score) for seat, score in enumerate(scores)]
     return tuple(1 + sum(other > mine for other in key) for mine in key)
 
 
@@ -943,7 +949,7 @@ class Service:
         """Store one move in one transaction and describe it (the caller holds the lock)."""
         row, now, before = table.row, self.clock(), table.state
         over = state.outcome is not None
-        results = self._results(state) if over else None
+        results = self._results(table, state) if over else None
         board_before = await self._standings(table) if over else {}
         notation = "timeout" if move is None else str(move)
         keep = not over and _round_goes_on(table.gdef, before, state)
@@ -1059,8 +1065,8 @@ class Service:
                 return replies
             in_game = table.gdef.seats_in_game(state)
             if all(table.seats[s].bot_level is not None for s in in_game):
-                scores = state.scores
-                seat = table.seats[min(in_game, key=lambda s: (scores[s], -s))]
+                standing = table.gdef.standing(state)
+                seat = table.seats[min(in_game, key=lambda s: (standing[s], -s))]
                 move = table.gdef.parse_move("resign")
             else:
                 bots = [s for s in waiting if table.seats[s].bot_level is not None]
@@ -1574,10 +1580,12 @@ class Service:
 
     # -- the end --
 
-    def _results(self, state: GameState) -> list[NewResult]:
+    def _results(self, table: _Table, state: GameState) -> list[NewResult]:
         assert state.outcome is not None
         outcome = state.outcome
-        order = ranks(outcome.scores, outcome.winners)
+        stayed = table.gdef.seats_in_game(state)
+        left = [seat for seat in range(state.players) if seat not in stayed]
+        order = ranks(outcome.scores, outcome.winners, left)
         return [
             NewResult(seat, score, order[seat], seat in outcome.winners)
             for seat, score in enumerate(outcome.scores)

@@ -302,8 +302,10 @@ def _badges(view: Mapping[str, Any], names: Sequence[str], viewer: int | None) -
             captions.append("drafting" if view.get("draft") else "to move")
         if outcome is not None and seat in outcome.winners:
             captions.append("winner")
+        if seat in view.get("left", ()):  # resigned while the others played on
+            captions.append("resigned")
         captions.append(plural(int(view["rack_sizes"][seat]), "tile"))
-        if outcome is None and not view["opened"][seat]:
+        if outcome is None and not view["opened"][seat] and seat not in view.get("left", ()):
             captions.append("not opened")
         badges.append(
             PlayerBadge(

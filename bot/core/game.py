@@ -18,6 +18,8 @@ from bot.core.errors import InvalidMove, Reason, RuleError
 JSON = dict[str, Any]
 
 
+RESIGNED = "resigned"  # the text of a resignation's record in every game
+
 # Why a game ended, in a chat's words: "Game #3 is over (all rounds played)".
 ENDINGS = {
     "out": "a player went out",
@@ -274,6 +276,14 @@ class GameDef(ABC):
         with three or more), the seats that left are not counted.
         """
         return tuple(range(state.players))
+
+    def standing(self, state: GameState) -> tuple[int, ...]:
+        """Return how well each seat stands in a running game, higher better: the scores.
+
+        A game that scores only at its end says who is ahead otherwise (Rummikub: the smaller
+        rack); when no person is left, the bots resign from the lowest standing up.
+        """
+        return state.scores
 
     def round_of(self, state: GameState) -> int | None:
         """Return the round of a game whose seats all move at once, or None (one at a time).

@@ -25,7 +25,16 @@ from datetime import timedelta
 from typing import ClassVar, NamedTuple, Self, TypeVar
 
 from bot.core.errors import InvalidMove, InvariantError, Reason, RuleError
-from bot.core.game import JSON, GameDef, GameState, MoveRecord, OptionSpec, Outcome, Resign
+from bot.core.game import (
+    JSON,
+    RESIGNED,
+    GameDef,
+    GameState,
+    MoveRecord,
+    OptionSpec,
+    Outcome,
+    Resign,
+)
 from bot.core.grid import COLUMNS, cell_name
 
 SCHEMA_VERSION = 1
@@ -183,7 +192,6 @@ class Skip:
 
 
 Nmbr9Move = Place | Skip | Resign
-RESIGNED = "resigned"  # the text of a resignation's record; its words say "resign"
 
 _PLACE = re.compile(r"^([A-Za-z])(\d{1,2})(?:\s+(\d{1,3})\s*°?)?$")
 

@@ -25,6 +25,7 @@ from typing import Any, ClassVar, Self
 from bot.core.errors import GameError, InvalidMove, InvariantError, Reason, RuleError
 from bot.core.game import (
     JSON,
+    RESIGNED,
     GameDef,
     GameState,
     MoveRecord,
@@ -1085,7 +1086,7 @@ class NumfeudState:
         # Resigning costs 50 once you have moved; letting 72 hours pass always costs 50.
         cost = FORFEIT_POINTS if reason == "timeout" or self.moves[seat] else 0
         scores = tuple(-cost if s == seat else 0 for s in range(self.players))
-        text = "resigned" if reason == "resign" else "ran out of time"
+        text = RESIGNED if reason == "resign" else "ran out of time"
         winners = tuple(s for s in range(self.players) if s != seat)
         return replace(
             self,

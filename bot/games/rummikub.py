@@ -18,7 +18,16 @@ from datetime import timedelta
 from typing import Any, Self, TypeVar
 
 from bot.core.errors import InvalidMove, InvariantError, Reason, RuleError
-from bot.core.game import JSON, GameDef, GameState, MoveRecord, OptionSpec, Outcome, Resign
+from bot.core.game import (
+    JSON,
+    RESIGNED,
+    GameDef,
+    GameState,
+    MoveRecord,
+    OptionSpec,
+    Outcome,
+    Resign,
+)
 from bot.core.tiles import draw, missing_from, new_bag, shortage
 from bot.games.numtiles import (
     arrange,
@@ -340,6 +349,7 @@ class RummikubState:
     scores: tuple[int, ...] = ()
     history: tuple[MoveRecord, ...] = ()
     outcome: Outcome | None = None
+    left: tuple[int, ...] = ()  # seats that resigned while two or more others played on
 
     def __post_init__(self) -> None:
         if not self.scores:
@@ -380,12 +390,20 @@ class RummikubState:
         """Return the end-of-game value of `seat`'s committed rack (a joker counts 30)."""
         return rack_value(self.racks[seat])
 
+    def in_game(self) -> tuple[int, ...]:
+        """Return the seats still playing: all but those that resigned while others played on."""
+        return tuple(s for s in range(self.players) if s not in self.left)
+
     def apply(self, seat: int, move: Any) -> Self:  # noqa: ANN401
         """Return the state after `seat` plays `move`; the input is never changed."""
         if self.outcome is not None:
             raise RuleError(Reason.GAME_OVER, "This game is over; start a new one with /new.")
         if not 0 <= seat < self.players:
             raise RuleError(Reason.NOT_A_PLAYER, "You are not playing in this game.")
+        if seat in self.left:
+            raise RuleError(
+                Reason.PLAYER_LEFT, "You resigned from this game; the others play on without you."
+            )
         if isinstance(move, Resign):
             return self._resign(seat)
         if seat != self.to_move:
@@ -450,6 +468,7 @@ class RummikubState:
             "turns_left": None if self.final_turn is None else self.final_turn - self.turn,
             "options": dict(self.options),
             "history": [record.to_json() for record in self.history],
+            "left": list(self.left),
             "outcome": self.outcome.to_json() if self.outcome else None,
         }
 
@@ -470,6 +489,7 @@ class RummikubState:
             "final_turn": self.final_turn,
             "scores": list(self.scores),
             "history": [record.to_json() for record in self.history],
+            "left": list(self.left),
             "outcome": self.outcome.to_json() if self.outcome else None,
         }
 
@@ -491,6 +511,11 @@ class RummikubState:
             raise InvariantError("the pool is empty but the last round has not started")
         if len(self.opened) != self.players or len(self.scores) != self.players:
             raise InvariantError("per-seat fields do not match the number of seats")
+        resigned = [r.seat for r in self.history if r.text == RESIGNED]
+        if list(self.left) != resigned[: len(self.left)] or len(set(self.left)) != len(self.left):
+            raise InvariantError(f"seats that left {self.left} are not the resignations")
+        if self.outcome is None and (self.to_move in self.left or len(self.in_game()) < 2):
+            raise InvariantError(f"seat {self.to_move} is to move but left, or one seat is left")
         if self.outcome is None:
             if any(self.scores):
                 raise InvariantError("scores change only at the end of the game")
@@ -600,17 +625,24 @@ class RummikubState:
         )
         return state._next_turn(seat)
 
+    def _next_seat(self, seat: int) -> int:
+        """Return the seat that moves after `seat`, passing over those that left."""
+        nxt = (seat + 1) % self.players
+        while nxt in self.left:
+            nxt = (nxt + 1) % self.players
+        return nxt
+
     def _next_turn(self, seat: int) -> Self:
         turn = self.turn + 1
         final_turn = self.final_turn
         # "If … all tiles in the pool have been used, each player has just one more turn."
         if final_turn is None and not self.pool:
-            final_turn = turn + self.players
-        state = replace(self, turn=turn, to_move=(seat + 1) % self.players, final_turn=final_turn)
+            final_turn = turn + len(self.in_game())
+        state = replace(self, turn=turn, to_move=self._next_seat(seat), final_turn=final_turn)
         if not state.racks[seat]:
             return state._finish((seat,), "out")
         if final_turn is not None and turn >= final_turn:
-            return state._finish(state._lowest(range(self.players)), "pool")
+            return state._finish(state._lowest(self.in_game()), "pool")
         return state
 
     def _lowest(self, seats: Iterable[int]) -> tuple[int, ...]:
@@ -619,16 +651,24 @@ class RummikubState:
         return tuple(s for s in seats if self.rack_value(s) == best)
 
     def _resign(self, seat: int) -> Self:
-        """`seat` gives up: the game ends, the lowest rack among the others wins."""
+        """`seat` gives up and leaves the game.
+
+        With two or more others still playing, before the last round, they play on (its rack
+        counts against it at the end); else the game ends and the lowest rack among them wins.
+        """
+        drafting = self.draft and seat == self.to_move  # its draft goes back: nothing was laid
         state = replace(
             self,
-            draft=(),
-            draft_table=(),
-            draft_rack=(),
+            draft=() if drafting else self.draft,
+            draft_table=() if drafting else self.draft_table,
+            draft_rack=() if drafting else self.draft_rack,
             turn=self.turn + 1,
-            history=(*self.history, MoveRecord(seat, "resigned", 0)),
+            history=(*self.history, MoveRecord(seat, RESIGNED, 0)),
         )
-        others = [s for s in range(self.players) if s != seat]
+        others = [s for s in self.in_game() if s != seat]
+        if len(others) >= 2 and self.final_turn is None:
+            state = replace(state, left=(*self.left, seat))
+            return replace(state, to_move=state._next_seat(seat)) if seat == self.to_move else state
         return state._finish(state._lowest(others), "resign")
 
     def _finish(self, winners: tuple[int, ...], reason: str) -> Self:
@@ -718,6 +758,16 @@ class RummikubDef(GameDef):
         """Parse a Rummikub move."""
         return parse_rummikub_move(text)
 
+    def seats_in_game(self, state: GameState) -> tuple[int, ...]:
+        """Return the seats still playing (a resigner leaves while two or more play on)."""
+        assert isinstance(state, RummikubState)
+        return state.in_game()
+
+    def standing(self, state: GameState) -> tuple[int, ...]:
+        """Return minus each rack's value: the smaller rack is ahead (scores come at the end)."""
+        assert isinstance(state, RummikubState)
+        return tuple(-state.rack_value(seat) for seat in range(state.players))
+
     def from_json(self, data: JSON) -> RummikubState:
         """Rebuild a state saved by `RummikubState.to_json` (the draft is replayed)."""
         if data.get("v") != SCHEMA_VERSION or data.get("game") != self.key:
@@ -735,6 +785,7 @@ class RummikubDef(GameDef):
             scores=tuple(data["scores"]),
             history=tuple(MoveRecord.from_json(r) for r in data["history"]),
             outcome=Outcome.from_json(data["outcome"]) if data["outcome"] else None,
+            left=tuple(data.get("left", ())),  # absent from states saved before resigners left
         )
         return state._replay(tuple(parse_step(text) for text in data["draft"]))
 

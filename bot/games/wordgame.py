@@ -19,6 +19,7 @@ from typing import Any, ClassVar, Self
 from bot.core.errors import InvalidMove, InvariantError, Reason, RuleError
 from bot.core.game import (
     JSON,
+    RESIGNED,
     GameDef,
     GameState,
     Move,
@@ -891,7 +892,7 @@ class WordState:
         """
         if self.outcome is not None:
             raise RuleError(Reason.GAME_OVER, "This game is over; start a new one with /new.")
-        text = "resigned" if reason == "resign" else "ran out of time"
+        text = RESIGNED if reason == "resign" else "ran out of time"
         if self.variant.play_on:
             state = replace(
                 self, turn=self.turn + 1, history=(*self.history, MoveRecord(seat, text, 0))

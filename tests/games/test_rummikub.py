@@ -512,13 +512,46 @@ def test_game_over_refuses_moves() -> None:
     assert refusal(state, 1, "draw").reason is Reason.GAME_OVER
 
 
-def test_resign_ends_the_game_lowest_other_rack_wins() -> None:
-    """A resignation ends the game; the lowest rack among the others wins."""
-    state = rig([["R8"], ["K2", "K3"], ["B13", "J"]], [["R5", "R6", "R7"]])
+def test_with_two_players_a_resignation_ends_the_game() -> None:
+    """Two players: the one who resigns loses at once, whatever the racks."""
+    state = rig([["R8", "B13", "J"], ["K2"]], [["R5", "R6", "R7"]])
     state = play(state, 1, "resign")
     assert state.outcome is not None
-    assert state.outcome.reason == "resign"
-    assert state.outcome.winners == (0,)
+    assert (state.outcome.reason, state.outcome.winners) == ("resign", (0,))
+
+
+def test_with_three_players_a_resigner_leaves_and_the_others_play_on() -> None:
+    """Bob resigns mid-draft: his draft goes back, he leaves, turns pass him by; his rack
+    counts against him at the end; when carol resigns too, alice is the last one and wins.
+    """
+    state = rig([["R8", "K9"], ["K2", "K3", "R4"], ["B13", "J", "B1"]], [["R5", "R6", "R7"]])
+    state = play(play(state, 0, "draw"), 1, "1+R4")  # bob drafts, then gives up
+    state = play(state, 1, "resign")
+    assert state.outcome is None
+    assert (state.left, state.to_move, state.draft) == ((1,), 2, ())
+    assert state.racks[1] == ("K2", "K3", "R4")  # the draft went back to his rack
+    assert state.table == (("R5", "R6", "R7"),)
+    assert refusal(state, 1, "draw").reason is Reason.PLAYER_LEFT
+    assert refusal(state, 1, "resign").reason is Reason.PLAYER_LEFT
+    state = play(play(state, 2, "draw"), 0, "draw")
+    assert state.to_move == 2  # bob's turn is passed over
+    state.check_invariants()
+    again = RUMMIKUB.from_json(state.to_json())
+    assert (again.left, again.to_move) == ((1,), 2)
+    state = play(state, 2, "resign")  # one is left: the game ends, alice wins
+    assert state.outcome is not None
+    assert (state.outcome.reason, state.outcome.winners) == ("resign", (0,))
+    assert state.scores[1] == -(2 + 3 + 4)  # the resigner's rack counts against him
+    state.check_invariants()
+
+
+def test_a_resigner_of_the_last_round_ends_the_game() -> None:
+    """With the pool empty, a resignation ends the game: the lowest rack of the others wins."""
+    state = rig([["R8", "R9"], ["K2", "K3"], ["B13", "J"]], [["R5", "R6", "R7"]])
+    state = replace(state, final_turn=state.turn + 3)  # the last round is under way
+    state = play(state, 1, "resign")
+    assert state.outcome is not None
+    assert (state.outcome.reason, state.outcome.winners) == ("resign", (0,))
 
 
 # --- notation, view, JSON ---------------------------------------------------------------------

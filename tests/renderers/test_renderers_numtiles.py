@@ -16,6 +16,7 @@ from renderers.numtiles import (
     INKS,
     TILE_H,
     TILE_W,
+    _badges,
     layout_melds,
     number_tile,
     render_number_rack,
@@ -160,3 +161,12 @@ def test_matches_golden_image(case: str) -> None:
     assert got.size == want.size
     diff = ImageChops.difference(got.convert("RGB"), want.convert("RGB"))
     assert sum(ImageStat.Stat(diff).mean) / 3 <= TOLERANCE
+
+
+def test_a_seat_that_resigned_is_labelled_on_the_table() -> None:
+    """Of three, bob resigned and the others play on: his badge says so, never "to move"."""
+    state = RUMMIKUB.rigged([["R9", "K13"], ["K1", "K2"], ["B1", "B2"]], TABLE)
+    state = state.apply(0, RUMMIKUB.parse_move("draw")).apply(1, RUMMIKUB.parse_move("resign"))
+    captions = [b.caption for b in _badges(state.view(None), ["alice", "bob", "carol"], None)]
+    assert captions == ["3 tiles", "resigned · 2 tiles", "to move · 2 tiles"]
+    assert render_table(state, names=["alice", "bob", "carol"]).startswith(b"\x89PNG")

@@ -27,7 +27,10 @@ async def test_a_rematch_deals_the_same_seats_and_options_anew_the_next_player_f
     old_id = created[0].event["game_id"]
     await say("alice", "/start")
     await say("carol", "/board")  # carol is in the chat, not in the game
-    [game_over] = [r for r in await say("bob", "/resign") if r.kind == "game_over"]
+    resigned = await say("bob", "/resign")  # of three, alice and the bot play on
+    assert not [r for r in resigned if r.kind == "game_over"]
+    [game_over] = [r for r in await say("alice", "/resign") if r.kind == "game_over"]
+    assert game_over.event["winners"] == ["bot-easy"]
     assert game_over.text.endswith(f"Play again with /rematch game={old_id}.")
     assert [b.action_id for b in game_over.buttons] == [f"rematch:{old_id}"]
 

@@ -462,6 +462,8 @@ def test_ranks_put_winners_first_and_share_ties() -> None:
     assert ranks((10, 30), (1,)) == (2, 1)
     assert ranks((50, 30), (1,)) == (2, 1)  # a timeout winner outranks a higher score
     assert ranks((20, 20, 5), (0, 1)) == (1, 1, 3)
+    # Rummikub of three: carol resigned and left (-20), bob stayed and lost (-90): bob is second.
+    assert ranks((110, -90, -20), (0,), left=(2,)) == (1, 2, 3)
 
 
 async def test_games_lists_this_chat_and_privately_the_rest(say) -> None:
