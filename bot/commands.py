@@ -67,12 +67,16 @@ class CommandError(GameError):
     """The command was unknown or its arguments were wrong; the message shows the syntax.
 
     `lacking` names a command that was given without the argument it needs (``/swap``), so
-    that the service can answer with the notation of the game the player is in.
+    that the service can answer with the notation of the game the player is in (`game_id`,
+    when the command named one).
     """
 
-    def __init__(self, message: str, lacking: str | None = None) -> None:
+    def __init__(
+        self, message: str, lacking: str | None = None, game_id: int | None = None
+    ) -> None:
         super().__init__(message)
         self.lacking = lacking
+        self.game_id = game_id
 
 
 @dataclass(frozen=True, slots=True)
@@ -303,12 +307,16 @@ def usage(name: str) -> str:
     return f"Usage: {SPECS[name].syntax}"
 
 
-def _fail(spec: CommandSpec, problem: str, *, lacking: bool = False) -> CommandError:
+def _fail(
+    spec: CommandSpec, problem: str, *, lacking: bool = False, game_id: int | None = None
+) -> CommandError:
     example = _EXAMPLE.search(spec.summary)
     shown = f", e.g. {example.group(1)}" if example else ""
     if spec.name in ("play", "swap"):
         shown += " (each game's notation: /rules <game>)"
-    return CommandError(f"{problem} Usage: {spec.syntax}{shown}", spec.name if lacking else None)
+    return CommandError(
+        f"{problem} Usage: {spec.syntax}{shown}", spec.name if lacking else None, game_id
+    )
 
 
 def parse_command(line: str) -> Command:
@@ -351,7 +359,7 @@ def _by_shape(spec: CommandSpec, rest: list[str], game_id: int | None) -> Comman
         return Command(spec.name, game_id)
     if spec.shape == "text":
         if not rest:
-            raise _fail(spec, f"/{spec.name} needs {spec.args}.", lacking=True)
+            raise _fail(spec, f"/{spec.name} needs {spec.args}.", lacking=True, game_id=game_id)
         return Command(spec.name, game_id, text=" ".join(rest))
     if spec.shape in ("word", "word?"):
         if len(rest) > 1 or (spec.shape == "word" and not rest):

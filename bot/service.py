@@ -336,13 +336,14 @@ class Service:
         """Answer a bare ``/play``, ``/swap`` or ``/place`` with the notation of the player's game.
 
         The generic usage shows a word game's example; when the asker has one active game
-        here, its own parser says what the command needs there (``swap R5 B7 J`` in Numfeud, a
-        placement in NMBR 9, no swapping in Rummikub). Otherwise the generic usage stands.
+        here (or names one with game=<id>), its own parser says what the command needs there
+        (``swap R5 B7 J`` in Numfeud, a placement in NMBR 9, no swapping in Rummikub).
+        Otherwise the generic usage stands.
         """
         if error.lacking not in _BARE_MOVES:
             return error
         try:
-            table = await self._table(await self._find_game(ctx, None, ("active",)))
+            table = await self._table(await self._find_game(ctx, error.game_id, ("active",)))
         except GameError:
             return error
         if table.state is None or (

@@ -512,6 +512,14 @@ async def test_a_bare_move_command_is_answered_in_the_notation_of_the_players_ga
         assert shown in error["message"], (chat, line, error["message"])
         assert "AEQ?" not in error["message"]
         assert not error["message"].endswith("…")  # whole, not cut at 200 characters
+    # Two games in one chat: game=<id> says which notation to answer in.
+    await say("alice", "/new webfeud @bob seed=3", chat="numbers")
+    for line, shown in {
+        "/play game=1": "Say what to play, e.g. 8H R5 R6 R7",
+        "/play game=4": "Say what to play, e.g. 8H QUIZ",
+    }.items():
+        error = error_of(await say("alice", line, chat="numbers"))
+        assert error["message"].startswith(shown), (line, error["message"])
     assert {key: (await stored(db, key)).to_json() for key in (1, 2, 3)} == before
 
 
