@@ -969,10 +969,15 @@ class NumfeudState:
             elif is_joker(on_board) and not is_joker(token):
                 # Freeing a joker: the tile it stands for takes its place, it joins the inventory.
                 if not can_stand_for(board, cell, token):
+                    fits = [
+                        tile
+                        for tile in (f"{c}{n}" for c in COLOURS for n in range(LOW, HIGH + 1))
+                        if can_stand_for(board, cell, tile)
+                    ]
                     raise RuleError(
                         Reason.CELL_TAKEN,
-                        f"The joker on {_name(cell)} stands for {face(on_board)}; free it with "
-                        "that tile.",
+                        f"The joker on {_name(cell)} can be freed only with "
+                        f"{' or '.join(fits)}, the tiles it may stand for there.",
                     )
                 if token not in rack:
                     raise RuleError(

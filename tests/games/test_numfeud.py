@@ -354,6 +354,9 @@ def test_joker_example_1_is_not_freed_by_the_wrong_tile() -> None:
     """A red 9 cannot stand in the joker's place (the group already has red)."""
     state = rig(JOKER_EXAMPLE_1, [["R9", "R1"], ["Y2"]])
     assert refused(state, "8I R9") is Reason.CELL_TAKEN
+    # The refusal names every tile that would free it ("either yellow or blue").
+    with pytest.raises(RuleError, match=r"^The joker on I8 can be freed only with B9 or Y9, the"):
+        play(state, "8I R9")
 
 
 def test_joker_example_2_green_4_and_both_green_6_are_locked() -> None:
