@@ -221,11 +221,18 @@ def parse_rummikub_move(text: str) -> RummikubMove:
         parts.pop()
     if not parts:
         return Done()
+    if not any(parts):
+        raise InvalidMove(f"Say what to play, e.g. {USAGE}")
     for part in parts:
-        if not part or part.lower() in _CONTROLS:
+        if not part:
             raise InvalidMove(
-                f"{part or 'an empty step'!r} cannot stand inside a line of steps; only done may "
-                "end one, e.g. split 1 after R5; 1+R6; done"
+                "There is nothing between two ';': steps are joined by one, e.g. "
+                "R5 R6 R7; 1+R8; done"
+            )
+        if part.lower() in _CONTROLS:
+            raise InvalidMove(
+                f"{part!r} cannot stand inside a line of steps; only done may end one, e.g. "
+                "split 1 after R5; 1+R6; done"
             )
     return Line(tuple(parse_step(part) for part in parts), done)
 

@@ -592,6 +592,14 @@ def test_malformed_notation_shows_the_expected_form(text: str) -> None:
     assert any(example in info.value.message for example in examples)
 
 
+def test_empty_steps_say_what_is_wrong() -> None:
+    """";;;" asks for a move; "R5 R6 R7;; done" names the doubled ';'."""
+    with pytest.raises(InvalidMove, match=r"^Say what to play, e\.g\. "):
+        RUMMIKUB.parse_move(";;;")
+    with pytest.raises(InvalidMove, match=r"^There is nothing between two ';': steps are joined"):
+        RUMMIKUB.parse_move("R5 R6 R7;; 1+R8; done")
+
+
 def test_view_hides_other_racks() -> None:
     """A seat sees its own rack and only the sizes of the others."""
     state = RUMMIKUB.new_game(3, seed=4, options={})
