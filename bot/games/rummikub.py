@@ -812,9 +812,12 @@ class RummikubDef(GameDef):
     pile = "pool"
 
     def unseen(self, state: GameState, seat: int) -> tuple[tuple[str, ...], int]:
-        """Return the pool and the other racks as one sorted list, and the pool's size."""
+        """Return the pool and the other racks as one sorted list, and the pool's size.
+
+        The draft is public: tiles the mover has drafted onto the table are seen, not unseen.
+        """
         assert isinstance(state, RummikubState)
-        others = [tile for s, rack in enumerate(state.racks) if s != seat for tile in rack]
+        others = [tile for s in range(state.players) if s != seat for tile in state.rack(s)]
         return sort_tiles((*state.pool, *others)), len(state.pool)
 
     def on_timeout(self, state: Any, seat: int) -> Any:  # noqa: ANN401

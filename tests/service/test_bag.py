@@ -134,3 +134,16 @@ async def test_bag_is_refused_to_onlookers_and_after_the_end(say, table_rows) ->
     await say("alice", "/resign")
     [over] = await say("alice", "/bag game=1")
     assert (over.kind, over.text) == ("error", "Game #1 is over; start one with /new.")
+
+
+async def test_a_rummikub_draft_is_seen_not_unseen(say, db) -> None:
+    """Tiles alice drafts onto the table are public: bob's /bag no longer counts them hers."""
+    await say("alice", "/new rummikub @bob seed=11")
+    await say("alice", "/start")
+    state = load_state(await db.games.get_game(1))
+    tile = state.rack(0)[0]
+    drafted = await say("alice", f"/play {tile}")
+    assert [r.kind for r in drafted if r.kind == "draft"] == ["draft"]
+    before = Counter(unseen_of(await say("bob", "/bag"), "bob").event["tiles"])
+    expected = Counter(rummikub.TILE_COUNTS) - Counter(state.rack(1)) - Counter([tile])
+    assert before == expected
