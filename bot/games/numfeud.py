@@ -332,7 +332,8 @@ def _parse_cell(text: str) -> tuple[int, int]:
 
 
 def _parse_step(text: str) -> Step:
-    parts = text.split()
+    # Forgiven as in Rummikub: tiles listed with commas (R5,R6,R7), spaces round a move's ">".
+    parts = re.sub(r"\s*>\s*", ">", text).replace(",", " ").split()
     if len(parts) == 1 and (m := _SHIFT.match(parts[0])):
         return Shift(_parse_cell(m.group(1)), _parse_cell(m.group(2)))
     if len(parts) < 2:

@@ -159,6 +159,9 @@ def test_notation_round_trips() -> None:
     assert move == Turn((Lay(Anchor(7, 7, True), ("R5", "J=B5", "Y5")),))
     assert parse_numfeud_move("H8>I9") == Turn((Shift((7, 7), (8, 8)),))
     assert parse_numfeud_move("swap r13b1J") == Swap(("R13", "B1", "J"))
+    # Forgiven as in Rummikub: commas between tiles, spaces round ">".
+    assert str(parse_numfeud_move("8H R5,R6, R7")) == "8H R5 R6 R7"
+    assert str(parse_numfeud_move("K8 > L9; 9L R9,R10,R11")) == "K8>L9; 9L R9 R10 R11"
 
 
 @pytest.mark.parametrize(
