@@ -1630,13 +1630,13 @@ class Service:
             lines.append(f"Best move: {table.names[best.seat]}, {best.shown} ({best.score:+d}).")
         moves = [
             f"{r['player']} #{r['before']}→#{r['after']}"
-            if r["before"]
+            if r["before"] and r["before"] != r["after"]
             else f"{r['player']} #{r['after']}"
             for r in ranking
             if r["after"]  # a game played alone ranks nobody
         ]
         if moves:
-            lines.append("Chat ranking: " + ", ".join(moves) + ".")
+            lines.append(f"{table.gdef.title} leaderboard here: " + ", ".join(moves) + ".")
         if ranking:  # a person played: they may want to play again
             lines.append(f"Play again with /rematch game={table.row.id}.")
         return Reply(

@@ -735,3 +735,16 @@ async def test_nudge_reminds_whoever_the_game_waits_for_once_a_turn(say, db) -> 
     said, *told = await say("alice", "/nudge game=2")
     assert said.text == "alice nudged bob and carol in game #2; 24 hours left."
     assert sorted(r.to.name for r in told) == ["bob", "carol"]
+
+
+async def test_game_over_tells_each_persons_place_on_the_chats_leaderboard(say, db) -> None:
+    """After a game: each person's place on this chat's leaderboard of that game, and a move."""
+    await say("alice", "/new webfeud @bob seed=1")
+    [first] = [r for r in await say("bob", "/resign") if r.kind == "game_over"]
+    assert "\nWebfeud leaderboard here: alice #1, bob #2.\n" in first.text
+    await say("bob", "/new webfeud @carol seed=2")
+    state = load_state(await db.games.get_game(2))
+    played = await say("bob", f"/play {find_move(state, 0, 'hard')}")
+    assert events(played, "move_played")[0]["score"] > 0  # bob's points lift him past alice
+    [second] = [r for r in await say("carol", "/resign") if r.kind == "game_over"]
+    assert "\nWebfeud leaderboard here: bob #2→#1, carol #3.\n" in second.text, second.text
