@@ -35,10 +35,18 @@ from renderers.toolkit import (
     new_canvas,
     rounded_box,
     text,
+    text_width,
     to_png,
 )
 
 __all__ = ["NUMFEUD_INKS", "NumfeudInks", "numfeud_tile", "render_board", "render_rack"]
+
+
+def _rack_title(name: str, tiles: int, swaps: int, width: float) -> str:
+    """Return "alice: 16 of 20 tiles · 13 swaps left", a long name cut so the counts still fit."""
+    counts = f": {tiles} of 20 tiles · {swaps} swaps left"
+    room = width - text_width(counts, size=24, bold=True)
+    return fit_text(name, size=24, max_width=room, bold=True) + counts
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,13 +285,7 @@ def render_rack(state: NumfeudState, seat: int, *, name: str, theme: Theme = DEF
     height = pad + title_h + rows * (RACK_TILE + RACK_GAP) + pad
     image = new_canvas(theme.width, height, theme)
     draw = ImageDraw.Draw(image)
-    swaps = 13 - state.swapped[seat]
-    title = fit_text(
-        f"{name}: {len(tiles)} of 20 tiles · {swaps} swaps left",
-        size=24,
-        max_width=theme.width - 2 * pad,
-        bold=True,
-    )
+    title = _rack_title(name, len(tiles), 13 - state.swapped[seat], theme.width - 2 * pad)
     text(draw, (pad, pad + title_h / 2), title, size=24, fill=theme.text, bold=True, anchor="lm")
     row_width = RACK_PER_ROW * RACK_TILE + (RACK_PER_ROW - 1) * RACK_GAP
     left0 = (theme.width - row_width) // 2

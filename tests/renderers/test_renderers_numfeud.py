@@ -12,7 +12,14 @@ from PIL import Image, ImageChops, ImageStat
 
 from bot.games.numfeud import NUMFEUD, NumfeudState
 from renderers import board_png, rack_png
-from renderers.numfeud import NUMFEUD_INKS, numfeud_tile, render_board, render_rack
+from renderers.numfeud import (
+    NUMFEUD_INKS,
+    _rack_title,
+    numfeud_tile,
+    render_board,
+    render_rack,
+)
+from renderers.toolkit import DEFAULT, text_width
 from tests.games.test_numfeud import JOKER_EXAMPLE_2, rig
 
 NAMES = ["alice", "bob"]
@@ -93,3 +100,11 @@ def test_golden_images(case: str) -> None:
     assert actual.size == expected.size
     diff = ImageStat.Stat(ImageChops.difference(actual, expected)).mean
     assert max(diff) <= TOLERANCE, diff
+
+
+def test_a_long_name_never_pushes_the_counts_off_the_rack_title() -> None:
+    """A 500-character name is cut, and "16 of 20 tiles · 13 swaps left" still shows whole."""
+    title = _rack_title("z" * 500, 16, 13, DEFAULT.width - 2 * DEFAULT.padding)
+    assert title.endswith("…: 16 of 20 tiles · 13 swaps left")
+    assert text_width(title, size=24, bold=True) <= DEFAULT.width - 2 * DEFAULT.padding
+    assert _rack_title("alice", 16, 13, 860) == "alice: 16 of 20 tiles · 13 swaps left"
