@@ -41,6 +41,8 @@ SCHEMA_VERSION = 1
 T = TypeVar("T")
 SIZE = 26  # the table: columns A–Z, rows 1–26
 STRIDE = SIZE + 1  # one spare (always empty) column per row stops sideways shifts wrapping
+# How another seat's placement of the round being played reads until the round is over.
+HIDDEN_PLACEMENT = "placed this round's tile (shown when the round ends)"
 ROTATIONS = (0, 90, 180, 270)  # clockwise; tiles are never flipped
 NUMBERS = tuple(range(10))
 COPIES = 2  # two cards of each number
@@ -675,6 +677,8 @@ class Nmbr9State:
             seen[record.seat] += 1
             if seen[record.seat] <= rounds_shown[record.seat]:
                 history.append(record.to_json())
+            else:  # said, not shown: the list keeps its numbers when the round ends
+                history.append(MoveRecord(record.seat, HIDDEN_PLACEMENT, 0).to_json())
         return {
             "game": self.game_key,
             "size": SIZE,

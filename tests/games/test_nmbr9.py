@@ -9,8 +9,9 @@ from functools import partial
 import pytest
 
 from bot.core.errors import InvalidMove, InvariantError, Reason, RuleError
-from bot.core.game import Outcome, Resign
+from bot.core.game import MoveRecord, Outcome, Resign
 from bot.games.nmbr9 import (
+    HIDDEN_PLACEMENT,
     NMBR9,
     NUMBERS,
     ROUNDS,
@@ -406,7 +407,9 @@ def test_view_hides_other_players_tiles_of_the_current_round() -> None:
     assert len(mine["displays"][0]) == 1
     assert len(theirs["displays"][0]) == 0
     assert theirs["placed"] == [True, False]
-    assert theirs["history"] == []
+    # The history says seat 0 placed, not what or where.
+    assert theirs["history"] == [MoveRecord(0, HIDDEN_PLACEMENT, 0).to_json()]
+    assert mine["history"][0]["text"] == "M13 0"
     assert theirs["rack"] == [str(state.deck[0])]
     assert len(mine["cards_seen"]) == 1  # future cards stay hidden
     state = play(state, 1, "A1 0")
