@@ -127,7 +127,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "cancel",
         "",
         "Cancel a game: its host (the creator; once they leave the lobby, the first player"
-        " left) or a chat admin.",
+        " left) or a chat admin. Once it has started with other players, only an admin can;"
+        " give up with /resign instead.",
         shape="none",
     ),
     CommandSpec(

@@ -50,6 +50,8 @@ def test_every_test_a_rule_document_names_exists(doc: Path) -> None:
     named = named_tests(doc)
     assert len(named) >= 30, f"{doc.name} names only {len(named)} tests"
     missing = [
-        written for written, path, test in named if not path.is_file() or test not in defined_in(path)
+        written
+        for written, path, test in named
+        if not path.is_file() or test not in defined_in(path)
     ]
     assert missing == [], f"{doc.name} names tests that do not exist: {missing}"

@@ -89,7 +89,7 @@ async def test_only_a_finished_game_by_its_players_and_only_once(say, db, table_
         )
     assert table_rows() == once
     # A cancelled game is not played again; a cancelled rematch may be asked for anew.
-    await say("alice", "/cancel game=2")
+    await say("alice", "/cancel game=2", admin=True)  # started with bob: an admin's cancel
     assert refusal(await say("alice", "/rematch game=2"))[0] == "GAME_OVER"
     assert started(await say("bob", "/rematch game=1"))["game_id"] == 3
 
