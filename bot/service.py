@@ -1768,7 +1768,7 @@ class Service:
         if acting and state.outcome is None and seat not in table.gdef.seats_in_game(state):
             raise ServiceError(
                 "PLAYER_LEFT",
-                f"You resigned from game #{row.id}; the others play on without you.",
+                f"You are out of game #{row.id}; the others play on without you.",
             )
         return table, state, seat
 

@@ -323,7 +323,7 @@ async def test_a_resigner_leaves_the_rounds_and_the_last_one_left_wins(say, db, 
         refused = await say("bob", line)
         assert (refused[0].event["reason"], refused[0].text) == (
             "PLAYER_LEFT",
-            f"You resigned from game #{game_id}; the others play on without you.",
+            f"You are out of game #{game_id}; the others play on without you.",
         ), line
     board = (await say("carol", "/board"))[0].text
     assert ", bob 0 (out), carol " in board, board  # a seat that left, marked in words

@@ -171,3 +171,20 @@ async def test_the_rack_says_what_a_blank_is_and_that_the_extra_one_must_be_laid
     after = next(r for r in passed if r.kind == "rack" and r.to.name == "alice")
     assert "extra blank" not in after.text
     assert ("? is a blank" in after.text) == ("?" in after.event["tiles"])
+
+
+async def test_a_player_out_on_passes_is_told_they_are_out(say) -> None:
+    """Three passes put alice out of a game of three: /nudge and /try say so, not "resigned"."""
+    await say("alice", "/new smartfeud @bob @carol seed=3")
+    await say("alice", "/start")
+    for _ in range(2):
+        for name in ("alice", "bob", "carol"):
+            await say(name, "/pass")
+    [news, *_] = await say("alice", "/pass")
+    assert news.text.startswith("#1 alice: pass: 3 in a row, out of the game — alice 0 (out), ")
+    for line in ("/nudge", "/try 8H AB"):
+        [refused] = await say("alice", line)
+        assert (refused.event["reason"], refused.text) == (
+            "PLAYER_LEFT",
+            "You are out of game #1; the others play on without you.",
+        ), line
