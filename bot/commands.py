@@ -141,19 +141,21 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "try",
         "<move>",
         "Check a move privately without playing it: is it legal, and what would it score"
-        " (Webfeud, SmartFeud, Numfeud), e.g. `/try 8H QUIZ`.",
+        " (Webfeud, SmartFeud; Numfeud, which scores at the end: is it legal), e.g."
+        " `/try 8H QUIZ`.",
         shape="text",
     ),
     CommandSpec(
         "pass",
         "",
-        "Give up your turn (in Rummikub: draw a tile, the same as `/draw`).",
+        "Give up your turn (in Numfeud you draw a tile; in Rummikub too, the same as `/draw`).",
         shape="none",
     ),
     CommandSpec(
         "swap",
         "<tiles>",
-        "Return these tiles to the bag and draw as many, e.g. `/swap AEQ?` (? = blank).",
+        "Return these tiles to the bag and draw as many (Numfeud: one more), e.g."
+        " `/swap AEQ?` (? = blank).",
         shape="text",
     ),
     # Rummikub: a turn is built in steps on a draft (each /play without `done` is a step).

@@ -1299,11 +1299,15 @@ class Service:
                 f"/try checks a move that lays tiles; {move} needs no check: /play {move}.",
             )
         formed = f" (words: {', '.join(record.words)})" if len(record.words) > 1 else ""
+        verdict = (
+            f"{record.shown}{formed} would score {record.score} in game #{row.id}"
+            if gdef.scores_as_played
+            else f"{record.shown} is legal in game #{row.id} ({gdef.title} scores at the end)"
+        )
         return [
             Reply(
                 ctx.to_user,
-                f"{record.shown}{formed} would score {record.score} in game #{row.id}; nothing "
-                f"was played. Play it with /play {move}.",
+                f"{verdict}; nothing was played. Play it with /play {move}.",
                 event={
                     "type": "preview",
                     "game_id": row.id,
@@ -1999,14 +2003,18 @@ class Service:
         timeout = gdef.turn_timeout(gdef.parse_options({}))
         if timeout is not None:
             lines.append(gdef.deadline_rule(_fmt_delta(timeout)))
-        for spec in gdef.options:
-            lines.append(f"Option {spec.name}={'|'.join(spec.choices)} (default {spec.default}).")
+        for spec in gdef.options:  # each with what it does
+            does = f": {spec.help}" if spec.help else ""
+            lines.append(
+                f"Option {spec.name}={'|'.join(spec.choices)} (default {spec.default}){does}."
+            )
         lines.append(gdef.notation_help())
         # The helpers of a game, so that /rules is where players find them.
         seen = "the cards still to come" if gdef.pile == "deck" else "the tiles you have not seen"
         helpers = [f"/bag lists {seen}"]
         if gdef.previews:
-            helpers.insert(0, "/try <move> tells what a move would score without playing it")
+            does = "what a move would score" if gdef.scores_as_played else "whether a move is legal"
+            helpers.insert(0, f"/try <move> tells {does} without playing it")
         lines.append(f"Also: {'; '.join(helpers)}; /history lists the moves so far.")
         return [Reply(ctx.to_chat, "\n".join(lines), event={"type": "rules", "game": gdef.key})]
 

@@ -307,6 +307,9 @@ class GameDef(ABC):
     # Whether `/try` previews a move's points: games whose laid tiles score at once, one seat at
     # a time (Rummikub's draft is its own preview; NMBR 9 has /moves).
     previews: ClassVar[bool] = False
+    # Whether a move scores as it is played; Numfeud's scores come only at the end, so its /try
+    # says whether a move is legal, not what it scores.
+    scores_as_played: ClassVar[bool] = True
 
     @abstractmethod
     def unseen(self, state: GameState, seat: int) -> tuple[tuple[str, ...], int]:

@@ -73,7 +73,8 @@ DEADLINE_OPTION = OptionSpec(
 NOTATION_HELP = (
     "Place the round's tile: /place C4 90 — C4 is the top-left square of the box around the "
     "turned tile (columns A–Z, rows 1–26) and 90 turns it clockwise (0, 90, 180 or 270). "
-    "See some legal placements with /moves; give up with /resign."
+    "See some legal placements with /moves; a tile that fits nowhere: /place skip; give up "
+    "with /resign."
 )
 # The short form errors end with (whole messages fit a Telegram alert; /rules has the rest).
 USAGE = "/place C4 90 (C4: the top-left square of the turned tile's box; turn 0, 90, 180 or 270)."

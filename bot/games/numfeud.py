@@ -1217,6 +1217,7 @@ class NumfeudDef(GameDef):
         return f"you resign and lose {FORFEIT_POINTS} ranking points"
 
     previews: ClassVar[bool] = True
+    scores_as_played: ClassVar[bool] = False  # the final scores are the ranking points
 
     def unseen(self, state: GameState, seat: int) -> tuple[tuple[str, ...], int]:
         """Return the bag and the other inventory as one sorted list, and the bag's size."""

@@ -693,7 +693,10 @@ TIME_OPTION = OptionSpec(
     "time", tuple(TIME_LIMITS), "none", "turn time limit; on expiry the tiles go back, draw 3"
 )
 ASSIST_OPTION = OptionSpec(
-    "assist", ("off", "on"), "off", "let the bot rearrange the table so your tiles fit"
+    "assist",
+    ("off", "on"),
+    "off",
+    "a casual game: /hint suggests a move, and the bot rearranges the table so your tiles fit",
 )
 _DEFAULTS = {"time": "none", "assist": "off"}
 

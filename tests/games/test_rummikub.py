@@ -593,7 +593,7 @@ def test_malformed_notation_shows_the_expected_form(text: str) -> None:
 
 
 def test_empty_steps_say_what_is_wrong() -> None:
-    """ ";;;" asks for a move; "R5 R6 R7;; done" names the doubled ';'."""
+    """A bare ";;;" asks for a move; "R5 R6 R7;; done" names the doubled ';'."""
     with pytest.raises(InvalidMove, match=r"^Say what to play, e\.g\. "):
         RUMMIKUB.parse_move(";;;")
     with pytest.raises(InvalidMove, match=r"^There is nothing between two ';': steps are joined"):

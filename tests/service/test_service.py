@@ -455,6 +455,14 @@ async def test_looking_commands(say) -> None:
     assert rummikub.endswith(
         "\nAlso: /bag lists the tiles you have not seen; /history lists the moves so far."
     )
+    # Each option says what it does.
+    assert (
+        "\nOption time=none|15s|30s|60s (default none): turn time limit; on expiry the tiles"
+        in (rummikub)
+    )
+    assert "\nOption assist=off|on (default off): a casual game: /hint suggests a move" in rummikub
+    numfeud = (await say("carol", "/rules numfeud"))[0].text
+    assert "\nAlso: /try <move> tells whether a move is legal without playing it; " in numfeud
     for game, missed in (
         ("smartfeud", "within 48 hours; if not, the turn counts as a pass."),
         ("numfeud", "within 72 hours; if not, you resign and lose 50 ranking points."),
