@@ -348,12 +348,12 @@ class GameDef(ABC):
         for name, value in given.items():
             spec = specs.get(name.lower())
             if spec is None:
-                known = (
-                    ", ".join(f"{s.name}=" + "|".join(s.choices) for s in self.options) or "none"
-                )
+                known = ", ".join(f"{s.name}=" + "|".join(s.choices) for s in self.options)
                 raise RuleError(
                     Reason.BAD_OPTION,
-                    f"{self.title} has no option {name!r}. Options: {known}.",
+                    f"{self.title} has no option {name!r}. Options: {known}."
+                    if known
+                    else f"{self.title} has no options; leave {name}= out.",
                 )
             if value.lower() not in spec.choices:
                 raise RuleError(

@@ -1009,11 +1009,12 @@ class NumfeudState:
             raise RuleError(Reason.BAG_TOO_SMALL, "The bag is empty, so you cannot swap; pass.")
         if self.swapped[seat] + k > SWAP_LIMIT:
             left = SWAP_LIMIT - self.swapped[seat]
-            raise RuleError(
-                Reason.SWAP_LIMIT,
-                f"You may swap {SWAP_LIMIT} tiles in a game and have {left} swaps left; swap "
-                "fewer tiles or pass.",
+            then = (
+                f"you may swap {left} more: swap at most {left} or pass."
+                if left
+                else "you have swapped them all: lay tiles or pass."
             )
+            raise RuleError(Reason.SWAP_LIMIT, f"A game allows {SWAP_LIMIT} swapped tiles; {then}")
         if len(self.racks[seat]) + 1 > MAX_RACK:
             raise RuleError(
                 Reason.INVENTORY_FULL,

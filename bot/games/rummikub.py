@@ -241,7 +241,13 @@ def parse_rummikub_move(text: str) -> RummikubMove:
 
 
 def _no_meld(number: int, table: Sequence[Meld]) -> RuleError:
-    there = f"the melds are numbered 1–{len(table)}" if table else "the table has no melds yet"
+    there = (
+        "the table has no melds yet"
+        if not table
+        else "there is only meld 1"
+        if len(table) == 1
+        else f"the melds are numbered 1–{len(table)}"
+    )
     return RuleError(Reason.NO_SUCH_MELD, f"There is no meld {number}: {there}.")
 
 

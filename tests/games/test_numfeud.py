@@ -430,10 +430,16 @@ def test_swap_cap_is_13_tiles_per_game() -> None:
     """You are only allowed to swap 13 tiles during a game."""
     state = rig(RUN, [["B1", "B2", "B3", "Y1"], ["Y2"]], swapped=(11, 0))
     assert refused(state, "swap B1 B2 B3") is Reason.SWAP_LIMIT
+    with pytest.raises(RuleError, match=r"; you may swap 2 more: swap at most 2 or pass\.$"):
+        play(state, "swap B1 B2 B3")
     after = play(state, "swap B1 B2")
     assert after.swapped == (13, 0)
     after = play(after, "pass")
     assert refused(after, "swap Y1") is Reason.SWAP_LIMIT
+    with pytest.raises(RuleError, match=r"; you have swapped them all: lay tiles or pass\.$"):
+        play(after, "swap Y1")
+    with pytest.raises(RuleError, match=r"^Numfeud has no options; leave time= out\.$"):
+        NUMFEUD.new_game(2, seed=1, options={"time": "15s"})
 
 
 def test_swap_needs_the_tiles_and_a_bag() -> None:

@@ -312,7 +312,7 @@ def test_step_errors_name_the_problem() -> None:
     assert refusal(state, 0, "1+R8 J").message.startswith("You have no joker on your rack;")
     assert refusal(state, 0, "split 1 after R7").reason is Reason.TILE_NOT_IN_MELD
     assert refusal(state, 0, "split 2 after R7").reason is Reason.NO_SUCH_MELD
-    assert refusal(state, 0, "4+R8").message == "There is no meld 4: the melds are numbered 1–1."
+    assert refusal(state, 0, "4+R8").message == "There is no meld 4: there is only meld 1."
     empty = rig([["R8", "B1"], ["K1", "K2"]], [])
     assert refusal(empty, 0, "1+R8").message == "There is no meld 1: the table has no melds yet."
 
