@@ -381,7 +381,9 @@ def _by_shape(spec: CommandSpec, rest: list[str], game_id: int | None) -> Comman
             options["year"] = years[0]
         return Command(spec.name, game_id, text=games[0] if games else "", options=options)
     if spec.shape == "player?":
-        if len(rest) > 1 or (rest and not _is_player(rest[0])):
+        if len(rest) == 1 and not _is_player(rest[0]):
+            raise _fail(spec, f"Name the player with @: /{spec.name} @{clip(rest[0])}.")
+        if len(rest) > 1:
             raise _fail(spec, f"/{spec.name} takes {spec.args}.")
         if rest and _BOT_MENTION.match(rest[0][1:]):
             raise _fail(spec, f"{rest[0]} is a computer player, which keeps no record.")
@@ -441,7 +443,7 @@ def _no_command(name: str) -> CommandError:
     close = difflib.get_close_matches(name, SPECS, n=2, cutoff=0.6)
     guess = f" Did you mean {' or '.join(f'/{c}' for c in close)}?" if close else ""
     if name in _SYNONYMS:
-        guess = f" Did you mean /{_SYNONYMS[name]}? {_plain(SPECS[_SYNONYMS[name]].summary)}"
+        guess = f" Did you mean /{_SYNONYMS[name]}? {_gist(SPECS[_SYNONYMS[name]].summary)}."
     if name in _MOVE_WORDS:
         guess = f" It is a move: {_MOVE_WORDS[name]}."
     return CommandError(f"There is no command /{clip(name)}.{guess} /help lists them all.")
@@ -460,6 +462,14 @@ def help_text(name: str = "") -> str:
             lines.append(f"\n{HELP_SECTIONS[spec.name]}")
         lines.append(f"{spec.syntax} — {_plain(spec.summary)}")
     return "\n".join(lines)
+
+
+def _gist(summary: str) -> str:
+    """Return a summary's first clause, plain: what a suggestion needs to say."""
+    text = _plain(summary)
+    for end in (", e.g.", " e.g.", ". ", "; "):
+        text = text.split(end, 1)[0]
+    return text.rstrip(".")
 
 
 def _plain(text: str) -> str:

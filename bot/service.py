@@ -496,7 +496,10 @@ class Service:
         if game_id is not None:
             row = await self.db.games.get_game(game_id)
             if row is None or row.chat_id != ctx.chat.id:
-                raise ServiceError("NO_SUCH_GAME", f"There is no game #{game_id} here; /games.")
+                raise ServiceError(
+                    "NO_SUCH_GAME",
+                    f"There is no game #{game_id} in this chat; /games lists its games.",
+                )
             if row.status not in statuses and not (ended and row.status == "finished"):
                 raise _not_in_status(row)
             return row

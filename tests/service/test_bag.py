@@ -129,7 +129,7 @@ async def test_bag_is_refused_to_onlookers_and_after_the_end(say, table_rows) ->
         else:
             assert (reply.kind, reply.text[: len(shown)]) == ("error", shown)
     [elsewhere] = await say("alice", "/bag game=1", chat="other")
-    assert elsewhere.text == "There is no game #1 here; /games."
+    assert elsewhere.text == "There is no game #1 in this chat; /games lists its games."
     assert table_rows() == before
     await say("alice", "/resign")
     [over] = await say("alice", "/bag game=1")

@@ -86,7 +86,17 @@ def test_parse_command_reads_each_shape(line: str, expected: Command) -> None:
         ("/skip", "It is a move: /place skip (NMBR 9, for a tile that fits nowhere)."),
         ("/score", "There is no command /score. Did you mean /board? Show the board, the scores"),
         ("/Hand", "There is no command /hand. Did you mean /rack? Show your tiles, privately."),
-        ("/surrender", "Did you mean /resign? Give up the game;"),
+        ("/surrender", "Did you mean /resign? Give up the game. /help lists them all."),
+        # A suggestion says the gist, whole, never a summary cut at 200 characters.
+        (
+            "/ranking",
+            "Did you mean /leaderboard? Show the leaderboard of finished games (games, wins,",
+        ),
+        (
+            "/create",
+            "There is no command /create. Did you mean /new? Create a game in this chat. /help",
+        ),
+        ("/stats bob", "Name the player with @: /stats @bob. Usage: /stats [@player]"),
         ("/log", "Did you mean /history? List a game's moves"),
         ("/" + "x" * 300, "There is no command /xxxxxxxxxxxxxxxxxxx…. /help"),
         ("hello", "Commands start with a slash"),

@@ -68,7 +68,7 @@ async def test_only_a_finished_game_by_its_players_and_only_once(say, db, table_
     )
     assert refusal(await say("alice", "/rematch game=7")) == (
         "NO_SUCH_GAME",
-        "There is no game #7 here; /games.",
+        "There is no game #7 in this chat; /games lists its games.",
     )
     assert table_rows() == before
     await say("bob", "/resign")
@@ -78,7 +78,7 @@ async def test_only_a_finished_game_by_its_players_and_only_once(say, db, table_
     )
     assert refusal(await say("bob", "/rematch game=1", chat="elsewhere")) == (
         "NO_SUCH_GAME",
-        "There is no game #1 here; /games.",
+        "There is no game #1 in this chat; /games lists its games.",
     )
     assert started(await say("alice", "/rematch"))["game_id"] == 2
     once = table_rows()
