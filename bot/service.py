@@ -1652,7 +1652,8 @@ class Service:
             for r in ranking
             if r["after"]  # a game played alone ranks nobody
         ]
-        if moves:
+        # Alone against bots, a place that did not move says nothing ("alice #1" after a loss).
+        if len(moves) > 1 or any("→" in move for move in moves):
             lines.append(f"{table.gdef.title} leaderboard here: " + ", ".join(moves) + ".")
         if ranking:  # a person played: they may want to play again
             lines.append(f"Play again with /rematch game={table.row.id}.")

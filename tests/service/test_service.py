@@ -765,3 +765,8 @@ async def test_game_over_tells_each_persons_place_on_the_chats_leaderboard(say, 
     assert events(played, "move_played")[0]["score"] > 0  # bob's points lift him past alice
     [second] = [r for r in await say("carol", "/resign") if r.kind == "game_over"]
     assert "\nWebfeud leaderboard here: bob #2→#1, carol #3.\n" in second.text, second.text
+    # Alone against a bot, a place that did not move says nothing (bob stays #1 after a loss).
+    await say("bob", "/new webfeud bot=easy seed=3")
+    [third] = [r for r in await say("bob", "/resign") if r.kind == "game_over"]
+    assert "leaderboard here" not in third.text
+    assert third.text.endswith("Play again with /rematch game=3.")
