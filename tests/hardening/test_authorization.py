@@ -97,7 +97,7 @@ async def test_a_game_id_from_another_chat_is_refused(driver: Driver, key: str) 
     for who in ("alice", "bob", "dave"):
         for text in commands:
             shown = await driver.say(who, f"{text} game={game_id}", chat="other")
-            refused(shown, f"There is no game #{game_id} here")
+            refused(shown, f"There is no game #{game_id} in this chat")
     assert fingerprint(driver.db) == before
     # The same move typed in the game's own chat is accepted: the refusals were about the chat.
     shown = await driver.say(("alice", "bob")[seat], f"{move} game={game_id}")
@@ -150,5 +150,5 @@ async def test_discord_a_button_of_another_channels_game_does_nothing(harness) -
     inter = await harness.click(driver.users["dave"], forged, "fb:join:1:0")
     replies = harness.replies(inter)
     assert [m.ephemeral for m in replies] == [True]
-    assert "There is no game #1 here" in replies[0].text
+    assert "There is no game #1 in this chat" in replies[0].text
     assert fingerprint(driver.db) == before
