@@ -274,7 +274,9 @@ def _time_left(
     left = reminder.due_at + before - now
     if left <= timedelta(0) or any(left <= later for later in reminders if later < before):
         return None
-    if left >= before - LATE_REMINDER_GRACE:
+    # On time within the grace, or a tenth of the reminder's lead for short timers (a "50
+    # seconds" reminder 29 seconds late must say the real 21).
+    if left >= before - min(LATE_REMINDER_GRACE, before / 10):
         return before
     if left >= timedelta(minutes=1):
         return timedelta(minutes=int(left.total_seconds() // 60))

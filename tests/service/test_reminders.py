@@ -84,6 +84,17 @@ async def test_a_late_reminder_tells_the_real_time_left(service, clock) -> None:
     assert outbox.sent == late
 
 
+async def test_a_short_reminder_late_by_seconds_tells_the_real_time_left(db, clock) -> None:
+    """A 50-second reminder of a 60-second Rummikub turn, sent 29 s late: it says 21 seconds."""
+    service = Service(db, clock=clock, render=False, reminders=(timedelta(seconds=50),))
+    room, alice = ChatRef(CONSOLE, "room"), UserRef(CONSOLE, "alice", "alice")
+    await service.handle(room, alice, "/new rummikub @bob time=60s seed=3")
+    await service.handle(room, alice, "/start")
+    late = await Dispatcher(service, Outbox()).run_due(clock.advance(timedelta(seconds=39)))
+    assert [r.event["left_seconds"] for r in late] == [21]
+    assert "runs out in 21 seconds; if you miss it, your tiles go back" in late[0].text
+
+
 async def test_a_reminder_late_by_hours_says_hours_and_minutes(service, clock) -> None:
     """Back up 2 h 58 min before the timeout, only the 24 h reminder is due: it tells the truth."""
     await new_game(service)
