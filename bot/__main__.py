@@ -179,7 +179,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if func is None:
         parser.print_help()
         return 2
-    return func(args)
+    from bot.config import ConfigError
+
+    try:
+        return func(args)
+    except ConfigError as error:  # one line, no traceback: what to mend and where
+        print(f"feudbot: {error} (see .env.example).", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

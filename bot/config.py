@@ -27,6 +27,10 @@ _DURATION = re.compile(r"^(\d+)([smhd])$")
 _UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days"}
 
 
+class ConfigError(ValueError):
+    """A variable of the environment or `.env` holds a value the bot cannot read."""
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     """Everything the bot reads from its environment."""
@@ -53,9 +57,16 @@ def parse_duration(text: str) -> timedelta:
 
 
 def parse_reminders(text: str) -> tuple[timedelta, ...]:
-    """Parse a comma-separated list of durations (empty: no reminders), longest first."""
+    """Parse a comma-separated list of durations (empty: no reminders), longest first, once each."""
     parts = [part for part in text.split(",") if part.strip()]
-    return tuple(sorted((parse_duration(part) for part in parts), reverse=True))
+    return tuple(sorted({parse_duration(part) for part in parts}, reverse=True))
+
+
+def _number(env: Mapping[str, str], name: str) -> int | None:
+    value = _text(env, name)
+    if value is not None and not value.isdecimal():
+        raise ConfigError(f"{name} must be a whole number, not {value!r}")
+    return int(value) if value else None
 
 
 def _flag(value: str | None) -> bool:
@@ -78,19 +89,21 @@ def load_settings(env: Mapping[str, str] | None = None, *, dotenv: bool = True) 
 
             load_dotenv(dotenv_path=os.path.join(os.getcwd(), ".env"), override=False)
         env = os.environ
-    guild = _text(env, "DISCORD_DEV_GUILD_ID")
-    port = _text(env, "TELEGRAM_WEBHOOK_PORT")
     reminders = env.get("FEUDBOT_REMINDERS")
+    try:
+        every = DEFAULT_REMINDERS if reminders is None else parse_reminders(reminders)
+    except ValueError as error:
+        raise ConfigError(f"FEUDBOT_REMINDERS: {error}") from error
     return Settings(
         db_path=_text(env, "FEUDBOT_DB") or DEFAULT_DB,
         discord_token=_text(env, "DISCORD_TOKEN"),
-        discord_dev_guild_id=int(guild) if guild else None,
+        discord_dev_guild_id=_number(env, "DISCORD_DEV_GUILD_ID"),
         telegram_token=_text(env, "TELEGRAM_TOKEN"),
         telegram_api_base_url=_text(env, "TELEGRAM_API_BASE_URL"),
         telegram_webhook_url=_text(env, "TELEGRAM_WEBHOOK_URL"),
         telegram_webhook_listen=_text(env, "TELEGRAM_WEBHOOK_LISTEN"),
-        telegram_webhook_port=int(port) if port else None,
+        telegram_webhook_port=_number(env, "TELEGRAM_WEBHOOK_PORT"),
         telegram_webhook_secret=_text(env, "TELEGRAM_WEBHOOK_SECRET"),
         allow_seed=_flag(env.get("FEUDBOT_ALLOW_SEED")),
-        reminders=DEFAULT_REMINDERS if reminders is None else parse_reminders(reminders),
+        reminders=every,
     )

@@ -7,7 +7,8 @@ from datetime import timedelta
 
 import pytest
 
-from bot.config import DEFAULT_REMINDERS, load_settings, parse_duration
+from bot.__main__ import main
+from bot.config import DEFAULT_REMINDERS, ConfigError, load_settings, parse_duration
 from bot.games import GAMES
 from bot.service import CONSOLE, ChatRef, Service, UserRef, load_state
 
@@ -131,3 +132,22 @@ def test_parse_duration_refuses_nonsense() -> None:
     assert parse_duration("2d") == timedelta(days=2)
     with pytest.raises(ValueError, match="duration"):
         parse_duration("soon")
+
+
+def test_unreadable_settings_stop_the_bot_with_one_line(tmp_path, monkeypatch, capsys) -> None:
+    """A bad variable is a ConfigError naming it; `feudbot` prints one line, exit status 2."""
+    with pytest.raises(ConfigError, match=r"^FEUDBOT_REMINDERS: '1x' is not a duration"):
+        load_settings({"FEUDBOT_REMINDERS": "1x"})
+    with pytest.raises(ConfigError, match=r"^TELEGRAM_WEBHOOK_PORT must be a whole number"):
+        load_settings({"TELEGRAM_WEBHOOK_PORT": "80a"})
+    # The same reminder twice is sent once.
+    assert load_settings({"FEUDBOT_REMINDERS": "5s,5s"}).reminders == (timedelta(seconds=5),)
+    monkeypatch.chdir(tmp_path)  # no .env here
+    monkeypatch.setenv("FEUDBOT_REMINDERS", "1x")
+    status = main(["console", "--db", str(tmp_path / "g.sqlite3"), "--no-images"])
+    err = capsys.readouterr().err
+    assert status == 2
+    assert err == (
+        "feudbot: FEUDBOT_REMINDERS: '1x' is not a duration like 24h, 15m, 2d or 90s "
+        "(see .env.example).\n"
+    )
