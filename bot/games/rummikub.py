@@ -626,7 +626,13 @@ class RummikubState:
             raise RuleError(Reason.NOT_YOUR_TURN, "It is not that player's turn.")
         drawn, pool = draw(self.pool, TIMEOUT_PENALTY)
         n = len(drawn)
-        text = f"ran out of time and drew {n} tile{'s' if n != 1 else ''}"
+        text = (
+            f"ran out of time and drew {n} tile{'s' if n != 1 else ''}"
+            if n
+            else "ran out of time (the pool is empty: nothing drawn)"
+        )
+        if self.draft:
+            text += "; the draft went back"
         state = replace(
             self,
             racks=_set(self.racks, seat, (*self.racks[seat], *drawn)),

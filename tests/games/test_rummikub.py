@@ -440,10 +440,13 @@ def test_time_limit_penalty_returns_tiles_and_draws_three() -> None:
     assert after.table == (("R5", "R6", "R7"),)
     assert Counter(after.rack(0)) == Counter(["R8", "B1", *front])
     assert after.to_move == 1
-    assert "ran out of time" in after.history[-1].text
+    assert after.history[-1].text == "ran out of time and drew 3 tiles; the draft went back"
     with pytest.raises(RuleError) as info:
         RUMMIKUB.on_timeout(after, 0)
     assert info.value.reason is Reason.NOT_YOUR_TURN
+    # With the pool empty nothing is drawn, and the record says so.
+    dry = RUMMIKUB.on_timeout(replace(after, pool=(), final_turn=after.turn + 2), 1)
+    assert dry.history[-1].text == "ran out of time (the pool is empty: nothing drawn)"
 
 
 def last_round_state() -> RummikubState:

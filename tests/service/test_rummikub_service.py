@@ -226,7 +226,7 @@ async def test_time_limit_penalty_through_the_dispatcher(say, db, service, clock
     fired = await dispatcher.run_due(clock.advance(timedelta(seconds=1)))  # 15 s after the start
     timeout = only(fired, "timeout")
     assert timeout.event["player"] == "alice"
-    assert timeout.event["move"] == "ran out of time and drew 3 tiles"
+    assert timeout.event["move"] == "ran out of time and drew 3 tiles; the draft went back"
     assert not [r for r in fired if not r.private and "Your rack" in r.text]
     state = load_state(await db.games.get_game(game_id))
     assert state.table == ()  # the drafted meld went back
