@@ -908,7 +908,15 @@ class Service:
             seat_no = table.seat_of(ctx.user.id)
             if seat_no is None:
                 raise ServiceError("NOT_A_PLAYER", f"You are not playing in game #{row.id}.")
-            if row.version != arrival.version and _moved_since(arrival, table.state, seat_no):
+            moved = row.version != arrival.version and _moved_since(arrival, table.state, seat_no)
+            waiting = table.state is not None and seat_no in table.state.waiting_for()
+            if (moved or not waiting) and await self._ran_out(row.id, seat_no):
+                raise ServiceError(
+                    "TIME_RAN_OUT",
+                    f"Your time ran out in game #{row.id} before this arrived; nothing was "
+                    "played (see /board).",
+                )
+            if moved:
                 raise _already_played(row.id)
             if row.status != "active" or table.state is None:
                 raise _not_in_status(row)
@@ -926,6 +934,18 @@ class Service:
             table = replace(table, row=_advanced(table.row, state), state=state)
             replies += await self._run_bots(table, state)
             return replies
+
+    async def _ran_out(self, game_id: int, seat_no: int) -> bool:
+        """Return True when `seat_no` missed the deadline that the game's last moves applied.
+
+        (An NMBR 9 round deadline stores one timeout for each seat that missed it.)
+        """
+        for move in reversed(await self.db.games.moves(game_id)):
+            if move.notation != "timeout":
+                return False
+            if move.seat_no == seat_no:
+                return True
+        return False
 
     def _apply(
         self,

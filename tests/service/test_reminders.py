@@ -269,3 +269,23 @@ async def test_stopping_cuts_off_news_that_never_goes_out(service, clock, caplog
     assert outbox.sent == []
     assert "cut off" in caplog.text
     assert await Dispatcher(service, outbox).run_due() == []  # claimed once: never fired twice
+
+
+async def test_a_move_that_arrives_after_its_deadline_is_told_the_time_ran_out(
+    service, clock
+) -> None:
+    """SmartFeud wait=3m: alice's turn times out (a pass); her late /pass is told why not."""
+    room, alice = ChatRef(CONSOLE, "room"), UserRef(CONSOLE, "alice", "alice")
+    await service.handle(room, alice, "/new smartfeud @bob wait=3m seed=1")
+    await service.handle(room, alice, "/start")
+    fired = await Dispatcher(service, Outbox()).run_due(clock.advance(timedelta(minutes=3)))
+    assert [r.kind for r in fired][:1] == ["timeout"]
+    [late] = await service.handle(room, alice, "/pass")
+    assert (late.event["reason"], late.text) == (
+        "TIME_RAN_OUT",
+        "Your time ran out in game #1 before this arrived; nothing was played (see /board).",
+    )
+    # Once bob has moved, alice's turn is simply not yet due again.
+    await service.handle(room, UserRef(CONSOLE, "bob", "bob"), "/pass")
+    fine = await service.handle(room, alice, "/pass")
+    assert fine[0].kind == "move_played"
