@@ -1758,7 +1758,11 @@ class Service:
         records = [MoveRecord.from_json(r) for r in table.state.view(None)["history"]]
         first = max(0, len(records) - HISTORY_SHOWN)
         shown = list(enumerate(records[first:], start=first + 1))
-        lines = [f"{n}. {table.names[r.seat]}: {r.shown}{_points(r.score)}" for n, r in shown]
+        lines = [
+            f"{n}. {table.names[r.seat]}: {r.shown}{_points(r.score)}"
+            + (" (placed at the deadline)" if "deadline" in r.words else "")
+            for n, r in shown
+        ]
         game = f"Game #{row.id} ({table.gdef.title})"
         if not lines:
             head = f"{game}: no moves yet."

@@ -205,6 +205,9 @@ async def test_a_missed_round_deadline_places_the_tile_by_the_easy_rule(
     assert f"placed for you: {state.deck[0]} at {auto.text} on " in told.text
     assert told.event["timeout"] is True
     assert await dispatcher.run_due(clock.now) == []  # once only
+    [history] = await say("alice", "/history")
+    assert history.text.splitlines()[-1].endswith(" on the table (placed at the deadline)")
+    assert history.text.splitlines()[-1].startswith("2. bob: ")
     state = await state_of(db, game_id)
     assert state.round == 1
     assert state.placements[1][0] == expected.placements[1][0]
