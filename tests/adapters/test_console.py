@@ -157,23 +157,32 @@ def test_bad_lines_get_clear_replies_in_script_mode(tmp_path, capsys) -> None:
     assert "Usage: /swap <tiles> [game=<id>]" in objs[1]["text"]
 
 
-def test_script_mode_as_a_real_subprocess(tmp_path) -> None:
-    """`python -m bot console --script --json` runs as a process, creating its database."""
-    script = tmp_path / "s.txt"
-    script.write_text("alice: /new webfeud @bob seed=42\nbob: /rack\nalice: /pass\n")
+def run_process(folder: Path, lines: str, *options: str) -> list[dict[str, Any]]:
+    """Run `python -m bot console --script … --json` as a process in `folder`; its replies.
+
+    Every line of its output must be one JSON reply (nothing else may reach stdout).
+    """
+    script = folder / "s.txt"
+    script.write_text(lines)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     env.pop("FEUDBOT_DB", None)
+    command = [sys.executable, "-m", "bot", "console", "--script", str(script), "--json"]
     done = subprocess.run(
-        [sys.executable, "-m", "bot", "console", "--script", str(script), "--json", "--no-images"],
-        cwd=tmp_path,
+        [*command, "--no-images", *options],
+        cwd=folder,
         env=env,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=120,
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    objs = [json.loads(line) for line in done.stdout.splitlines()]
+    return [json.loads(line) for line in done.stdout.splitlines()]
+
+
+def test_script_mode_as_a_real_subprocess(tmp_path) -> None:
+    """`python -m bot console --script --json` runs as a process, creating its database."""
+    objs = run_process(tmp_path, "alice: /new webfeud @bob seed=42\nbob: /rack\nalice: /pass\n")
     kinds = [o["event"]["type"] for o in objs]
     assert kinds == [
         "game_created",
@@ -191,21 +200,8 @@ def test_script_mode_as_a_real_subprocess(tmp_path) -> None:
 
 def test_a_solver_bot_leaves_the_json_lines_clean(tmp_path) -> None:
     """The Rummikub bots' solver (HiGHS) prints no banner among the replies of a process."""
-    script = tmp_path / "s.txt"
-    script.write_text("alice: /new rummikub bot=hard seed=5\nalice: /start\nalice: /draw\n")
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    done = subprocess.run(
-        [sys.executable, "-m", "bot", "console", "--script", str(script), "--json", "--no-images",
-         "--db", str(tmp_path / "g.sqlite3")],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    objs = [json.loads(line) for line in done.stdout.splitlines()]  # every line is one reply
+    script = "alice: /new rummikub bot=hard seed=5\nalice: /start\nalice: /draw\n"
+    objs = run_process(tmp_path, script, "--db", str(tmp_path / "g.sqlite3"))
     moves = [o["event"]["player"] for o in objs if o["event"]["type"] == "move_played"]
     assert moves == ["alice", "bot-hard"]
 
