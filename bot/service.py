@@ -77,7 +77,6 @@ log = logging.getLogger(__name__)
 CONSOLE = "console"
 # Button verbs: `verb:game_id[:turn]`, short enough for Telegram's 64-byte callback data.
 ACTIONS = ("join", "start", "board", "rack", "pass", "rematch")
-# Why a game ended (`Outcome.reason`), as the game-over line says it.
 # What a move command given without its argument hands the game's parser (see _in_game_notation).
 _BARE_MOVES = {"play": "", "try": "", "swap": "swap", "place": ""}
 BOT_MOVES_LIMIT = 1000  # a safety net: a game where bots alone keep moving this long is a bug
