@@ -988,6 +988,10 @@ class Service:
         board_before = await self._standings(table) if over else {}
         notation = "timeout" if move is None else str(move)
         keep = not over and _round_goes_on(table.gdef, before, state)
+        # A move out of turn (a resignation) that leaves the same player to move keeps their
+        # clock: the new turn's deadlines are due when theirs were.
+        aside = before is not None and _same_mover(before, state, seat_no)
+        due = await self._timeout_due(row.id) if aside and not over else None
         ok = await self.db.games.commit_move(
             row.id,
             row.version,
@@ -997,7 +1001,7 @@ class Service:
             _dump(state),
             state.turn,
             "finished" if over else "active",
-            () if over or keep else self._deadlines(table, state, now),
+            () if over or keep else self._deadlines(table, state, now, due=due),
             results,
             now=now,
             keep_deadlines=keep,
@@ -1029,7 +1033,7 @@ class Service:
             replies.append(await self._rack_reply(table, state, seat_no))
         if over:
             replies.append(await self._game_over(table, state, board_before))
-        else:
+        elif not aside:  # nobody was handed the turn by a move out of turn
             replies += self._turn_notices(table, state, seat_no)
         return replies
 
@@ -1541,12 +1545,18 @@ class Service:
 
     # -- deadlines --
 
-    def _deadlines(self, table: _Table, state: GameState, now: datetime) -> list[NewDeadline]:
-        """Return the turn timeout and its reminders for every person the game waits for."""
+    def _deadlines(
+        self, table: _Table, state: GameState, now: datetime, *, due: datetime | None = None
+    ) -> list[NewDeadline]:
+        """Return the turn timeout and its reminders for every person the game waits for.
+
+        The timeout is due a turn's time from `now`, or at `due` (a clock kept running);
+        reminders whose time has passed are left out.
+        """
         limit = table.gdef.turn_timeout(game_options(table.row))
         if limit is None or state.outcome is not None:
             return []
-        due = now + limit
+        due = due or now + limit
         key = _deadline_key(table.gdef, state)
         out: list[NewDeadline] = []
         for seat_no in state.waiting_for():
@@ -1564,6 +1574,11 @@ class Service:
                     )
             out.append(NewDeadline("timeout", due, key, {"seat": seat_no}))
         return out
+
+    async def _timeout_due(self, game_id: int) -> datetime | None:
+        """Return when the running turn's timeout is due, or None (no timer)."""
+        pending = await self.db.deadlines.pending_deadlines(game_id)
+        return next((d.due_at for d in pending if d.kind == "timeout"), None)
 
     async def on_deadline(self, deadline: Deadline) -> list[Reply]:
         """Handle a claimed deadline: remind the player, or apply the timeout rule.
@@ -2194,6 +2209,12 @@ def _round_moves(history: Sequence[MoveRecord], round_no: int) -> list[MoveRecor
         if made[record.seat] == round_no + 1:
             moves.append(record)
     return sorted(moves, key=lambda r: r.seat)
+
+
+def _same_mover(before: GameState, after: GameState, seat_no: int) -> bool:
+    """Return True for a move of a seat not to move that leaves the same seats to move."""
+    waiting = before.waiting_for()
+    return seat_no not in waiting and after.waiting_for() == waiting
 
 
 def _round_goes_on(gdef: GameDef, before: GameState | None, after: GameState) -> bool:

@@ -23,7 +23,14 @@ from renderers.toolkit import (
     to_png,
 )
 
-__all__ = ["TOP", "LeaderRow", "best_move", "render_game_over", "render_leaderboard"]
+__all__ = [
+    "TOP",
+    "LeaderRow",
+    "best_move",
+    "finishing_order",
+    "render_game_over",
+    "render_leaderboard",
+]
 
 TOP = 10  # rows a leaderboard shows before the asking player's own row
 
@@ -37,6 +44,21 @@ def best_move(history: Sequence[MoveRecord]) -> MoveRecord | None:
     """Return the highest-scoring move (the earliest of equals), or None if nothing scored."""
     scoring = [record for record in history if record.score > 0]
     return max(scoring, key=lambda record: record.score) if scoring else None
+
+
+def finishing_order(state: GameState) -> list[int]:
+    """Return the seats of a finished game, best first.
+
+    Winners, then those who played to the end (a resigner ranks below them, whatever its
+    score), then by score.
+    """
+    assert state.outcome is not None
+    winners, scores = state.outcome.winners, state.outcome.scores
+    stayed = GAMES[state.game_key].seats_in_game(state)
+    return sorted(
+        range(len(scores)),
+        key=lambda seat: (seat not in winners, seat not in stayed, -scores[seat], seat),
+    )
 
 
 def _headline(outcome: Outcome, names: Sequence[str]) -> str:
@@ -92,9 +114,7 @@ def render_game_over(state: GameState, *, names: Sequence[str], theme: Theme = D
         raise ValueError(f"need {state.players} names, got {len(names)}")
     pad, width = theme.padding, theme.width
     scores = outcome.scores
-    order = sorted(
-        range(len(scores)), key=lambda seat: (seat not in outcome.winners, -scores[seat], seat)
-    )
+    order = finishing_order(state)
     best = best_move(state.history)
     height = 200 + len(order) * (ROW + ROW_GAP) + 20 + 116 + pad + 4
     image = new_canvas(width, height, theme)

@@ -336,11 +336,21 @@ def apply_step(
 # --- the state ---------------------------------------------------------------------------------
 
 
-def final_scores(racks: Sequence[Sequence[str]], winners: Sequence[int]) -> tuple[int, ...]:
-    """Score the end: each winner gains the sum of the losers' racks, each loser loses its own."""
+def final_scores(
+    racks: Sequence[Sequence[str]], winners: Sequence[int], left: Sequence[int] = ()
+) -> tuple[int, ...]:
+    """Score the end: each winner gains the sum of the losers' racks, each loser loses its own.
+
+    A seat that `left` (resigned) never scores better than the worst loser who played on, so
+    that giving up early with a small rack does not beat playing on and drawing.
+    """
     values = [rack_value(rack) for rack in racks]
     gain = sum(v for seat, v in enumerate(values) if seat not in winners)
-    return tuple(gain if seat in winners else -v for seat, v in enumerate(values))
+    scores = [gain if seat in winners else -v for seat, v in enumerate(values)]
+    stayed = [scores[s] for s in range(len(racks)) if s not in winners and s not in left]
+    for seat in left:
+        scores[seat] = min([scores[seat], *stayed])
+    return tuple(scores)
 
 
 @dataclass(frozen=True, slots=True)
@@ -362,7 +372,7 @@ class RummikubState:
     scores: tuple[int, ...] = ()
     history: tuple[MoveRecord, ...] = ()
     outcome: Outcome | None = None
-    left: tuple[int, ...] = ()  # seats that resigned while two or more others played on
+    left: tuple[int, ...] = ()  # seats that resigned (the others played on, or it ended)
 
     def __post_init__(self) -> None:
         if not self.scores:
@@ -533,7 +543,7 @@ class RummikubState:
             if any(self.scores):
                 raise InvariantError("scores change only at the end of the game")
         else:
-            expected = final_scores(self.racks, self.outcome.winners)
+            expected = final_scores(self.racks, self.outcome.winners, self.left)
             if self.scores != expected or self.outcome.scores != expected:
                 raise InvariantError(f"final scores {self.scores} should be {expected}")
 
@@ -685,13 +695,13 @@ class RummikubState:
             history=(*self.history, MoveRecord(seat, RESIGNED, 0)),
         )
         others = [s for s in self.in_game() if s != seat]
+        state = replace(state, left=(*self.left, seat))
         if len(others) >= 2 and self.final_turn is None:
-            state = replace(state, left=(*self.left, seat))
             return replace(state, to_move=state._next_seat(seat)) if seat == self.to_move else state
         return state._finish(state._lowest(others), "resign")
 
     def _finish(self, winners: tuple[int, ...], reason: str) -> Self:
-        scores = final_scores(self.racks, winners)
+        scores = final_scores(self.racks, winners, self.left)
         return replace(self, scores=scores, outcome=Outcome(scores, winners, reason))
 
 

@@ -548,6 +548,21 @@ def test_with_three_players_a_resigner_leaves_and_the_others_play_on() -> None:
     state.check_invariants()
 
 
+def test_a_resigner_never_scores_better_than_those_who_played_on() -> None:
+    """A resigner scores no better than the worst loser who played on.
+
+    bob gives up holding K2 (2); carol plays on and loses holding B13 and a joker (43): bob's
+    -2 becomes -43, so resigning early never beats playing on. alice went out and gains 45.
+    """
+    state = rig([["R8"], ["K2"], ["B13", "J"]], [["R5", "R6", "R7"]])
+    state = play(state, 1, "resign")
+    state = play(state, 0, "1+R8; done")
+    assert state.outcome is not None
+    assert (state.outcome.reason, state.outcome.winners) == ("out", (0,))
+    assert state.scores == (45, -43, -43)
+    assert final_scores([["R8"], ["K2"], ["B13", "J"]], (0,)) == (45, -2, -43)  # no one left
+
+
 def test_a_resigner_of_the_last_round_ends_the_game() -> None:
     """With the pool empty, a resignation ends the game: the lowest rack of the others wins."""
     state = rig([["R8", "R9"], ["K2", "K3"], ["B13", "J"]], [["R5", "R6", "R7"]])

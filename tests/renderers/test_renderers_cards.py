@@ -9,9 +9,10 @@ import pytest
 from PIL import Image
 
 from bot.core.game import ENDINGS, MoveRecord, Outcome
+from bot.games.rummikub import RUMMIKUB
 from bot.games.webfeud import WEBFEUD
 from renderers import LeaderRow, best_move, game_over_png, render_game_over, render_leaderboard
-from renderers.cards import _ending, _headline
+from renderers.cards import _ending, _headline, finishing_order
 
 
 def size(png: bytes) -> tuple[int, int]:
@@ -129,3 +130,13 @@ def test_leaderboard_bytes_are_stable() -> None:
     assert render_leaderboard(rows(12), title="T", viewer_row=me) == render_leaderboard(
         rows(12), title="T", viewer_row=me
     )
+
+
+def test_a_resigner_is_listed_below_those_who_played_on() -> None:
+    """Rummikub of three: bob resigned, carol played on and lost; both -43, carol comes first."""
+    state = RUMMIKUB.rigged([["R8"], ["K2"], ["B13", "J"]], [["R5", "R6", "R7"]])
+    state = state.apply(1, RUMMIKUB.parse_move("resign"))
+    state = state.apply(0, RUMMIKUB.parse_move("1+R8; done"))
+    assert state.scores == (45, -43, -43)
+    assert finishing_order(state) == [0, 2, 1]
+    assert size(render_game_over(state, names=["ann", "bob", "cy"]))[0] == 900

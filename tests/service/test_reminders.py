@@ -289,3 +289,20 @@ async def test_a_move_that_arrives_after_its_deadline_is_told_the_time_ran_out(
     await service.handle(room, UserRef(CONSOLE, "bob", "bob"), "/pass")
     fine = await service.handle(room, alice, "/pass")
     assert fine[0].kind == "move_played"
+
+
+async def test_a_resignation_out_of_turn_keeps_the_movers_clock(service, clock, db) -> None:
+    """Carol resigns during bob's turn: his deadline stays where it was; no "your turn"."""
+    room = ChatRef(CONSOLE, "room")
+    alice, carol = UserRef(CONSOLE, "alice", "alice"), UserRef(CONSOLE, "carol", "carol")
+    await service.handle(room, alice, "/new rummikub @bob @carol time=60s seed=1")
+    await service.handle(room, alice, "/start")
+    await service.handle(room, alice, "/draw")  # bob's turn, 60 s from now
+    [due] = [d.due_at for d in await db.deadlines.pending_deadlines(1) if d.kind == "timeout"]
+    clock.advance(timedelta(seconds=20))
+    replies = await service.handle(room, carol, "/resign")
+    assert [r.kind for r in replies] == ["move_played"]  # nobody was handed the turn
+    pending = await db.deadlines.pending_deadlines(1)
+    assert [(d.kind, d.due_at, d.payload["seat"]) for d in pending] == [("timeout", due, 1)]
+    fired = await Dispatcher(service, Outbox()).run_due(clock.advance(timedelta(seconds=40)))
+    assert [r.kind for r in fired][:1] == ["timeout"]  # at bob's own 60 seconds
