@@ -854,19 +854,24 @@ class Service:
                 raise _not_in_status(row)
             table = await self._table(row)
             host = table.host
-            if (host is None or host.id != ctx.user.id) and not ctx.ref.is_admin:
-                by = f"{host.display_name}, who hosts it, or by " if host else ""
-                raise ServiceError(
-                    "NOT_ALLOWED", f"Game #{row.id} can be cancelled only by {by}a chat admin."
-                )
             # Once others play, a cancel would wipe their game and spare the host a loss: as in
             # the word apps, a started game is given up with /resign (an admin may still clean up).
             people = [u for u in table.users if u is not None]
             if row.status == "active" and len(people) > 1 and not ctx.ref.is_admin:
+                resign = (
+                    f": give up with /resign game={row.id}"
+                    if table.seat_of(ctx.user.id) is not None
+                    else ""
+                )
                 raise ServiceError(
                     "NOT_ALLOWED",
-                    f"Game #{row.id} has started with other players: give up with /resign "
-                    f"game={row.id}; only a chat admin can cancel it now.",
+                    f"Game #{row.id} has started with other players{resign}; only a chat admin "
+                    "can cancel it now.",
+                )
+            if (host is None or host.id != ctx.user.id) and not ctx.ref.is_admin:
+                by = f"{host.display_name}, who hosts it, or by " if host else ""
+                raise ServiceError(
+                    "NOT_ALLOWED", f"Game #{row.id} can be cancelled only by {by}a chat admin."
                 )
             ok = await self.db.games.cancel_game(row.id, row.version, now=self.clock())
             if not ok:

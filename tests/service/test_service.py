@@ -245,7 +245,7 @@ BAD_INPUT = [
     ("alice", "/new webfeud bot=superhard", "BAD_COMMAND", "use bot=easy|medium|hard. Usage"),
     ("alice", "/new webfeud @bob @carol", "BAD_PLAYER_COUNT", "2"),
     ("alice", "/new webfeud @alice", "DUPLICATE_PLAYER", "Usage: /new"),
-    ("carol", "/cancel game={game}", "NOT_ALLOWED", "only by alice, who hosts it, or by a chat"),
+    ("carol", "/cancel game={game}", "NOT_ALLOWED", "started with other players; only a chat"),
     ("alice", "/join", "NO_GAME", "/new"),
     ("alice", "/leave", "ALREADY_STARTED", "/resign"),
     ("alice", "/rules chess", "BAD_COMMAND", "Usage: /rules"),
@@ -309,12 +309,16 @@ async def test_a_creator_who_leaves_the_lobby_hands_the_game_on(say) -> None:
     [carol_left] = await say("carol", "/leave")  # not the host: nothing handed on
     assert carol_left.text == "carol left game #1."
     await say("dave", "/join")
-    await say("bob", "/start")
-    refused = error_of(await say("alice", "/cancel game=1"))
+    refused = error_of(await say("alice", "/cancel game=1"))  # in the lobby: the host's
     assert refused["reason"] == "NOT_ALLOWED"
     assert (
         refused["message"]
         == "Game #1 can be cancelled only by bob, who hosts it, or by a chat admin."
+    )
+    await say("bob", "/start")
+    # Started: alice, who left before, is told only an admin can now (not that bob may).
+    assert error_of(await say("alice", "/cancel game=1"))["message"] == (
+        "Game #1 has started with other players; only a chat admin can cancel it now."
     )
     # Started with dave: bob gives up with /resign now; an admin may still cancel.
     assert error_of(await say("bob", "/cancel"))["message"] == (
