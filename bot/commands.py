@@ -385,10 +385,15 @@ def _by_shape(spec: CommandSpec, rest: list[str], game_id: int | None) -> Comman
             raise _fail(spec, f"Name the player with @: /{spec.name} @{clip(rest[0])}.")
         if len(rest) > 1:
             raise _fail(spec, f"/{spec.name} takes {spec.args}.")
-        if rest and _BOT_MENTION.match(rest[0][1:]):
+        if rest and is_bot_name(rest[0][1:]):
             raise _fail(spec, f"{rest[0]} is a computer player, which keeps no record.")
         return Command(spec.name, game_id, players=tuple(t[1:] for t in rest))
     return _parse_new(spec, rest)
+
+
+def is_bot_name(name: str) -> bool:
+    """Return True for a name the bots go by (``bot``, ``bot-hard``, ``bot-easy-2``)."""
+    return _BOT_MENTION.match(name) is not None
 
 
 def _is_player(token: str) -> bool:
@@ -404,7 +409,7 @@ def _parse_new(spec: CommandSpec, rest: list[str]) -> Command:
     options: dict[str, str] = {}
     for token in rest[1:]:
         if _is_player(token):
-            if _BOT_MENTION.match(token[1:]):
+            if is_bot_name(token[1:]):
                 raise _fail(spec, f"{token} names no person: add a bot with bot=<level>.")
             players.append(token[1:])
             continue

@@ -47,6 +47,7 @@ from bot.commands import (
     Command,
     CommandError,
     help_text,
+    is_bot_name,
     no_such_game,
     parse_command,
     usage,
@@ -190,12 +191,16 @@ class _Table:
 def bot_names(seats: Iterable[Seat]) -> dict[int, str]:
     """Return seat number -> display name of a game's bot seats: ``bot-hard``, ``bot-hard-2``.
 
-    The second bot of a level is numbered, so names are unique within a game and stay the
-    same when a rematch turns the seats.
+    The second bot of a level is numbered, so names are unique within a game. They are
+    counted round the table from the person with the oldest account, so that a rematch, which
+    turns the seats by one, gives every bot the name it had.
     """
+    table = list(seats)
+    people = [seat for seat in table if seat.user_id is not None]
+    start = min(people, key=lambda seat: seat.user_id or 0).seat_no if people else 0
     names: dict[int, str] = {}
     count: Counter[str] = Counter()
-    for seat in seats:
+    for seat in sorted(table, key=lambda seat: (seat.seat_no - start) % len(table)):
         if seat.user_id is None:
             level = seat.bot_level or "bot"
             count[level] += 1
@@ -327,6 +332,12 @@ class Service:
     async def handle(self, chat: ChatRef, user: UserRef, text: str) -> list[Reply]:
         """Parse one line of the command language and run it; errors become error replies."""
         ctx = await self._context(chat, user)
+        if chat.platform == CONSOLE and is_bot_name(user.name):  # a hot-seat name is typed
+            error = CommandError(
+                f"{user.name} is what a computer player is called; a person needs another name, "
+                "e.g. @bob: /join."
+            )
+            return [self._error(ctx, error)]
         try:
             command = parse_command(text)
         except CommandError as error:

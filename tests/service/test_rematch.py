@@ -116,3 +116,6 @@ async def test_bots_are_named_by_level_and_keep_their_names_in_the_rematch(say) 
     await say("alice", "/resign")  # the bots resign too: the best of them wins at once
     event = started(await say("alice", "/rematch"))
     assert event["players"] == ["bot-hard", "bot-easy", "bot-hard-2", "alice"]
+    await say("alice", "/resign")  # and once more: each bot keeps its name
+    event = started(await say("alice", "/rematch"))
+    assert event["players"] == ["bot-easy", "bot-hard-2", "alice", "bot-hard"]
