@@ -1545,8 +1545,8 @@ class Service:
         best = record.best
         score = state.scores[0]
         text = f"{user.display_name}'s solo record in {table.gdef.title}: {best}."
-        if best == score:
-            text += f" {score} is your best solo score yet!"
+        if best == score:  # said in the chat: of the player, not to them
+            text += f" This game's {score} is their best yet!"
         return Reply(
             _chat_target(table.chat),
             text,
@@ -1973,7 +1973,22 @@ class Service:
             else []
         )
         if not rows:
-            lines.append("No games against others yet." if solo else "No finished games yet.")
+            alone = [  # all games asked for: say where the solo records are
+                k
+                for k in sorted(GAMES)
+                if key is None
+                and GAMES[k].min_players == 1
+                and await self.db.results.solo_records(
+                    k, chat_id=None if everywhere else ctx.chat.id, year=year, limit=1
+                )
+            ]
+            if solo:
+                lines.append("No games against others yet.")
+            elif alone:
+                listed = ", ".join(f"/leaderboard {k}" for k in alone)
+                lines.append(f"No games against others yet; the solo records: {listed}.")
+            else:
+                lines.append("No finished games yet.")
         if solo:
             lines.append("Solo records: " + ", ".join(f"{r.display_name} {r.best}" for r in solo))
         return [

@@ -277,6 +277,11 @@ async def play_solo(say, db, seed: int) -> int:
         state = await state_of(db, game_id)
         replies = await say("alice", f"/place {move_of(state, 0)}")
     assert [r.kind for r in public(replies)] == ["move_played", "game_over", "solo_record"]
+    record = public(replies)[2]
+    best = record.event["record"]
+    assert record.text.startswith(f"alice's solo record in NMBR 9: {best}.")
+    if record.event["score"] == best:
+        assert record.text.endswith(f" This game's {best} is their best yet!")
     over = public(replies)[1]
     score = over.event["scores"][0]
     # A solo game has no winner to name, only a score.
@@ -305,6 +310,10 @@ async def test_solo_games_keep_the_personal_record(say, db) -> None:
     ]
     assert board.event["solo_records"] == {"alice": best}
     assert board.event["rows"] == []
+    overall = (await say("alice", "/leaderboard"))[0]
+    assert overall.text.splitlines()[1] == (
+        "No games against others yet; the solo records: /leaderboard nmbr9."
+    )
     # A multi-player game does not count towards the solo record.
     assert (await say("alice", "/leaderboard webfeud"))[0].event["solo_records"] == {}
 
