@@ -291,6 +291,13 @@ def _describe(record_text: str) -> str:
     return record_text
 
 
+def _empty_table(view: Mapping[str, Any]) -> str:
+    """Say what an empty table means: the opening rule while it is to be laid, else nothing."""
+    if view.get("outcome"):
+        return "The table stayed empty: nobody laid a meld."
+    return "The table is empty: the first melds must be worth 30 from one rack."
+
+
 def _badges(view: Mapping[str, Any], names: Sequence[str], viewer: int | None) -> list[PlayerBadge]:
     outcome = Outcome.from_json(view["outcome"]) if view.get("outcome") else None
     badges = []
@@ -366,7 +373,7 @@ def render_table(
         text(
             ImageDraw.Draw(image),
             (theme.width / 2, top + (TILE_H + 2 * MELD_PAD) / 2),
-            "The table is empty: the first melds must be worth 30 from one rack.",
+            _empty_table(view),
             size=19,
             fill=theme.text_muted,
         )

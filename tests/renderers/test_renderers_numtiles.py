@@ -17,6 +17,7 @@ from renderers.numtiles import (
     TILE_H,
     TILE_W,
     _badges,
+    _empty_table,
     layout_melds,
     number_tile,
     render_number_rack,
@@ -170,3 +171,15 @@ def test_a_seat_that_resigned_is_labelled_on_the_table() -> None:
     captions = [b.caption for b in _badges(state.view(None), ["alice", "bob", "carol"], None)]
     assert captions == ["3 tiles", "resigned · 2 tiles", "to move · 2 tiles"]
     assert render_table(state, names=["alice", "bob", "carol"]).startswith(b"\x89PNG")
+    # carol resigns too: the game is over, and she is labelled as well.
+    over = state.apply(2, RUMMIKUB.parse_move("resign"))
+    captions = [b.caption for b in _badges(over.view(None), ["alice", "bob", "carol"], None)]
+    assert captions == ["winner · 3 tiles", "resigned · 2 tiles", "resigned · 2 tiles"]
+
+
+def test_an_empty_table_says_the_opening_rule_only_while_the_game_goes_on() -> None:
+    """The opening hint while the table waits for its first melds; a finished game says so."""
+    state = RUMMIKUB.rigged([["R9", "K13"], ["K1", "K2"]])
+    assert _empty_table(state.view(None)).startswith("The table is empty: the first melds")
+    over = state.apply(1, RUMMIKUB.parse_move("resign"))
+    assert _empty_table(over.view(None)) == "The table stayed empty: nobody laid a meld."
