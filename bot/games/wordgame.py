@@ -124,7 +124,7 @@ def parse_word_move(text: str, usage: str = USAGE) -> WordMove:
             "taken from G7 (SmartFeud)."
         )
     take: tuple[int, int] | None = None
-    if [part.lower() for part in parts].count("take") > 1:
+    if [part.lower() for part in parts[2:]].count("take") > 1:  # the word may be TAKE
         raise InvalidMove("Take one board tile a turn: 8H QUIZ take G7 (SmartFeud).")
     if len(parts) == 3 and parts[2].lower() == "take":
         raise InvalidMove(
