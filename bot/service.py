@@ -332,7 +332,8 @@ class Service:
     async def handle(self, chat: ChatRef, user: UserRef, text: str) -> list[Reply]:
         """Parse one line of the command language and run it; errors become error replies."""
         ctx = await self._context(chat, user)
-        if chat.platform == CONSOLE and is_bot_name(user.name):  # a hot-seat name is typed
+        # A hot-seat name is typed (the terminal's own player, its admin, is not one).
+        if chat.platform == CONSOLE and not user.is_admin and is_bot_name(user.name):
             error = CommandError(
                 f"{user.name} is what a computer player is called; a person needs another name, "
                 "e.g. @bob: /join."
