@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from bot.core.game import GameState
+from bot.core.words import clip
 from renderers.cards import LeaderRow, best_move, render_game_over, render_leaderboard
 from renderers.nmbr9 import render_board as render_nmbr9_board
 from renderers.nmbr9 import render_rack as render_nmbr9_rack
@@ -38,6 +39,21 @@ __all__ = [
 ]
 
 BoardRenderer = Callable[..., bytes]  # (state, *, names, viewer, last_move, theme) -> PNG
+# A name in an image is cut to this many characters, so that what follows it in a line ("…
+# wins!", the move just played, who is still to place) always shows.
+NAME_CHARS = 20
+
+
+def _short_names(kw: dict[str, object]) -> dict[str, object]:
+    """Return renderer keywords with the players' names cut to `NAME_CHARS`."""
+    out = dict(kw)
+    if isinstance(names := kw.get("names"), Sequence):
+        out["names"] = [clip(str(name), NAME_CHARS) for name in names]
+    if isinstance(name := kw.get("name"), str):
+        out["name"] = clip(name, NAME_CHARS)
+    return out
+
+
 RackRenderer = Callable[..., bytes]  # (state, seat, *, name, theme) -> PNG
 
 BOARDS: dict[str, BoardRenderer] = {}
@@ -71,7 +87,7 @@ def board_png(state: GameState, **kw: object) -> bytes:
     renderer = BOARDS.get(state.game_key)
     if renderer is None:
         raise NoRenderer(f"no board image for {state.game_key!r}")
-    return renderer(state, **kw)
+    return renderer(state, **_short_names(kw))
 
 
 def rack_png(state: GameState, seat: int, **kw: object) -> bytes:
@@ -83,9 +99,9 @@ def rack_png(state: GameState, seat: int, **kw: object) -> bytes:
     renderer = RACKS.get(state.game_key)
     if renderer is None:
         raise NoRenderer(f"no rack image for {state.game_key!r}")
-    return renderer(state, seat, **kw)
+    return renderer(state, seat, **_short_names(kw))
 
 
 def game_over_png(state: GameState, *, names: Sequence[str], theme: Theme = DEFAULT) -> bytes:
     """Return the game-over card of a finished game (the same card for every game)."""
-    return render_game_over(state, names=names, theme=theme)
+    return render_game_over(state, names=[clip(n, NAME_CHARS) for n in names], theme=theme)

@@ -11,7 +11,15 @@ from PIL import Image
 from bot.core.game import ENDINGS, MoveRecord, Outcome
 from bot.games.rummikub import RUMMIKUB
 from bot.games.webfeud import WEBFEUD
-from renderers import LeaderRow, best_move, game_over_png, render_game_over, render_leaderboard
+from renderers import (
+    LeaderRow,
+    best_move,
+    board_png,
+    game_over_png,
+    rack_png,
+    render_game_over,
+    render_leaderboard,
+)
 from renderers.cards import _ending, _headline, finishing_order
 
 
@@ -140,3 +148,14 @@ def test_a_resigner_is_listed_below_those_who_played_on() -> None:
     assert state.scores == (45, -43, -43)
     assert finishing_order(state) == [0, 2, 1]
     assert size(render_game_over(state, names=["ann", "bob", "cy"]))[0] == 900
+
+
+def test_a_long_name_is_cut_before_it_reaches_an_image(finished) -> None:
+    """Names are cut to 20 characters in every image, so "… wins!" or the move still shows."""
+    long = "Wilhelmina_Von_Longname_The_Third"
+    short = "Wilhelmina_Von_Long…"
+    assert game_over_png(finished, names=[long, "bob"]) == render_game_over(
+        finished, names=[short, "bob"]
+    )
+    assert board_png(finished, names=[long, "bob"]) == board_png(finished, names=[short, "bob"])
+    assert rack_png(finished, 0, name=long) == rack_png(finished, 0, name=short)
