@@ -14,6 +14,7 @@ outlines the melds the draft changed.
 from __future__ import annotations
 
 import functools
+import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -242,13 +243,20 @@ def _draw_meld(
         draw.line((cx - r, cy + r, cx + r, cy - r), fill=inks.invalid, width=3)
 
 
+PROBLEM_CHARS = 90  # a line of the invalid-meld notes; a longer reason wraps, never cut
+
+
 def _problem_lines(melds: Sequence[Mapping[str, Any]]) -> list[str]:
-    """Return one line per invalid meld: ``INVALID meld 5 (R4): has only 1 tile; …``."""
-    return [
-        f"INVALID meld {m['number']} ({' '.join(m['tiles'])}): {m['problem']}"
-        for m in melds
-        if not m["valid"]
-    ]
+    """Return the notes of the invalid melds, wrapped so that each whole reason shows.
+
+    ``INVALID meld 5 (R4): has only 1 tile``; a note longer than `PROBLEM_CHARS` goes on.
+    """
+    lines: list[str] = []
+    for m in melds:
+        if not m["valid"]:
+            note = f"INVALID meld {m['number']} ({' '.join(m['tiles'])}): {m['problem']}"
+            lines += textwrap.wrap(note, PROBLEM_CHARS, subsequent_indent="    ")
+    return lines
 
 
 # --- the table image ---------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from renderers.numtiles import (
     TILE_W,
     _badges,
     _empty_table,
+    _problem_lines,
     layout_melds,
     number_tile,
     render_number_rack,
@@ -183,3 +184,16 @@ def test_an_empty_table_says_the_opening_rule_only_while_the_game_goes_on() -> N
     assert _empty_table(state.view(None)).startswith("The table is empty: the first melds")
     over = state.apply(1, RUMMIKUB.parse_move("resign"))
     assert _empty_table(over.view(None)) == "The table stayed empty: nobody laid a meld."
+
+
+def test_a_long_invalid_meld_reason_wraps_instead_of_being_cut() -> None:
+    """Y6 Y9 K1: its reason is longer than a line; the notes carry it whole over two lines."""
+    state = RUMMIKUB.rigged([["Y6", "Y9", "K1", "R2"], ["K2"]])
+    state = state.apply(0, RUMMIKUB.parse_move("Y6 Y9 K1"))
+    melds = state.view(None)["melds"]
+    [bad] = [m for m in melds if not m["valid"]]
+    lines = _problem_lines(melds)
+    assert " ".join(line.strip() for line in lines).endswith(bad["problem"])
+    assert len(lines) == 2
+    assert all(len(line) <= 90 for line in lines)
+    assert render_table(state, names=NAMES).startswith(b"\x89PNG")
