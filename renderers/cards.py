@@ -116,7 +116,9 @@ def render_game_over(state: GameState, *, names: Sequence[str], theme: Theme = D
     scores = outcome.scores
     order = finishing_order(state)
     best = best_move(state.history)
-    height = 200 + len(order) * (ROW + ROW_GAP) + 20 + 116 + pad + 4
+    # A game whose moves score nothing as they are played (Rummikub, Numfeud) has no best move.
+    scoring = GAMES[state.game_key].scores_as_played
+    height = 200 + len(order) * (ROW + ROW_GAP) + (20 + 116 if scoring else 0) + pad + 4
     image = new_canvas(width, height, theme)
     draw = ImageDraw.Draw(image)
 
@@ -183,6 +185,8 @@ def render_game_over(state: GameState, *, names: Sequence[str], theme: Theme = D
             text(draw, (pad + 80, name_y + 26), note, size=16, fill=theme.text_muted, anchor="lm")
         y += ROW + ROW_GAP
 
+    if not scoring:
+        return to_png(image)
     # Best move of the game.
     y += 20
     box = (pad, y, width - pad, y + 116)

@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import timedelta
-from typing import Any, Self, TypeVar
+from typing import Any, ClassVar, Self, TypeVar
 
 from bot.core.errors import InvalidMove, InvariantError, Reason, RuleError
 from bot.core.game import (
@@ -726,6 +726,8 @@ _DEFAULTS = {"time": "none", "assist": "off"}
 @dataclass(frozen=True, slots=True)
 class RummikubDef(GameDef):
     """The registry entry for Rummikub."""
+
+    scores_as_played: ClassVar[bool] = False  # the racks are scored when the game ends
 
     def new_game(
         self,

@@ -159,3 +159,12 @@ def test_a_long_name_is_cut_before_it_reaches_an_image(finished) -> None:
     )
     assert board_png(finished, names=[long, "bob"]) == board_png(finished, names=[short, "bob"])
     assert rack_png(finished, 0, name=long) == rack_png(finished, 0, name=short)
+
+
+def test_a_game_that_scores_at_the_end_has_no_best_move_box(finished, names) -> None:
+    """Rummikub's moves score nothing as played: its card is shorter, with no "BEST MOVE"."""
+    state = RUMMIKUB.rigged([["R8"], ["K2"]], [["R5", "R6", "R7"]])
+    over = state.apply(0, RUMMIKUB.parse_move("1+R8; done"))
+    rummikub = Image.open(io.BytesIO(render_game_over(over, names=["ann", "bob"])))
+    webfeud = Image.open(io.BytesIO(render_game_over(finished, names=names)))
+    assert webfeud.height - rummikub.height == 20 + 116
