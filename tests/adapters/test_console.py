@@ -395,7 +395,7 @@ def test_the_console_process_shows_its_prompt_and_quits(tmp_path) -> None:
 
 
 async def test_a_hot_seat_player_may_not_take_a_bots_name(tmp_path) -> None:
-    """ "@bot-hard: /join" would seat a person named like the bot beside it: it is refused."""
+    """A hot-seat "@bot-hard: /join" would seat a person named like the bot: it is refused."""
     out = io.StringIO()
     inp = io.StringIO("/new smartfeud bot=hard seed=1\n@bot-hard: /join\n/games\n/quit\n")
     status = await run_console(
