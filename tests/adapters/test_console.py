@@ -206,15 +206,19 @@ def test_a_solver_bot_leaves_the_json_lines_clean(tmp_path) -> None:
     assert moves == ["alice", "bot-hard"]
 
 
-async def test_interactive_console_hot_seat(tmp_path) -> None:
-    """At the prompt, `@bob: /command` acts as bob; private replies show under a header."""
+async def interact(folder: Path, lines: str, name: str = "alice") -> str:
+    """Type `lines` at the console's prompt as `name` (no images); return all it printed."""
     out = io.StringIO()
-    inp = io.StringIO("/new webfeud @bob seed=3\n@bob: /rack\n/board\n/quit\n")
     status = await run_console(
-        str(tmp_path / "i.sqlite3"), name="alice", inp=inp, out=out, render=False
+        str(folder / "i.sqlite3"), name=name, inp=io.StringIO(lines), out=out, render=False
     )
     assert status == 0
-    text = out.getvalue()
+    return out.getvalue()
+
+
+async def test_interactive_console_hot_seat(tmp_path) -> None:
+    """At the prompt, `@bob: /command` acts as bob; private replies show under a header."""
+    text = await interact(tmp_path, "/new webfeud @bob seed=3\n@bob: /rack\n/board\n/quit\n")
     assert text.count("alice> ") == 4
     assert "(private to bob)" in text
     assert "(private to alice)" in text
@@ -224,16 +228,11 @@ async def test_interactive_console_hot_seat(tmp_path) -> None:
 
 async def test_hot_seat_names_are_any_script_and_keep_their_first_spelling(tmp_path) -> None:
     """@zoë acts as zoë; "@Bob:" acts as bob without renaming him Bob in later messages."""
-    out = io.StringIO()
-    inp = io.StringIO(
+    text = await interact(
+        tmp_path,
         "/new webfeud @zoë seed=3\n@zoë: /rack\n/resign\n"
-        "/new webfeud @bob seed=3\n@Bob: /rack\n/board\n/quit\n"
+        "/new webfeud @bob seed=3\n@Bob: /rack\n/board\n/quit\n",
     )
-    status = await run_console(
-        str(tmp_path / "i.sqlite3"), name="alice", inp=inp, out=out, render=False
-    )
-    assert status == 0
-    text = out.getvalue()
     assert "(private to zoë)\n  Your rack in game #1: " in text
     assert "Commands start with a slash" not in text
     assert "(private to bob)\n  Your rack in game #2: " in text
@@ -396,12 +395,6 @@ def test_the_console_process_shows_its_prompt_and_quits(tmp_path) -> None:
 
 async def test_a_hot_seat_player_may_not_take_a_bots_name(tmp_path) -> None:
     """A hot-seat "@bot-hard: /join" would seat a person named like the bot: it is refused."""
-    out = io.StringIO()
-    inp = io.StringIO("/new smartfeud bot=hard seed=1\n@bot-hard: /join\n/games\n/quit\n")
-    status = await run_console(
-        str(tmp_path / "b.sqlite3"), name="alice", inp=inp, out=out, render=False
-    )
-    assert status == 0
-    text = out.getvalue()
+    text = await interact(tmp_path, "/new smartfeud bot=hard seed=1\n@bot-hard: /join\n/quit\n")
     assert "bot-hard is what a computer player is called; a person needs another name" in text
     assert "joined" not in text
