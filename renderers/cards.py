@@ -61,6 +61,11 @@ def finishing_order(state: GameState) -> list[int]:
     )
 
 
+def _signed(score: int) -> str:
+    """Return a score as the card prints it: a true minus sign, as in its notes ("−8")."""
+    return f"{score}".replace("-", "−")
+
+
 def _headline(outcome: Outcome, names: Sequence[str]) -> str:
     """Say who won; of a game played alone (nobody to beat), the score."""
     if len(names) == 1:
@@ -171,7 +176,7 @@ def render_game_over(state: GameState, *, names: Sequence[str], theme: Theme = D
         text(
             draw,
             (width - pad - 22, y + ROW / 2),
-            str(scores[seat]),
+            _signed(scores[seat]),
             size=34,
             fill=theme.text,
             bold=True,
