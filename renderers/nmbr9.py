@@ -262,14 +262,22 @@ def render_board(
     displays = view["displays"]
     views = [top_view(entries) for entries in displays]
     windows = [_window(squares, MARGIN) for squares in views]
-    cell = BOARD_CELL
     per_row = 1 if state.players == 1 else 2
-    widths = [LABEL + w[3] * cell for w in windows]
-    heights = [LABEL + 30 + w[1] * cell for w in windows]
     rows_of = [
         list(range(k, min(k + per_row, state.players))) for k in range(0, state.players, per_row)
     ]
     pad = theme.padding
+    # Squares shrink when two wide displays would not fit side by side in the phone width.
+    cell = min(
+        BOARD_CELL,
+        *(
+            (theme.width - 2 * pad - PANEL_GAP * (len(row) - 1) - LABEL * len(row))
+            // sum(windows[s][3] for s in row)
+            for row in rows_of
+        ),
+    )
+    widths = [LABEL + w[3] * cell for w in windows]
+    heights = [LABEL + 30 + w[1] * cell for w in windows]
     content_width = max(sum(widths[s] for s in row) + PANEL_GAP * (len(row) - 1) for row in rows_of)
     width = max(theme.width, content_width + 2 * pad)
     head = header_height(theme, state.players)

@@ -7,7 +7,7 @@ import io
 from PIL import Image
 
 from bot.ai.nmbr9 import choose_nmbr9_move
-from bot.games.nmbr9 import NMBR9, Nmbr9State, parse_nmbr9_move
+from bot.games.nmbr9 import NMBR9, Nmbr9State, Place, parse_nmbr9_move
 from renderers import board_png, rack_png
 from renderers.nmbr9 import (
     LEVEL_SHADES,
@@ -132,3 +132,18 @@ def test_a_resigned_seat_is_labelled_and_the_resignation_ends_the_status_line() 
     assert _status(over.view(None), NAMES) == "Game over by resignation — alice won."
     assert [b.caption for b in _badges(over.view(0), NAMES, 0)][:2] == ["you · winner", "resigned"]
     assert board_png(over, names=NAMES).startswith(b"\x89PNG")
+
+
+def test_wide_displays_side_by_side_keep_the_phone_width() -> None:
+    """Four displays each grown as wide as the table allows: the squares shrink, the image
+    stays as wide as every other (it grew past 900 pixels).
+    """
+    state = NMBR9.new_game(4, seed=5, options={})
+    for _ in range(9):
+        for seat in range(4):
+            number = state.deck[state.round]
+            fits = [f for f in state.display(seat).fits(number) if f.level == 0]
+            # The first tile at the left edge, then each one as far right as it goes.
+            widest = max(fits, key=lambda f: -f.col if state.round == 0 else f.col)
+            state = state.apply(seat, Place(widest.row, widest.col, widest.rotation))
+    assert image(board_png(state, names=["a", "b", "c", "d"])).width == 900
