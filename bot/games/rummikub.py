@@ -372,7 +372,6 @@ class RummikubState:
     scores: tuple[int, ...] = ()
     history: tuple[MoveRecord, ...] = ()
     outcome: Outcome | None = None
-    left: tuple[int, ...] = ()  # seats that resigned (the others played on, or it ended)
 
     def __post_init__(self) -> None:
         if not self.scores:
@@ -413,9 +412,15 @@ class RummikubState:
         """Return the end-of-game value of `seat`'s committed rack (a joker counts 30)."""
         return rack_value(self.racks[seat])
 
+    @property
+    def left(self) -> tuple[int, ...]:
+        """Return the seats that resigned, in order (the others played on, or it ended)."""
+        return tuple(record.seat for record in self.history if record.text == RESIGNED)
+
     def in_game(self) -> tuple[int, ...]:
-        """Return the seats still playing: all but those that resigned while others played on."""
-        return tuple(s for s in range(self.players) if s not in self.left)
+        """Return the seats still playing: all but those that resigned."""
+        left = self.left
+        return tuple(s for s in range(self.players) if s not in left)
 
     def apply(self, seat: int, move: Any) -> Self:  # noqa: ANN401
         """Return the state after `seat` plays `move`; the input is never changed."""
@@ -512,7 +517,6 @@ class RummikubState:
             "final_turn": self.final_turn,
             "scores": list(self.scores),
             "history": [record.to_json() for record in self.history],
-            "left": list(self.left),
             "outcome": self.outcome.to_json() if self.outcome else None,
         }
 
@@ -534,9 +538,8 @@ class RummikubState:
             raise InvariantError("the pool is empty but the last round has not started")
         if len(self.opened) != self.players or len(self.scores) != self.players:
             raise InvariantError("per-seat fields do not match the number of seats")
-        resigned = [r.seat for r in self.history if r.text == RESIGNED]
-        if list(self.left) != resigned[: len(self.left)] or len(set(self.left)) != len(self.left):
-            raise InvariantError(f"seats that left {self.left} are not the resignations")
+        if len(set(self.left)) != len(self.left):
+            raise InvariantError(f"a seat resigned twice: {self.left}")
         if self.outcome is None and (self.to_move in self.left or len(self.in_game()) < 2):
             raise InvariantError(f"seat {self.to_move} is to move but left, or one seat is left")
         if self.outcome is None:
@@ -656,8 +659,8 @@ class RummikubState:
 
     def _next_seat(self, seat: int) -> int:
         """Return the seat that moves after `seat`, passing over those that left."""
-        nxt = (seat + 1) % self.players
-        while nxt in self.left:
+        left, nxt = self.left, (seat + 1) % self.players
+        while nxt in left:
             nxt = (nxt + 1) % self.players
         return nxt
 
@@ -694,8 +697,7 @@ class RummikubState:
             turn=self.turn + 1,
             history=(*self.history, MoveRecord(seat, RESIGNED, 0)),
         )
-        others = [s for s in self.in_game() if s != seat]
-        state = replace(state, left=(*self.left, seat))
+        others = [s for s in self.in_game() if s != seat]  # `state` has the resignation
         if len(others) >= 2 and self.final_turn is None:
             return replace(state, to_move=state._next_seat(seat)) if seat == self.to_move else state
         return state._finish(state._lowest(others), "resign")
@@ -819,7 +821,6 @@ class RummikubDef(GameDef):
             scores=tuple(data["scores"]),
             history=tuple(MoveRecord.from_json(r) for r in data["history"]),
             outcome=Outcome.from_json(data["outcome"]) if data["outcome"] else None,
-            left=tuple(data.get("left", ())),  # absent from states saved before resigners left
         )
         return state._replay(tuple(parse_step(text) for text in data["draft"]))
 
