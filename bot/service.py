@@ -241,19 +241,6 @@ def replay_move(gdef: GameDef, state: GameState, seat: int, notation: str, kind:
     return state.apply(seat, gdef.parse_move(notation))
 
 
-def ranks(
-    scores: Sequence[int], winners: Iterable[int], left: Iterable[int] = ()
-) -> tuple[int, ...]:
-    """Rank seats: winners first, then those who played to the end, then by score.
-
-    Equal standing shares a rank (1, 1, 3); a seat that `left` (resigned while the others
-    played on) ranks below every seat that stayed, whatever its score.
-    """
-    won, gone = set(winners), set(left)
-    key = [(seat in won, seat not in gone, score) for seat, score in enumerate(scores)]
-    return tuple(1 + sum(other > mine for other in key) for mine in key)
-
-
 def _fmt_delta(delta: timedelta) -> str:
     seconds = int(delta.total_seconds())
     if seconds < 60:
@@ -1654,9 +1641,7 @@ class Service:
     def _results(self, table: _Table, state: GameState) -> list[NewResult]:
         assert state.outcome is not None
         outcome = state.outcome
-        stayed = table.gdef.seats_in_game(state)
-        left = [seat for seat in range(state.players) if seat not in stayed]
-        order = ranks(outcome.scores, outcome.winners, left)
+        order = table.gdef.ranking(state)
         return [
             NewResult(seat, score, order[seat], seat in outcome.winners)
             for seat, score in enumerate(outcome.scores)

@@ -52,13 +52,8 @@ def finishing_order(state: GameState) -> list[int]:
     Winners, then those who played to the end (a resigner ranks below them, whatever its
     score), then by score.
     """
-    assert state.outcome is not None
-    winners, scores = state.outcome.winners, state.outcome.scores
-    stayed = GAMES[state.game_key].seats_in_game(state)
-    return sorted(
-        range(len(scores)),
-        key=lambda seat: (seat not in winners, seat not in stayed, -scores[seat], seat),
-    )
+    place = GAMES[state.game_key].ranking(state)
+    return sorted(range(state.players), key=lambda seat: (place[seat], seat))
 
 
 def _signed(score: int) -> str:

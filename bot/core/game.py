@@ -8,7 +8,7 @@ a state is immutable: `state.apply(seat, move)` returns a new state. The core kn
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any, ClassVar, Protocol, Self
@@ -206,6 +206,19 @@ class GameState(Protocol):
         ...
 
 
+def ranks(
+    scores: Sequence[int], winners: Iterable[int], left: Iterable[int] = ()
+) -> tuple[int, ...]:
+    """Rank seats: winners first, then those who played to the end, then by score.
+
+    Equal standing shares a rank (1, 1, 3); a seat that `left` (resigned while the others
+    played on) ranks below every seat that stayed, whatever its score.
+    """
+    won, gone = set(winners), set(left)
+    key = [(seat in won, seat not in gone, score) for seat, score in enumerate(scores)]
+    return tuple(1 + sum(other > mine for other in key) for mine in key)
+
+
 @dataclass(frozen=True, slots=True)
 class OptionSpec:
     """One `name=value` option of a game, with its allowed values."""
@@ -276,6 +289,16 @@ class GameDef(ABC):
         with three or more), the seats that left are not counted.
         """
         return tuple(range(state.players))
+
+    def ranking(self, state: GameState) -> tuple[int, ...]:
+        """Return each seat's place in a finished game (1 is best), as `ranks` orders them.
+
+        A seat that left while the others played on (`seats_in_game`) ranks below them all.
+        """
+        assert state.outcome is not None
+        stayed = self.seats_in_game(state)
+        left = [seat for seat in range(state.players) if seat not in stayed]
+        return ranks(state.outcome.scores, state.outcome.winners, left)
 
     def standing(self, state: GameState) -> tuple[int, ...]:
         """Return how well each seat stands in a running game, higher better: the scores.

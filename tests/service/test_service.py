@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from bot.core.game import GameState
+from bot.core.game import GameState, ranks
 from bot.games import GAMES
 from bot.replies import ChatTarget, Reply, UserTarget
-from bot.service import ChatRef, Service, UserRef, load_state, ranks
+from bot.service import ChatRef, Service, UserRef, load_state
 from storage import Database
 from storage.migrate import latest_version
 
