@@ -78,6 +78,8 @@ log = logging.getLogger(__name__)
 CONSOLE = "console"
 # Button verbs: `verb:game_id[:turn]`, short enough for Telegram's 64-byte callback data.
 ACTIONS = ("join", "start", "board", "rack", "pass", "rematch")
+# The games that can be played alone: their solo records stand apart from the rankings.
+SOLO_GAMES = tuple(key for key, gdef in sorted(GAMES.items()) if gdef.min_players == 1)
 # What a move command given without its argument hands the game's parser (see _in_game_notation).
 _BARE_MOVES = {"play": "", "try": "", "swap": "swap", "place": ""}
 BOT_MOVES_LIMIT = 1000  # a safety net: a game where bots alone keep moving this long is a bug
@@ -1951,22 +1953,17 @@ class Service:
             for rank, row in enumerate(rows, start=1)
         ]
         # Games played alone rank nobody: the best personal records, apart.
+        scope = None if everywhere else ctx.chat.id
         solo = (
-            await self.db.results.solo_records(
-                key, chat_id=None if everywhere else ctx.chat.id, year=year
-            )
-            if key is not None and GAMES[key].min_players == 1
+            await self.db.results.solo_records(key, chat_id=scope, year=year)
+            if key in SOLO_GAMES
             else []
         )
         if not rows:
             alone = [  # all games asked for: say where the solo records are
                 k
-                for k in sorted(GAMES)
-                if key is None
-                and GAMES[k].min_players == 1
-                and await self.db.results.solo_records(
-                    k, chat_id=None if everywhere else ctx.chat.id, year=year, limit=1
-                )
+                for k in (SOLO_GAMES if key is None else ())
+                if await self.db.results.solo_records(k, chat_id=scope, year=year, limit=1)
             ]
             if solo:
                 lines.append("No games against others yet.")
@@ -2014,9 +2011,8 @@ class Service:
         # Games played alone count apart: the number played to the end and the best score.
         solo = {
             key: records[0]
-            for key in sorted(GAMES)
-            if GAMES[key].min_players == 1
-            and (records := await self.db.results.solo_records(key, user_id=user.id))
+            for key in SOLO_GAMES
+            if (records := await self.db.results.solo_records(key, user_id=user.id))
         }
         lines = [f"{user.display_name}:"]
         if overall is not None and overall.games:

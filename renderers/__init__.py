@@ -44,11 +44,16 @@ BoardRenderer = Callable[..., bytes]  # (state, *, names, viewer, last_move, the
 NAME_CHARS = 20
 
 
+def _short(names: Sequence[object]) -> list[str]:
+    """Return the players' names cut to `NAME_CHARS`."""
+    return [clip(str(name), NAME_CHARS) for name in names]
+
+
 def _short_names(kw: dict[str, object]) -> dict[str, object]:
     """Return renderer keywords with the players' names cut to `NAME_CHARS`."""
     out = dict(kw)
     if isinstance(names := kw.get("names"), Sequence):
-        out["names"] = [clip(str(name), NAME_CHARS) for name in names]
+        out["names"] = _short(names)
     if isinstance(name := kw.get("name"), str):
         out["name"] = clip(name, NAME_CHARS)
     return out
@@ -104,4 +109,4 @@ def rack_png(state: GameState, seat: int, **kw: object) -> bytes:
 
 def game_over_png(state: GameState, *, names: Sequence[str], theme: Theme = DEFAULT) -> bytes:
     """Return the game-over card of a finished game (the same card for every game)."""
-    return render_game_over(state, names=[clip(n, NAME_CHARS) for n in names], theme=theme)
+    return render_game_over(state, names=_short(names), theme=theme)

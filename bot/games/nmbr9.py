@@ -431,9 +431,9 @@ class Display:
     def _hint(self, number: int, level: int | None) -> str:
         """Suggest a placement that works: on the level tried if one is free, else anywhere."""
         fits = self.fits(number)
-        same = [f for f in fits if level is None or f.level == level]
-        if not (same or fits):
+        if not fits:
             return ""
+        same = [f for f in fits if level is None or f.level == level]
         best = max(same or fits, key=lambda f: f.level)
         return f" Try {Place(best.row, best.col, best.rotation)} ({on_level(best.level)})."
 
