@@ -205,7 +205,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "resign",
         "",
         "Give up the game; you lose (with 2+ others left in NMBR 9, SmartFeud, Rummikub they "
-        "play on).",
+        "play on, except in Rummikub's last round, which then ends).",
         shape="none",
     ),
     CommandSpec(

@@ -54,7 +54,7 @@ from bot.commands import (
     whole_number,
 )
 from bot.config import DEFAULT_REMINDERS
-from bot.core.errors import GameError, InvalidMove, Reason, RuleError
+from bot.core.errors import GameError, InvalidMove, NoSuchMove, Reason, RuleError
 from bot.core.game import GameDef, GameState, Move, MoveRecord
 from bot.core.words import and_list, clip, plural
 from bot.games import GAMES
@@ -354,6 +354,8 @@ class Service:
             return error
         try:
             table.gdef.parse_move(_BARE_MOVES[error.lacking])
+        except NoSuchMove as answer:  # the game has no such move: its usage would mislead
+            return CommandError(str(answer))
         except InvalidMove as answer:
             return CommandError(f"{answer} {usage(error.lacking)}")
         return error

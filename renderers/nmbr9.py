@@ -206,16 +206,21 @@ def _status(view: Mapping[str, Any], names: Sequence[str]) -> str:
     if outcome is not None:
         winners = and_list(names[s] for s in outcome["winners"])
         if outcome["reason"] == "resign":
-            return f"Game over by resignation — {winners} won." if winners else "Resigned."
-        if len(names) == 1:  # solo: a score, nobody beaten
-            return (
-                f"Game over after {view['rounds']} rounds — {names[0]} scored {view['scores'][0]}."
+            over = f"game over by resignation — {winners} won" if winners else "resigned"
+        elif len(names) == 1:  # solo: a score, nobody beaten
+            over = (
+                f"game over after {view['rounds']} rounds — {names[0]} scored {view['scores'][0]}"
             )
-        return f"Game over after {view['rounds']} rounds — {winners} won."
+        else:
+            over = f"game over after {view['rounds']} rounds — {winners} won"
+        return f"NMBR 9 · {over}"
+    playing = len(names) - len(view.get("resigned", ()))
     waiting = and_list(names[s] for s in view["waiting_for"])
+    if len(view["waiting_for"]) == playing >= 3:
+        waiting = "everyone"  # the panels say it too; a list of four names may not fit
     return (
-        f"Round {view['round'] + 1} of {view['rounds']}: the card is {view['card']}. "
-        f"To place: {waiting or 'nobody'}."
+        f"NMBR 9 · round {view['round'] + 1} of {view['rounds']} · the card is {view['card']} · "
+        f"to place: {waiting or 'nobody'}"
     )
 
 

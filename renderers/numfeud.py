@@ -19,6 +19,7 @@ from PIL import Image, ImageDraw
 
 from bot.core.game import Outcome
 from bot.core.grid import parse_anchor
+from bot.core.words import plural
 from bot.games.numfeud import CENTRE, SIZE, NumfeudState, colour, face, is_joker, number
 from renderers.toolkit import (
     DEFAULT,
@@ -178,15 +179,17 @@ def _result(outcome: Outcome, names: Sequence[str]) -> str:
         "timeout": "opponent ran out of time",
     }.get(outcome.reason, outcome.reason)
     if not outcome.winners:
-        return f"Game over: a draw ({how})."
-    return f"Game over: {names[outcome.winners[0]]} wins ({how})."
+        return f"game over: a draw ({how})"
+    return f"game over: {names[outcome.winners[0]]} wins ({how})"
 
 
 def _status(view: Mapping[str, Any], state: NumfeudState, names: Sequence[str]) -> str:
     outcome = state.outcome
     if outcome is not None:
-        return _result(outcome, names)
-    parts = [f"Turn {view['turn'] + 1}", f"bag {view['bag']}"]
+        return f"Numfeud · {_result(outcome, names)}"
+    bag = view["bag"]
+    bagged = f"{plural(bag, 'tile')} in the bag" if bag else "the bag is empty"
+    parts = ["Numfeud", f"turn {view['turn'] + 1}", bagged]
     if state.history:
         last = state.history[-1]
         parts.append(f"last: {names[last.seat]} {last.text}")

@@ -149,6 +149,18 @@ def image_name(image: bytes | Image, fallback: str) -> str:
     return image.name if isinstance(image, Image) else fallback
 
 
+def last_image_number(folder: Path) -> int:
+    """Return the highest reply number of the images already in `folder` (0 when none).
+
+    A console run numbers its images after those of earlier runs, so that a path printed
+    yesterday never comes to hold today's board.
+    """
+    if not folder.is_dir():
+        return 0
+    numbers = (path.name.partition("-")[0] for path in folder.glob("*-*.png"))
+    return max((int(n) for n in numbers if n.isascii() and n.isdigit()), default=0)
+
+
 def save_images(reply: Reply, folder: Path, counter: int) -> list[Path]:
     """Write a reply's images as numbered PNG files in `folder`; return their paths."""
     paths: list[Path] = []

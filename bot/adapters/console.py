@@ -24,7 +24,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import TextIO
 
-from bot.adapters.common import APOLOGY, reply_json, save_images, text_board
+from bot.adapters.common import APOLOGY, last_image_number, reply_json, save_images, text_board
 from bot.config import DEFAULT_REMINDERS
 from bot.reminders import Dispatcher
 from bot.replies import ChatTarget, Reply
@@ -69,7 +69,7 @@ class Console:
     out: TextIO = field(default_factory=lambda: sys.stdout)
     json_mode: bool = False
     image_dir: Path = Path("feudbot-images")
-    _count: int = 0
+    _count: int = -1  # replies numbered so far; -1 until the image folder has been looked at
 
     async def user(self, name: str) -> UserRef:
         """Return the local player called `name` (the main player is the chat's admin).
@@ -100,6 +100,8 @@ class Console:
 
     async def send(self, replies: Sequence[Reply]) -> None:
         """Print replies (the dispatcher calls this too)."""
+        if self._count < 0:
+            self._count = last_image_number(self.image_dir)
         for reply in replies:
             self._count += 1
             paths = save_images(reply, self.image_dir, self._count)

@@ -77,6 +77,10 @@ class InvalidMove(GameError):
     """The move text could not be parsed; the message shows the expected form."""
 
 
+class NoSuchMove(InvalidMove):
+    """The game has no move of that kind (swapping in Rummikub); the message says what to do."""
+
+
 class RuleError(GameError):
     """The move was understood, but the rules forbid it."""
 

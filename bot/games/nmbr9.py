@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from typing import ClassVar, NamedTuple, Self, TypeVar
 
-from bot.core.errors import InvalidMove, InvariantError, Reason, RuleError
+from bot.core.errors import InvalidMove, InvariantError, NoSuchMove, Reason, RuleError
 from bot.core.game import (
     JSON,
     RESIGNED,
@@ -207,7 +207,7 @@ def parse_nmbr9_move(text: str) -> Nmbr9Move:
     if text.lower() == "resign":
         return Resign()
     if text.split(" ", 1)[0].lower() in ("pass", "swap", "draw"):
-        raise InvalidMove(
+        raise NoSuchMove(
             "NMBR 9 has no passing or swapping: each round you place the card's tile, e.g. "
             "/place C4 90 (/moves lists some); a tile that fits nowhere: /place skip."
         )

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import Any, ClassVar, Self, TypeVar
 
-from bot.core.errors import InvalidMove, InvariantError, Reason, RuleError
+from bot.core.errors import InvalidMove, InvariantError, NoSuchMove, Reason, RuleError
 from bot.core.game import (
     JSON,
     RESIGNED,
@@ -209,7 +209,7 @@ def parse_rummikub_move(text: str) -> RummikubMove:
     if control is not None:
         return control
     if text.split(maxsplit=1)[0].lower() in ("swap", "skip"):
-        raise InvalidMove(
+        raise NoSuchMove(
             "Rummikub has no swapping or skipping: lay tiles, e.g. R5 R6 R7, or /draw a tile "
             "and end your turn."
         )

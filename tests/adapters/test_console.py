@@ -134,6 +134,22 @@ def test_a_game_continues_after_a_restart(tmp_path, capsys, game) -> None:
     assert over[0]["event"]["scores"] == list(states[-1].outcome.scores)
 
 
+def test_a_second_run_numbers_its_images_after_the_first(tmp_path, capsys, game) -> None:
+    """The images of an earlier run stay as they were: a later run never writes over them."""
+    lines, _ = game
+    db = tmp_path / "game.sqlite3"
+    first = run_script(tmp_path, db, lines[:6], capsys, "one")
+    kept = {path: Path(path).read_bytes() for o in first for path in o["images"]}
+    assert kept
+    second = run_script(tmp_path, db, lines[6:12], capsys, "two")
+    later = [path for o in second for path in o["images"]]
+    assert later
+    assert not set(later) & set(kept)
+    assert all(Path(path).read_bytes() == data for path, data in kept.items())
+    last = max(int(Path(path).name.partition("-")[0]) for path in kept)
+    assert min(int(Path(path).name.partition("-")[0]) for path in later) > last
+
+
 def test_human_against_a_hard_bot_in_script_mode(tmp_path, capsys) -> None:
     """/new webfeud bot=hard: the bot answers every pass at once, until it goes out and wins."""
     lines = ["ann: /new webfeud bot=hard seed=7"] + ["ann: /pass"] * 40

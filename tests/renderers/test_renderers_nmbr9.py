@@ -109,12 +109,14 @@ def test_a_finished_game_draws_every_display_with_the_winner() -> None:
     assert image(board_png(state, names=NAMES[:2])).width >= 900
     assert rack_png(state, 0, name="alice").startswith(b"\x89PNG")
     assert _status(state.view(None), NAMES[:2]).endswith(
-        "rounds — " + (" and ".join(NAMES[s] for s in state.outcome.winners)) + " won."
+        "rounds — " + (" and ".join(NAMES[s] for s in state.outcome.winners)) + " won"
     )
+    assert _status(state.view(None), NAMES[:2]).startswith("NMBR 9 · game over after 20 rounds")
     solo = played(1, 20, seed=2)
     score = solo.view(None)["scores"][0]
     assert (
-        _status(solo.view(None), NAMES[:1]) == f"Game over after 20 rounds — alice scored {score}."
+        _status(solo.view(None), NAMES[:1])
+        == f"NMBR 9 · game over after 20 rounds — alice scored {score}"
     )
     # Alone, nobody is beaten: no "winner" badge, only the score.
     [badge] = _badges(solo.view(0), NAMES[:1], 0)
@@ -127,9 +129,15 @@ def test_a_resigned_seat_is_labelled_and_the_resignation_ends_the_status_line() 
     view = state.view(None)
     captions = [badge.caption for badge in _badges(view, NAMES, None)]
     assert captions == ["to place", "resigned", "to place"]
-    assert "To place: alice and carol." in _status(view, NAMES)
+    assert (
+        _status(view, NAMES) == "NMBR 9 · round 3 of 20 · the card is 6 · to place: alice and carol"
+    )
+    fresh = played(3, 2)
+    assert _status(fresh.view(None), NAMES).endswith("the card is 6 · to place: everyone")
+    first = fresh.apply(1, choose_nmbr9_move(fresh, 1, "easy", 1))
+    assert _status(first.view(None), NAMES).endswith("the card is 6 · to place: alice and carol")
     over = state.apply(2, parse_nmbr9_move("resign"))
-    assert _status(over.view(None), NAMES) == "Game over by resignation — alice won."
+    assert _status(over.view(None), NAMES) == "NMBR 9 · game over by resignation — alice won"
     assert [b.caption for b in _badges(over.view(0), NAMES, 0)][:2] == ["you · winner", "resigned"]
     assert board_png(over, names=NAMES).startswith(b"\x89PNG")
 

@@ -15,6 +15,7 @@ from renderers import board_png, rack_png
 from renderers.numfeud import (
     NUMFEUD_INKS,
     _rack_title,
+    _status,
     numfeud_tile,
     render_board,
     render_rack,
@@ -70,6 +71,17 @@ def test_a_finished_game_draws_the_result() -> None:
     """A game over still renders (the winner's panel is highlighted)."""
     state = NUMFEUD.on_timeout(NUMFEUD.new_game(2, seed=1, options={}), 0)
     assert image(render_board(state, names=NAMES)).height > 900
+    assert _status(state.view(None), state, NAMES) == (
+        "Numfeud · game over: bob wins (opponent ran out of time)"
+    )
+
+
+def test_the_status_line_names_the_game_the_turn_and_the_bag() -> None:
+    """Like the other games' images, the header says which game it is, then turn and bag."""
+    state = NUMFEUD.new_game(2, seed=1, options={})
+    assert _status(state.view(None), state, NAMES) == (
+        "Numfeud · turn 1 · 74 tiles in the bag · first play covers H8"
+    )
 
 
 GOLDEN = Path(__file__).parent / "golden"

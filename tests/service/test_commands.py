@@ -137,6 +137,13 @@ def test_help_for_one_command_gives_syntax_and_summary() -> None:
     assert help_text("swap").splitlines()[0] == "/swap <tiles> [game=<id>]"
 
 
+def test_help_for_resign_tells_who_plays_on_and_when_the_game_ends() -> None:
+    """/help resign names the games that go on without a resigner and Rummikub's last round."""
+    text = help_text("resign")
+    assert "with 2+ others left in NMBR 9, SmartFeud, Rummikub they play on" in text
+    assert "except in Rummikub's last round, which then ends" in text
+
+
 def test_help_for_a_move_word_or_a_synonym_says_what_to_use_in_plain_text() -> None:
     """/help quit explains the move as /quit does; synonyms' summaries carry no Markdown."""
     with pytest.raises(CommandError) as quit_help:

@@ -520,7 +520,11 @@ async def test_a_bare_move_command_is_answered_in_the_notation_of_the_players_ga
         ("numbers", "/swap"): "Name the tiles to swap from your inventory, e.g. swap R5 B7 J. "
         "Usage: /swap <tiles> [game=<id>]",
         ("numbers", "/play"): "Say what to play, e.g. 8H R5 R6 R7 (across from 8H)",
-        ("melds", "/swap"): "Rummikub has no swapping or skipping: lay tiles, e.g. R5 R6 R7",
+        # A game without the move says what to do instead, with no usage of that move.
+        ("melds", "/swap"): "Rummikub has no swapping or skipping: lay tiles, e.g. R5 R6 R7, or "
+        "/draw a tile and end your turn.",
+        ("shapes", "/swap"): "NMBR 9 has no passing or swapping: each round you place the card's "
+        "tile, e.g. /place C4 90 (/moves lists some); a tile that fits nowhere: /place skip.",
         ("melds", "/play"): "Say what to play, e.g. R5 R6 R7 (a new meld)",
         ("shapes", "/place"): "Say where the tile goes. Write a square and a turn, like C4 90",
         ("numbers", "/place"): "Usage: /place <cell> <rotation> [game=<id>], e.g. /place C4 90",
@@ -532,6 +536,8 @@ async def test_a_bare_move_command_is_answered_in_the_notation_of_the_players_ga
         assert shown in error["message"], (chat, line, error["message"])
         assert "AEQ?" not in error["message"]
         assert not error["message"].endswith("…")  # whole, not cut at 200 characters
+        if "has no" in shown:
+            assert error["message"] == shown
     # Two games in one chat: game=<id> says which notation to answer in.
     await say("alice", "/new webfeud @bob seed=3", chat="numbers")
     for line, shown in {
