@@ -864,9 +864,8 @@ class NumfeudState:
                         "empty square.",
                     )
                 board[target], board[source] = board[source], ""
-                if source in new_cells:
-                    new_cells.discard(source)
-                    new_cells.add(target)
+                new_cells.discard(source)
+                new_cells.add(target)  # a moved board tile is part of the move, highlighted too
                 continue
             self._lay(step, board, rack, old_jokers, played, new_cells)
 

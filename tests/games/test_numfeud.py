@@ -279,6 +279,8 @@ def test_example_2_remove_a_fourth_tile_and_use_it_in_a_new_set() -> None:
     assert after.board[CENTRE - 15] == "G9"
     assert after.board[CENTRE + 15] == "B9"
     assert after.rack(0) == ("Y1",)
+    # The move's cells (highlighted on the board image) hold the moved tile and the laid one.
+    assert set(after.history[-1].cells) == {CENTRE - 15, CENTRE + 15}
     after.check_invariants()
 
 
