@@ -603,6 +603,11 @@ class _Search:
         return Lay(anchor, tuple(out))
 
 
+def _frees(on_board: str, token: str) -> bool:
+    """Return whether writing `token` over the board tile `on_board` frees a joker."""
+    return is_joker(on_board) and not is_joker(token)
+
+
 def can_stand_for(board: Sequence[str], cell: int, tile: str) -> bool:
     """Return whether the joker on `cell` may be freed with `tile`.
 
@@ -888,6 +893,13 @@ class NumfeudState:
                 "Your tiles must connect to the tiles on the board, and no tile may be left "
                 "standing apart.",
             )
+        # A lone tile is in no line at all: the first play too must be a combination.
+        if sum(1 for code in board if code) < MIN_MELD:
+            raise RuleError(
+                Reason.INVALID_MELD,
+                f"A play makes a group or run of {MIN_MELD} or more tiles; a lone tile is "
+                "neither, e.g. 8G R5 R6 R7.",
+            )
         # Every maximal line of two or more tiles is a group or a run of three or more.
         problem = board_problem(board)
         if problem is not None:
@@ -942,13 +954,19 @@ class NumfeudState:
                 f"columns A–{COLUMNS[SIZE - 1]}).",
             )
         cells = [_cell(*anchor.step(i)) for i in range(len(step.tiles))]
-        # Every tile the empty squares need, counted at once ("no R5, B5", "only 1 G7").
+        # Every tile the step needs, counted at once ("no R5, B5", "only 1 G7"): those laid on
+        # empty squares and those that free a joker, which gives the joker to lay again.
         needed = [
             physical(token)
             for cell, token in zip(cells, step.tiles, strict=True)
-            if not board[cell]
+            if not board[cell] or _frees(board[cell], token)
         ]
-        if missing := missing_from(rack, needed):
+        freed = [
+            JOKER
+            for cell, token in zip(cells, step.tiles, strict=True)
+            if board[cell] and _frees(board[cell], token)
+        ]
+        if missing := missing_from([*rack, *freed], needed):
             lacking = shortage([*rack, *played], missing, tile_name)
             raise RuleError(
                 Reason.TILE_NOT_IN_RACK,
@@ -959,6 +977,12 @@ class NumfeudState:
             on_board = board[cell]
             if not on_board:
                 tile = physical(token)
+                if tile not in rack:  # a joker laid before the square that frees it
+                    raise RuleError(
+                        Reason.TILE_NOT_IN_RACK,
+                        f"You have no {tile_name(tile)} yet for {_name(cell)}: free the joker "
+                        "first, then lay it (write the freeing tile earlier). See /rack.",
+                    )
                 rack.remove(tile)
                 board[cell] = token
                 played.append(tile)
@@ -966,7 +990,7 @@ class NumfeudState:
                 laid += 1
             elif on_board == token:
                 continue
-            elif is_joker(on_board) and not is_joker(token):
+            elif _frees(on_board, token):
                 # Freeing a joker: the tile it stands for takes its place, it joins the inventory.
                 if not can_stand_for(board, cell, token):
                     fits = [
