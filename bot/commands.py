@@ -280,6 +280,7 @@ class Command:
     text: str = ""  # /play's move, /swap's tiles, /rules's or /leaderboard's game, /help's topic
     game_key: str = ""  # /new
     players: tuple[str, ...] = ()  # @names, without the @
+    player_ids: tuple[str, ...] = ()  # people the platform names by id (Discord's member picker)
     bots: tuple[str, ...] = ()  # bot levels, one per bot seat
     options: dict[str, str] = field(default_factory=dict)  # name=value, names lower-case
 

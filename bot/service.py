@@ -113,6 +113,7 @@ class UserRef:
     user_id: str
     name: str
     is_admin: bool = False
+    handle: str | None = None  # the platform name that is theirs alone (a Telegram @username)
 
 
 class ServiceError(GameError):
@@ -420,11 +421,11 @@ class Service:
         )
 
     async def _context(self, chat: ChatRef, user: UserRef) -> _Ctx:
-        ukey = (user.platform, user.user_id, user.name)
+        ukey = (user.platform, user.user_id, user.name, user.handle)
         stored_user = self._users.get(ukey)
         if stored_user is None:
             stored_user = await self.db.users.upsert_user(
-                user.platform, user.user_id, user.name, now=self.clock()
+                user.platform, user.user_id, user.name, handle=user.handle, now=self.clock()
             )
             self._users[ukey] = stored_user
             self._names[stored_user.id] = stored_user
@@ -586,11 +587,11 @@ class Service:
             seed = self._rng.randrange(_SEED_RANGE)
         parsed = gdef.parse_options(options)
         occupants: list[tuple[int | None, BotLevel | None]] = [(ctx.user.id, None)]
-        for name in command.players:
-            invited = await self._invitee(ctx, name)
+        for invited in await self._people_named(ctx, command):
             if any(user_id == invited.id for user_id, _ in occupants):
                 raise ServiceError(
-                    "DUPLICATE_PLAYER", f"@{name} is in this game already. {usage('new')}"
+                    "DUPLICATE_PLAYER",
+                    f"@{invited.display_name} is in this game already. {usage('new')}",
                 )
             occupants.append((invited.id, None))
         occupants += [(None, cast(BotLevel, level)) for level in command.bots]
@@ -700,6 +701,16 @@ class Service:
             ),
             *rest,
         ]
+
+    async def _people_named(self, ctx: _Ctx, command: Command) -> list[User]:
+        """Return the people a command names: by @name, then by platform id (Discord members)."""
+        people = [await self._invitee(ctx, name) for name in command.players]
+        for platform_id in command.player_ids:
+            user = await self.db.users.get_user_by_platform_id(ctx.chat.platform, platform_id)
+            if user is None:  # the adapter stores a member it names before asking
+                raise ServiceError("UNKNOWN_PLAYER", "I do not know that member yet.")
+            people.append(user)
+        return people
 
     async def _invitee(self, ctx: _Ctx, name: str) -> User:
         if ctx.chat.platform == CONSOLE:
@@ -1994,7 +2005,9 @@ class Service:
 
     async def _cmd_stats(self, ctx: _Ctx, command: Command) -> list[Reply]:
         user = ctx.user
-        if command.players:
+        if command.player_ids:
+            user = (await self._people_named(ctx, command))[0]
+        elif command.players:
             name = command.players[0]
             found = await self.db.users.find_user_by_name(ctx.chat.platform, name)
             if found is None:

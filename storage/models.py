@@ -29,6 +29,7 @@ class User:
     platform_user_id: str
     display_name: str
     dm_allowed: bool
+    handle: str | None = None  # the platform name that is theirs alone (Telegram @username)
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,10 +2,11 @@
 
 `UserRepository` (`db.users`):
 
-- `upsert_user(platform, platform_user_id, display_name, *, now=None) -> User`
+- `upsert_user(platform, platform_user_id, display_name, *, handle=None, now=None) -> User`
 - `get_user(user_id) -> User | None`
 - `get_user_by_platform_id(platform, platform_user_id) -> User | None`
-- `find_user_by_name(platform, display_name) -> User | None` (ASCII case-insensitive)
+- `find_user_by_name(platform, name) -> User | None` (the handle first, then a display name of
+  someone without a handle; ASCII case-insensitive)
 - `set_dm_allowed(user_id, allowed) -> bool`
 
 `ChatRepository` (`db.chats`):
@@ -13,6 +14,7 @@
 - `upsert_chat(platform, platform_chat_id, title=None, *, now=None) -> Chat`
 - `get_chat(chat_id) -> Chat | None`
 - `get_chat_by_platform_id(platform, platform_chat_id) -> Chat | None`
+- `move_chat(platform, old_platform_chat_id, new_platform_chat_id, *, now=None) -> Chat | None`
 
 Platform ids are stored as text (Discord snowflakes and Telegram ids both fit), so callers may
 pass ints.
@@ -27,7 +29,7 @@ from storage._base import Repository, execute, fetch_all, fetch_one
 from storage._codec import to_epoch, utcnow
 from storage.models import Chat, User
 
-_USER_COLUMNS = "id, platform, platform_user_id, display_name, dm_allowed"
+_USER_COLUMNS = "id, platform, platform_user_id, display_name, dm_allowed, handle"
 _CHAT_COLUMNS = "id, platform, platform_chat_id, title"
 
 
@@ -38,6 +40,7 @@ def _user(row: sqlite3.Row) -> User:
         platform_user_id=row["platform_user_id"],
         display_name=row["display_name"],
         dm_allowed=bool(row["dm_allowed"]),
+        handle=row["handle"],
     )
 
 
@@ -59,19 +62,25 @@ class UserRepository(Repository):
         platform_user_id: str | int,
         display_name: str,
         *,
+        handle: str | None = None,
         now: datetime | None = None,
     ) -> User:
-        """Create the user, or refresh the display name of the existing one; return it."""
+        """Create the user, or refresh the display name and handle of the existing one.
+
+        `handle` is stored in lower case; None clears it (the person gave up their username).
+        """
         stamp = to_epoch(now or utcnow())
+        handle = handle.lower() if handle else None
         async with self._db.transaction() as conn:
             row = await fetch_one(
                 conn,
-                "INSERT INTO users (platform, platform_user_id, display_name, created_at,"
-                " updated_at) VALUES (?, ?, ?, ?, ?)"
+                "INSERT INTO users (platform, platform_user_id, display_name, handle,"
+                " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (platform, platform_user_id) DO UPDATE SET"
-                " display_name = excluded.display_name, updated_at = excluded.updated_at"
+                " display_name = excluded.display_name, handle = excluded.handle,"
+                " updated_at = excluded.updated_at"
                 f" RETURNING {_USER_COLUMNS}",
-                (platform, str(platform_user_id), display_name, stamp, stamp),
+                (platform, str(platform_user_id), display_name, handle, stamp, stamp),
             )
         assert row is not None  # an upsert always returns its row
         return _user(row)
@@ -96,18 +105,24 @@ class UserRepository(Repository):
             )
         return None if row is None else _user(row)
 
-    async def find_user_by_name(self, platform: str, display_name: str) -> User | None:
-        """Return the platform's user with this display name, ignoring ASCII case.
+    async def find_user_by_name(self, platform: str, name: str) -> User | None:
+        """Return the platform's user called `name`, ignoring ASCII case.
 
-        Names are not unique: an exact-case match wins, then the most recently seen user.
+        A handle is the person's own (a Telegram @username): its holder wins. Otherwise the
+        name is matched against the display names of people who have no handle — never of
+        someone whose handle differs, so nobody can take another's @name by showing it as
+        their name. Display names are not unique: an exact-case match wins, then the most
+        recently seen user.
         """
         async with self._db.read() as conn:
             rows = await fetch_all(
                 conn,
                 f"SELECT {_USER_COLUMNS} FROM users"
-                " WHERE platform = ? AND display_name = ? COLLATE NOCASE"
-                " ORDER BY display_name = ? DESC, updated_at DESC, id DESC LIMIT 1",
-                (platform, display_name, display_name),
+                " WHERE platform = ? AND (handle = lower(?)"
+                " OR (handle IS NULL AND display_name = ? COLLATE NOCASE))"
+                " ORDER BY handle IS NOT NULL DESC, display_name = ? DESC, updated_at DESC,"
+                " id DESC LIMIT 1",
+                (platform, name, name, name),
             )
         return _user(rows[0]) if rows else None
 
@@ -165,3 +180,50 @@ class ChatRepository(Repository):
                 (platform, str(platform_chat_id)),
             )
         return None if row is None else _chat(row)
+
+    async def move_chat(
+        self,
+        platform: str,
+        old_platform_chat_id: str | int,
+        new_platform_chat_id: str | int,
+        *,
+        now: datetime | None = None,
+    ) -> Chat | None:
+        """Give a chat its new platform id; return the chat, or None when the old id is unknown.
+
+        A Telegram group upgraded to a supergroup gets a new id: its games and results (so its
+        leaderboards, and through the games its deadlines) must follow. If the new id is already
+        a chat of its own (someone wrote there before the move was seen), the old chat's games
+        and results join it and the old row is deleted. Moving again finds no old chat: None.
+        """
+        stamp = to_epoch(now or utcnow())
+        old_id, new_id = str(old_platform_chat_id), str(new_platform_chat_id)
+        select = f"SELECT {_CHAT_COLUMNS} FROM chats WHERE platform = ? AND platform_chat_id = ?"
+        async with self._db.transaction() as conn:
+            old = await fetch_one(conn, select, (platform, old_id))
+            if old is None or old_id == new_id:
+                return None if old is None else _chat(old)
+            new = await fetch_one(conn, select, (platform, new_id))
+            if new is None:
+                row = await fetch_one(
+                    conn,
+                    "UPDATE chats SET platform_chat_id = ?, updated_at = ? WHERE id = ?"
+                    f" RETURNING {_CHAT_COLUMNS}",
+                    (new_id, stamp, old["id"]),
+                )
+                assert row is not None  # the row was just read inside this transaction
+                return _chat(row)
+            ids = (new["id"], old["id"])
+            await execute(conn, "UPDATE games SET chat_id = ? WHERE chat_id = ?", ids)
+            await execute(conn, "UPDATE results SET chat_id = ? WHERE chat_id = ?", ids)
+            await execute(
+                conn,
+                "UPDATE chats SET title = coalesce(title, ?), updated_at = ? WHERE id = ?",
+                (old["title"], stamp, new["id"]),
+            )
+            await execute(conn, "DELETE FROM chats WHERE id = ?", (old["id"],))
+            row = await fetch_one(
+                conn, f"SELECT {_CHAT_COLUMNS} FROM chats WHERE id = ?", (new["id"],)
+            )
+        assert row is not None  # the merged chat is the one kept
+        return _chat(row)

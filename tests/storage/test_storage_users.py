@@ -2,7 +2,8 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from storage import Chat, User
+from storage import Chat, Database, User
+from storage.migrate import load_migrations
 
 
 async def test_upsert_user_round_trips(db):
@@ -51,6 +52,51 @@ async def test_find_user_by_name_prefers_exact_case_then_recent(db, t0):
     assert await db.users.find_user_by_name("console", "dora") == newer
     assert await db.users.find_user_by_name("console", "Dora") == exact
     assert older.id not in {newer.id, exact.id}
+
+
+async def test_a_handle_finds_its_holder_before_anyone_showing_that_name(db, t0):
+    """@bob is the person whose handle (Telegram @username) is bob, whoever else is shown "bob".
+
+    A person without a username plays under their first name; one called "bob", seen later,
+    must not take the seat or the record of the real @bob.
+    """
+    real = await db.users.upsert_user("telegram", 1002, "bob", handle="Bob", now=t0)
+    assert real.handle == "bob"
+    impostor = await db.users.upsert_user("telegram", 1011, "bob", now=t0 + timedelta(hours=1))
+    assert await db.users.find_user_by_name("telegram", "bob") == real
+    assert await db.users.find_user_by_name("telegram", "BOB") == real
+    # Someone whose handle differs is never found by the name they show.
+    await db.users.upsert_user("telegram", 1003, "dora", handle="dora_real", now=t0)
+    assert await db.users.find_user_by_name("telegram", "dora") is None
+    assert (await db.users.find_user_by_name("telegram", "dora_real")).platform_user_id == "1003"
+    # Without a handle, the display name still finds a person (Telegram's @Carol_Smith).
+    carol = await db.users.upsert_user("telegram", 1004, "Carol_Smith", now=t0)
+    assert await db.users.find_user_by_name("telegram", "carol_smith") == carol
+    # Giving up a username clears the handle: the next upsert without one stores none.
+    assert (await db.users.upsert_user("telegram", 1002, "Bobby", now=t0)).handle is None
+    assert await db.users.find_user_by_name("telegram", "bob") == impostor
+
+
+async def test_users_stored_before_handles_existed_are_found_by_name(db_path, t0):
+    """A database of schema 1 upgrades: its users get no handle and keep being found."""
+    first = await Database.open(db_path, migrations=load_migrations()[:1])
+    async with first.transaction() as conn:
+        await conn.execute(
+            "INSERT INTO users (platform, platform_user_id, display_name, created_at,"
+            " updated_at) VALUES ('telegram', '5', 'eve', 0, 0)"
+        )
+    await first.close()
+    upgraded = await Database.open(db_path)
+    try:
+        eve = await upgraded.users.find_user_by_name("telegram", "Eve")
+        assert eve is not None
+        assert eve.handle is None
+        assert eve.platform_user_id == "5"
+        renamed = await upgraded.users.upsert_user("telegram", 5, "eve", handle="eve_x")
+        assert renamed.id == eve.id
+        assert renamed.handle == "eve_x"
+    finally:
+        await upgraded.close()
 
 
 async def test_set_dm_allowed_round_trips(db):

@@ -1,0 +1,53 @@
+"""Members named in Discord commands are found by their id, never by a name another may share."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.adapters.discord_bot import PLATFORM
+
+pytestmark = pytest.mark.timeout(30)
+
+
+async def seat_ids(harness, game_id: int) -> list[str]:
+    """The Discord ids of a game's people, seat by seat."""
+    ids = []
+    for seat in await harness.db.games.seats(game_id):
+        user = await harness.db.users.get_user(seat.user_id)
+        ids.append(user.platform_user_id)
+    return ids
+
+
+async def test_an_invited_member_is_seated_even_when_another_shows_the_same_name(harness) -> None:
+    """Two members called "alex": the one picked gets the seat and the tiles, not the other."""
+    fake = harness.fake
+    older = fake.add_user("alex")
+    newer = fake.add_user("alex")
+    await harness.slash(older, "games")  # the bot knows the older alex first
+    inter = await harness.slash(newer, "new", game="webfeud", player=str(older), seed=3)
+    assert "created" in harness.replies(inter)[0].text, harness.replies(inter)[0].text
+    assert await seat_ids(harness, 1) == [str(newer), str(older)]
+    # A namesake seen just now is not picked for the @alex another member invites either.
+    await harness.slash(newer, "games")
+    inter = await harness.slash(harness.alice, "new", game="webfeud", player=str(older), seed=4)
+    assert "created" in harness.replies(inter)[0].text
+    assert await seat_ids(harness, 2) == [str(harness.alice), str(older)]
+
+
+async def test_stats_of_a_member_are_that_members_own(harness) -> None:
+    """/stats player:@sam shows the picked sam's record, not a namesake's seen more recently."""
+    fake = harness.fake
+    winner = fake.add_user("sam")
+    namesake = fake.add_user("sam")
+    await harness.slash(winner, "new", game="webfeud", player=str(harness.alice), seed=1)
+    await harness.slash(harness.alice, "start")
+    await harness.slash(harness.alice, "resign")
+    await harness.slash(namesake, "games")  # the namesake is the sam seen last
+    inter = await harness.slash(harness.alice, "stats", player=str(winner))
+    text = harness.replies(inter)[0].text
+    assert "1 win" in text or "won 1" in text, text
+    inter = await harness.slash(harness.alice, "stats", player=str(namesake))
+    assert "no finished games" in harness.replies(inter)[0].text
+    stored = await harness.db.users.get_user_by_platform_id(PLATFORM, str(namesake))
+    assert stored is not None
+    assert stored.display_name == "sam"
