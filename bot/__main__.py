@@ -1,9 +1,16 @@
-"""The `feudbot` command line: run | console | simulate | discord | telegram | bench | migrate."""
+"""The `feudbot` command line: run | console | simulate | discord | telegram | bench | migrate.
+
+What a user can mend — a setting, a database file that cannot be used, a bad argument — ends the
+command with one line on stderr and exit status 2, never a traceback. Ctrl-C ends any command
+quietly with status 130; a reader that stops early (`feudbot simulate | head -1`) with 141.
+"""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -15,6 +22,13 @@ if TYPE_CHECKING:
 
 Command = Callable[[argparse.Namespace], int]
 
+INTERRUPTED = 130  # 128 + SIGINT, what a shell reports for a program stopped by Ctrl-C
+BROKEN_PIPE = 141  # 128 + SIGPIPE, what a shell reports for a writer whose reader went away
+
+
+class UsageError(Exception):
+    """An argument the command cannot use; `str(error)` says which, why and what would do."""
+
 
 def _simulate(args: argparse.Namespace) -> int:
     from bot.simulate import run_simulation
@@ -25,10 +39,51 @@ def _simulate(args: argparse.Namespace) -> int:
         seed=args.seed,
         players=args.players.split(","),
         out=sys.stdout,
+        err=sys.stderr,
     )
 
 
 WELCOME = "no chat tokens configured — starting a local game; type /help"
+
+
+def _check_player(name: str | None) -> None:
+    """Refuse `--as bot-easy`: it would seat a person under a bot's name, as `/new @bot` would."""
+    from bot.commands import is_bot_name
+
+    if name is not None and is_bot_name(name.removeprefix("@")):
+        raise UsageError(
+            f"--as {name}: {name} is what a computer player is called; a person needs another "
+            "name, e.g. --as alice"
+        )
+
+
+def _read_script(name: str) -> list[str]:
+    """Return the lines of a `--script` file, or say in one line why it cannot be read."""
+    why = f"cannot read script {name!r}"
+    try:
+        return Path(name).read_text(encoding="utf-8").splitlines()
+    except IsADirectoryError:
+        raise UsageError(f"{why}: it is a directory") from None
+    except FileNotFoundError:
+        raise UsageError(f"{why}: there is no such file") from None
+    except UnicodeDecodeError as error:
+        byte = error.object[error.start]
+        raise UsageError(
+            f"{why}: it is not UTF-8 text (byte {byte:#04x} at offset {error.start}); "
+            "save it as UTF-8"
+        ) from None
+    except OSError as error:
+        raise UsageError(f"{why}: {error.strerror or error}") from None
+
+
+def _check_database(path: str) -> None:
+    """Open and close the database once, so a file that cannot be used stops us before a bot."""
+    from storage import Database
+
+    async def check() -> None:
+        await (await Database.open(path)).close()
+
+    asyncio.run(check())
 
 
 def _console(args: argparse.Namespace) -> int:
@@ -36,9 +91,8 @@ def _console(args: argparse.Namespace) -> int:
     from bot.config import load_settings
 
     settings = load_settings()
-    script: list[str] | None = None
-    if args.script is not None:
-        script = Path(args.script).read_text(encoding="utf-8").splitlines()
+    _check_player(args.as_name)
+    script = _read_script(args.script) if args.script is not None else None
     return asyncio.run(
         run_console(
             args.db or settings.db_path,
@@ -60,6 +114,9 @@ def _settings(args: argparse.Namespace) -> Settings:
 
 
 def _discord(args: argparse.Namespace) -> int:
+    settings = _settings(args)
+    if settings.discord_token:  # without one, main_discord says so and creates no file
+        _check_database(settings.db_path)
     from bot.adapters.discord_bot import main_discord
 
     return main_discord(args.db)
@@ -70,6 +127,7 @@ def _telegram(args: argparse.Namespace) -> int:
     if not settings.telegram_token:
         print("TELEGRAM_TOKEN is not set (see .env.example).", file=sys.stderr)
         return 2
+    _check_database(settings.db_path)
     from bot.adapters.telegram_bot import run_telegram
 
     return run_telegram(settings)
@@ -78,6 +136,7 @@ def _telegram(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     settings = _settings(args)
     if settings.discord_token and settings.telegram_token:
+        _check_database(settings.db_path)
         from bot.adapters.platforms import run_platforms
 
         return run_platforms(settings)
@@ -85,6 +144,7 @@ def _run(args: argparse.Namespace) -> int:
         return _discord(args)
     if settings.telegram_token:
         return _telegram(args)
+    _check_player(args.as_name)
     from bot.adapters.console import run_console
 
     return asyncio.run(
@@ -98,9 +158,12 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from bot.benchmark import run_bench
+    from bot.benchmark import SCRIPTS, run_bench
 
-    only = [name for name in (args.only or "").split(",") if name]
+    only = [name.strip() for name in (args.only or "").split(",") if name.strip()]
+    if args.only is not None and not only:
+        names = ",".join(name for name, _, _ in SCRIPTS)
+        raise UsageError(f"--only {args.only!r} names no benchmark; name some of {names}")
     return run_bench(only, sys.stdout, sys.stderr)
 
 
@@ -127,7 +190,7 @@ def _migrate(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser of the `feudbot` command."""
-    parser = argparse.ArgumentParser(prog="feudbot", description=__doc__)
+    parser = argparse.ArgumentParser(prog="feudbot", description=(__doc__ or "").split("\n")[0])
     sub = parser.add_subparsers(dest="command")
 
     sim = sub.add_parser("simulate", help="play complete games with the pure core, print JSON")
@@ -168,23 +231,57 @@ def build_parser() -> argparse.ArgumentParser:
     mig = sub.add_parser("migrate", help="create or upgrade the database schema")
     mig.add_argument("--db", help="SQLite file (default: $FEUDBOT_DB or feudbot.sqlite3)")
     mig.set_defaults(func=_migrate)
+    for command_parser in sub.choices.values():
+        command_parser.set_defaults(command_parser=command_parser)
     return parser
+
+
+def _error_line(error: Exception) -> str | None:
+    """Return the one line that tells a user what to mend (None: a bug, to show in full)."""
+    from bot.config import ConfigError
+    from storage.database import CannotOpenDatabase
+
+    if isinstance(error, ConfigError):
+        return f"{error} (see .env.example)."
+    if isinstance(error, CannotOpenDatabase):
+        return f"{error} (set --db or FEUDBOT_DB)"
+    if isinstance(error, UsageError):
+        return str(error)
+    return None
+
+
+def _silence_stdout() -> None:
+    """Point stdout at the null device: the exit's flush must not fail on the broken pipe again."""
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the `feudbot` command line and return its exit status."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    # Subparsers hand arguments they do not know up to the top-level parser, whose usage line
+    # would not show the subcommand's options: the subcommand's own parser reports them.
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        owner: argparse.ArgumentParser = getattr(args, "command_parser", parser)
+        owner.error(f"unrecognized arguments: {' '.join(unknown)}")
     func: Command | None = getattr(args, "func", None)
     if func is None:
         parser.print_help()
         return 2
-    from bot.config import ConfigError
-
     try:
         return func(args)
-    except ConfigError as error:  # one line, no traceback: what to mend and where
-        print(f"feudbot: {error} (see .env.example).", file=sys.stderr)
+    except KeyboardInterrupt:  # Ctrl-C: stop at once, quietly
+        return INTERRUPTED
+    except BrokenPipeError:  # the reader went away (`| head -1`): nothing left to say
+        _silence_stdout()
+        return BROKEN_PIPE
+    except Exception as error:
+        line = _error_line(error)
+        if line is None:
+            raise
+        print(f"feudbot: {line}", file=sys.stderr)  # one line, no traceback: what to mend
         return 2
 
 

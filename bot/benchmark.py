@@ -5,7 +5,9 @@ Each script in ``bench/`` prints its own detailed report and records its headlin
 them one after another (each in a fresh process, so none inherits another's caches), adds the
 process figures (start-up time and resident memory of a bot with everything loaded), and prints
 one table and then the same rows as JSON. Timings are medians or percentiles over repeated runs,
-as each script states; the test suite never asserts a time.
+as each script states; the test suite never asserts a time. A script that fails still leaves the
+others' figures printed, but the command then exits with status 1 (refusals, status 2, and the
+scripts' reports go to the log, stderr; the table and JSON alone to stdout).
 """
 
 from __future__ import annotations
@@ -50,13 +52,21 @@ def bench_dir() -> Path | None:
     return here if (here / "figures.py").is_file() else None
 
 
-def process_figures() -> list[dict[str, Any]]:
-    """Start-up time and peak resident memory of a process with the whole bot loaded."""
+def process_figures(log: TextIO) -> list[dict[str, Any]] | None:
+    """Start-up time and peak resident memory of a process with the whole bot loaded.
+
+    Returns None, after saying why on `log`, when the process fails.
+    """
     seconds, rss = [], []
     for _ in range(STARTUP_RUNS):
-        out = subprocess.run(
-            [sys.executable, "-c", _LOADED], capture_output=True, text=True, check=True
-        ).stdout.split()
+        done = subprocess.run(
+            [sys.executable, "-c", _LOADED], capture_output=True, text=True, check=False
+        )
+        if done.returncode != 0:
+            log.write(done.stderr)
+            log.write(f"loading the bot failed with exit status {done.returncode}\n")
+            return None
+        out = done.stdout.split()
         seconds.append(float(out[0]))
         rss.append(int(out[1]) / 1024)  # ru_maxrss is in KiB on Linux
     return [
@@ -77,8 +87,10 @@ def process_figures() -> list[dict[str, Any]]:
     ]
 
 
-def run_script(folder: Path, script: str, args: Sequence[str], log: TextIO) -> list[dict[str, Any]]:
-    """Run one bench script, its report going to `log`; return the figures it recorded."""
+def run_script(
+    folder: Path, script: str, args: Sequence[str], log: TextIO
+) -> tuple[list[dict[str, Any]], int]:
+    """Run one bench script, its report going to `log`; return its figures and exit status."""
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "figures.jsonl"
         env = {**os.environ, "FEUDBOT_BENCH_OUT": str(out)}
@@ -105,7 +117,7 @@ def run_script(folder: Path, script: str, args: Sequence[str], log: TextIO) -> l
     for row in rows:
         row["script"] = script
     log.write(f"({script}: {elapsed:.0f} s)\n")
-    return rows
+    return rows, done.returncode
 
 
 def table(rows: Sequence[dict[str, Any]]) -> str:
@@ -124,27 +136,49 @@ def table(rows: Sequence[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-def run_bench(only: Sequence[str], out: TextIO, log: TextIO) -> int:
-    """Run the selected scripts (all when `only` is empty); print the table, then JSON."""
-    folder = bench_dir()
+def run_bench(only: Sequence[str], out: TextIO, log: TextIO, *, folder: Path | None = None) -> int:
+    """Run the selected scripts (all when `only` is empty); print the table, then JSON.
+
+    Args:
+        only: Names of `SCRIPTS` to run (empty: all of them and the process figures).
+        out: Where the table and the JSON go.
+        log: Where the scripts' reports, failures and refusals go.
+        folder: The folder of the scripts (default: the checkout's ``bench/``).
+
+    Returns:
+        0; 1 when a script failed (the others' figures are printed all the same); 2 when
+        there is nothing to run.
+    """
+    folder = folder or bench_dir()
     if folder is None:
-        out.write("feudbot bench runs the scripts in bench/ of a source checkout; none found.\n")
+        log.write("feudbot bench runs the scripts in bench/ of a source checkout; none found.\n")
         return 2
     unknown = [name for name in only if name not in {name for name, _, _ in SCRIPTS}]
     if unknown:
         names = ", ".join(name for name, _, _ in SCRIPTS)
-        out.write(f"unknown benchmark {unknown[0]!r}; choose from {names}\n")
+        log.write(f"feudbot bench: unknown benchmark {unknown[0]!r}; choose from {names}\n")
         return 2
     rows: list[dict[str, Any]] = []
+    failed: list[str] = []
     for name, script, args in SCRIPTS:
         if only and name not in only:
             continue
         if not (folder / script).is_file():
             log.write(f"\n## {script}: not present in this checkout\n")
             continue
-        rows += run_script(folder, script, args, log)
+        figures, status = run_script(folder, script, args, log)
+        rows += figures
+        if status != 0:
+            failed.append(f"{script} (exit status {status})")
     if not only:
-        rows += process_figures()
+        loaded = process_figures(log)
+        if loaded is None:
+            failed.append("the start-up figures")
+        else:
+            rows += loaded
     out.write(table(rows) + "\n\n")
     out.write(json.dumps(rows, indent=1, ensure_ascii=False) + "\n")
+    if failed:
+        log.write(f"feudbot bench: failed: {', '.join(failed)}; their figures are missing\n")
+        return 1
     return 0

@@ -10,7 +10,11 @@ Variables (see `.env.example`): ``DISCORD_TOKEN``, ``DISCORD_DEV_GUILD_ID``, ``T
 (receive Telegram updates by webhook instead of polling), ``FEUDBOT_DB`` (SQLite file, default
 ``feudbot.sqlite3``),
 ``FEUDBOT_ALLOW_SEED`` (``1`` lets ``/new … seed=N`` through outside the console),
-``FEUDBOT_REMINDERS`` (how long before a turn deadline to remind the player, default ``24h,1h``).
+``FEUDBOT_REMINDERS`` (how long before a turn deadline to remind the player, default ``24h,1h``;
+each more than nothing and at most 365 days).
+
+A value the bot cannot use raises `ConfigError` naming the variable; the command line prints it
+as one line and exits with status 2.
 """
 
 from __future__ import annotations
@@ -25,6 +29,10 @@ DEFAULT_DB = "feudbot.sqlite3"
 DEFAULT_REMINDERS = (timedelta(hours=24), timedelta(hours=1))
 _DURATION = re.compile(r"^(\d+)([smhd])$")
 _UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days"}
+# A reminder further ahead than any turn limit never fires; far beyond one, the date arithmetic
+# of its due time overflows.
+LONGEST_REMINDER = timedelta(days=365)
+PORTS = range(1, 65536)
 
 
 class ConfigError(ValueError):
@@ -49,17 +57,31 @@ class Settings:
 
 
 def parse_duration(text: str) -> timedelta:
-    """Parse ``90s``, ``15m``, ``24h`` or ``2d``."""
+    """Parse ``90s``, ``15m``, ``24h`` or ``2d`` (at most `LONGEST_REMINDER`)."""
     match = _DURATION.match(text.strip().lower())
     if match is None:
         raise ValueError(f"{text!r} is not a duration like 24h, 15m, 2d or 90s")
-    return timedelta(**{_UNITS[match.group(2)]: int(match.group(1))})
+    too_long = ValueError(f"{text.strip()!r} is too long; at most {LONGEST_REMINDER.days}d")
+    try:
+        duration = timedelta(**{_UNITS[match.group(2)]: int(match.group(1))})
+    except OverflowError:  # beyond what timedelta can hold at all
+        raise too_long from None
+    if duration > LONGEST_REMINDER:
+        raise too_long
+    return duration
 
 
 def parse_reminders(text: str) -> tuple[timedelta, ...]:
-    """Parse a comma-separated list of durations (empty: no reminders), longest first, once each."""
+    """Parse a comma-separated list of durations (empty: no reminders), longest first, once each.
+
+    A zero duration is refused: a reminder at the deadline would come with the timeout itself.
+    """
     parts = [part for part in text.split(",") if part.strip()]
-    return tuple(sorted({parse_duration(part) for part in parts}, reverse=True))
+    durations = {parse_duration(part) for part in parts}
+    if timedelta(0) in durations:
+        zero = next(part.strip() for part in parts if not parse_duration(part))
+        raise ValueError(f"{zero!r} is no time before the deadline; use e.g. 1h or 15m")
+    return tuple(sorted(durations, reverse=True))
 
 
 def _number(env: Mapping[str, str], name: str) -> int | None:
@@ -67,6 +89,13 @@ def _number(env: Mapping[str, str], name: str) -> int | None:
     if value is not None and not value.isdecimal():
         raise ConfigError(f"{name} must be a whole number, not {value!r}")
     return int(value) if value else None
+
+
+def _port(env: Mapping[str, str], name: str) -> int | None:
+    port = _number(env, name)
+    if port is not None and port not in PORTS:
+        raise ConfigError(f"{name} must be a port number from 1 to 65535, not {port}")
+    return port
 
 
 def _flag(value: str | None) -> bool:
@@ -102,7 +131,7 @@ def load_settings(env: Mapping[str, str] | None = None, *, dotenv: bool = True) 
         telegram_api_base_url=_text(env, "TELEGRAM_API_BASE_URL"),
         telegram_webhook_url=_text(env, "TELEGRAM_WEBHOOK_URL"),
         telegram_webhook_listen=_text(env, "TELEGRAM_WEBHOOK_LISTEN"),
-        telegram_webhook_port=_number(env, "TELEGRAM_WEBHOOK_PORT"),
+        telegram_webhook_port=_port(env, "TELEGRAM_WEBHOOK_PORT"),
         telegram_webhook_secret=_text(env, "TELEGRAM_WEBHOOK_SECRET"),
         allow_seed=_flag(env.get("FEUDBOT_ALLOW_SEED")),
         reminders=every,

@@ -1,8 +1,13 @@
-"""`feudbot simulate`: complete games between bot players, invariants checked after every move."""
+"""`feudbot simulate`: complete games between bot players, invariants checked after every move.
+
+The games go to `out` as JSON lines and nothing else does: a refusal (an unknown game or level,
+a player count the game does not take, fewer than one game) is one line on `err`, status 2.
+"""
 
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
@@ -41,15 +46,50 @@ def play_game(game: str, seed: int, levels: Sequence[str]) -> dict[str, Any]:
     }
 
 
-def run_simulation(*, game: str, games: int, seed: int, players: Sequence[str], out: TextIO) -> int:
-    """Play `games` games from consecutive seeds, printing one JSON object per game."""
-    if game not in GAMES:
-        out.write(f"unknown game {game!r}; choose from {', '.join(GAMES)}\n")
+def player_counts(game: str) -> str:
+    """Say how many players a game takes: "2", "1 to 4"."""
+    spec = GAMES[game]
+    if spec.min_players == spec.max_players:
+        return str(spec.min_players)
+    return f"{spec.min_players} to {spec.max_players}"
+
+
+def run_simulation(
+    *,
+    game: str,
+    games: int,
+    seed: int,
+    players: Sequence[str],
+    out: TextIO,
+    err: TextIO | None = None,
+) -> int:
+    """Play `games` games from consecutive seeds, printing one JSON object per game.
+
+    Returns:
+        0, or 2 after a one-line refusal on `err` (default: stderr).
+    """
+    errors = err or sys.stderr
+
+    def refuse(message: str) -> int:
+        errors.write(f"feudbot simulate: {message}\n")
+        errors.flush()
         return 2
+
+    if game not in GAMES:
+        return refuse(f"unknown game {game!r}; choose from {', '.join(GAMES)}")
     bad = [level for level in players if level not in LEVELS]
     if bad:
-        out.write(f"unknown level {bad[0]!r}; choose from {', '.join(LEVELS)}\n")
-        return 2
+        return refuse(f"unknown level {bad[0]!r}; choose from {', '.join(LEVELS)}")
+    spec = GAMES[game]
+    if not spec.min_players <= len(players) <= spec.max_players:
+        seats = min(max(spec.min_players, 2), spec.max_players)
+        return refuse(
+            f"{game} takes {player_counts(game)} players, and --players {','.join(players)} "
+            f"names {len(players)}; name one level a seat, e.g. --players "
+            + ",".join(("hard", "easy", "medium", "easy")[:seats])
+        )
+    if games < 1:
+        return refuse(f"--games {games}: play at least 1 game")
     for n in range(games):
         record = play_game(game, seed + n, players)
         out.write(json.dumps(record) + "\n")

@@ -29,6 +29,7 @@ import asyncio
 import logging
 import os
 import sqlite3
+import threading
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from datetime import datetime
@@ -40,7 +41,7 @@ import aiosqlite
 
 from storage.deadlines import DeadlineRepository
 from storage.games import GameRepository
-from storage.migrate import Migration, migrate
+from storage.migrate import Migration, MigrationError, migrate, user_version
 from storage.results import ResultRepository
 from storage.users import ChatRepository, UserRepository
 
@@ -50,6 +51,67 @@ DeadlineListener = Callable[[datetime], object]
 
 # Waits this long for another process's write lock (e.g. `feudbot migrate` while running).
 BUSY_TIMEOUT_MS = 5000
+
+
+class CannotOpenDatabase(Exception):
+    """The database file cannot be used: `str(error)` says which file and why, in one line."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        """Name the file and the reason, e.g. "it is a directory"."""
+        super().__init__(f"cannot open database {path!r}: {reason}")
+        self.path = path
+        self.reason = reason
+
+
+def _path_problem(name: str) -> str | None:
+    """Say what is wrong with the place of a database file that SQLite would only call "unable"."""
+    if name == ":memory:" or name.startswith("file:"):
+        return None
+    path = Path(name)
+    if path.is_dir():
+        return "it is a directory"
+    folder = path.parent
+    if not folder.exists():
+        return f"the folder {str(folder)!r} does not exist"
+    if not folder.is_dir():
+        return f"{str(folder)!r} is not a folder"
+    return None
+
+
+def _explain(error: sqlite3.Error | MigrationError) -> str:
+    """Turn what SQLite or the migration runner raised into the reason of CannotOpenDatabase."""
+    if isinstance(error, MigrationError):
+        return str(error)
+    text = str(error)
+    if "file is not a database" in text:
+        return "it is not a SQLite database"
+    if "readonly" in text or "read-only" in text:
+        return "it is read-only; make it (and its folder) writable"
+    if "locked" in text or "busy" in text:
+        return (
+            f"another process has held it locked for over {BUSY_TIMEOUT_MS // 1000} s; "
+            "stop that process or try again"
+        )
+    if "unable to open" in text:
+        return "SQLite cannot open or create it; check you may read and write it and its folder"
+    return text
+
+
+async def _connect(name: str) -> aiosqlite.Connection:
+    """Open the aiosqlite connection; after a failure, wait until its worker thread has ended.
+
+    aiosqlite stops the thread of a connection that failed to open but does not wait for it:
+    left alone, the thread reports its end to an event loop that `asyncio.run` has already
+    closed, and prints a second traceback ("Event loop is closed").
+    """
+    conn = aiosqlite.connect(name, isolation_level=None)
+    try:
+        return await conn
+    except BaseException:
+        thread = conn if isinstance(conn, threading.Thread) else getattr(conn, "_thread", None)
+        if isinstance(thread, threading.Thread) and thread.is_alive():
+            thread.join(timeout=5)  # the stop request is next in its queue: this is quick
+        raise
 
 
 class Database:
@@ -77,40 +139,63 @@ class Database:
     ) -> Database:
         """Open the database file (created if missing), turn on WAL and foreign keys, migrate.
 
+        A file that cannot be used — a directory, a missing folder, not SQLite, newer than the
+        code, read-only, locked by another process for longer than the busy timeout — is
+        refused here, at start-up, rather than failing every command later.
+
         Args:
             path: The SQLite file, or ":memory:" for a throw-away database.
             migrations: Replaces the packaged migrations (tests only).
 
         Returns:
             The ready database.
+
+        Raises:
+            CannotOpenDatabase: The file cannot be used; the message says why in one line.
         """
         name = str(Path(path)) if not isinstance(path, str) else path
-        conn = await aiosqlite.connect(name, isolation_level=None)
+        problem = _path_problem(name)
+        if problem is not None:
+            raise CannotOpenDatabase(name, problem)
+        try:
+            conn = await _connect(name)
+        except sqlite3.Error as error:
+            raise CannotOpenDatabase(name, _explain(error)) from error
         try:
             conn.row_factory = sqlite3.Row
+            # Set first: another process's lock is waited for from the first statement on.
+            await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             # journal_mode and foreign_keys cannot change inside a transaction: set them first.
             await conn.execute("PRAGMA journal_mode = WAL")
             await conn.execute("PRAGMA foreign_keys = ON")
             # WAL + NORMAL never corrupts and survives an app crash; only a power cut may lose
             # the last few commits. It saves an fsync per move.
             await conn.execute("PRAGMA synchronous = NORMAL")
-            await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             await migrate(conn, migrations)
+            await _check_writable(conn)
+        except (sqlite3.Error, MigrationError) as error:
+            await _close_quietly(conn)
+            raise CannotOpenDatabase(name, _explain(error)) from error
         except BaseException:
-            await conn.close()
+            await _close_quietly(conn)
             raise
         return cls(conn, name)
 
     async def close(self) -> None:
-        """Wait for the running transaction, then close the connection (idempotent)."""
+        """Wait for the running transaction, then close the connection (idempotent, never raises).
+
+        Closing is the last thing a process does, often on its way out after another error:
+        a failure here is logged, not raised over it.
+        """
         async with self._lock:
             if self._closed:
                 return
             self._closed = True
             try:
                 await self._conn.execute("PRAGMA optimize")
-            finally:
-                await self._conn.close()
+            except sqlite3.Error as error:  # e.g. the file became read-only: only statistics lost
+                log.warning("PRAGMA optimize on closing %s failed: %s", self.path, error)
+            await _close_quietly(self._conn)
 
     async def __aenter__(self) -> Self:
         return self
@@ -224,3 +309,28 @@ class Database:
                 listener(earliest)
             except Exception:
                 log.exception("deadline listener %r failed", listener)
+
+
+async def _check_writable(conn: aiosqlite.Connection) -> None:
+    """Raise the error of a write if the database cannot be written (read-only, locked).
+
+    SQLite opens a read-only file without complaint and reads it; only the first write fails.
+    Rewriting `user_version` with its own value inside a rolled-back transaction is a write
+    that changes nothing.
+    """
+    version = await user_version(conn)
+    await conn.execute("BEGIN IMMEDIATE")
+    try:
+        # An int we read ourselves: PRAGMA takes no parameters.
+        await conn.execute(f"PRAGMA user_version = {int(version)}")
+    finally:
+        if conn.in_transaction:
+            await conn.execute("ROLLBACK")
+
+
+async def _close_quietly(conn: aiosqlite.Connection) -> None:
+    """Close the connection, logging rather than raising what SQLite says."""
+    try:
+        await conn.close()
+    except sqlite3.Error as error:
+        log.warning("closing the database connection failed: %s", error)

@@ -5,7 +5,9 @@
 - `migrate(conn)` applies every file numbered above the database's `user_version`, each in its
   own explicit `BEGIN IMMEDIATE … COMMIT` that also sets `user_version`, so a failing file
   leaves the database exactly as it was. sqlite3's `executescript` is not used: it commits
-  whatever transaction is open first, which would break that guarantee.
+  whatever transaction is open first, which would break that guarantee. A file that holds
+  tables at version 0 (another program's database, or ours with its version reset) is refused
+  rather than half-migrated; so is a database newer than the code.
 - `split_sql(script)` cuts a script into statements with `sqlite3.complete_statement`, so
   semicolons inside trigger bodies, strings and comments are handled.
 
@@ -112,7 +114,8 @@ async def migrate(conn: aiosqlite.Connection, migrations: Sequence[Migration] | 
     current = await user_version(conn)
     if current > latest:
         raise MigrationError(
-            f"the database is at schema version {current}, newer than this code ({latest})"
+            f"it is at schema version {current}, newer than this code ({latest}); "
+            "upgrade feudbot to use it"
         )
     for migration in chosen:
         if migration.version <= current:
@@ -136,6 +139,13 @@ async def _apply(conn: aiosqlite.Connection, migration: Migration) -> int:
         if current >= migration.version:
             await conn.execute("ROLLBACK")
             return current
+        if current == 0 and await _table_names(conn):
+            # Our own tables at version 0 (a reset user_version) or another program's database:
+            # creating the schema over them would fail halfway or mix two programs' data.
+            raise MigrationError(
+                "it holds tables but no schema version (PRAGMA user_version is 0): not a "
+                "feudbot database, or its version was reset; use a new file"
+            )
         for statement in statements:
             await conn.execute(statement)
         problems = list(await conn.execute_fetchall("PRAGMA foreign_key_check"))
@@ -152,6 +162,15 @@ async def _apply(conn: aiosqlite.Connection, migration: Migration) -> int:
             await conn.execute("ROLLBACK")
         raise
     return migration.version
+
+
+async def _table_names(conn: aiosqlite.Connection) -> list[str]:
+    """Return the names of the tables of the database (not SQLite's own)."""
+    rows = await conn.execute_fetchall(
+        "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite!_%' "
+        "ESCAPE '!'"
+    )
+    return [str(row[0]) for row in rows]
 
 
 def _strip_leading_comments(statement: str) -> str:

@@ -53,14 +53,43 @@ def test_simulate_is_reproducible(capsys: pytest.CaptureFixture[str]) -> None:
     assert first == second
 
 
+def refusal(game="webfeud", games=1, players=("hard", "easy")) -> str:
+    """Run a simulation that must be refused; return its one line of stderr (stdout stays empty)."""
+    out, err = io.StringIO(), io.StringIO()
+    assert run_simulation(game=game, games=games, seed=0, players=players, out=out, err=err) == 2
+    assert out.getvalue() == ""  # the JSON stream holds games only
+    lines = err.getvalue().splitlines()
+    assert len(lines) == 1
+    return lines[0]
+
+
 def test_simulate_refuses_unknown_game_and_level() -> None:
-    """Unknown games and levels exit 2 with a message naming the choices."""
-    out = io.StringIO()
-    assert run_simulation(game="chess", games=1, seed=0, players=["hard"], out=out) == 2
-    assert "webfeud" in out.getvalue()
-    out = io.StringIO()
-    assert run_simulation(game="webfeud", games=1, seed=0, players=["god", "easy"], out=out) == 2
-    assert "hard" in out.getvalue()
+    """Unknown games and levels exit 2 with a message on stderr naming the choices."""
+    assert "webfeud" in refusal(game="chess", players=["hard"])
+    assert "hard" in refusal(players=["god", "easy"])
+
+
+def test_simulate_refuses_a_player_count_the_game_does_not_take() -> None:
+    """One level for Webfeud (2 players), five for NMBR 9 (1 to 4): refused, counts named."""
+    assert refusal(players=["hard"]) == (
+        "feudbot simulate: webfeud takes 2 players, and --players hard names 1; "
+        "name one level a seat, e.g. --players hard,easy"
+    )
+    assert "nmbr9 takes 1 to 4 players" in refusal(game="nmbr9", players=["hard"] * 5)
+
+
+@pytest.mark.parametrize("games", [0, -3])
+def test_simulate_refuses_fewer_than_one_game(games) -> None:
+    """`--games -3` used to print nothing and exit 0."""
+    assert refusal(games=games) == f"feudbot simulate: --games {games}: play at least 1 game"
+
+
+def test_simulate_refusals_go_to_stderr_from_the_command_line(capsys) -> None:
+    """`feudbot simulate --players hard`: status 2, stdout empty, one line on stderr."""
+    assert main(["simulate", "--players", "hard"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith("feudbot simulate: webfeud takes 2 players")
 
 
 def test_invariant_check_catches_a_lost_tile_and_a_wrong_score() -> None:

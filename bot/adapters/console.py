@@ -8,16 +8,22 @@ Script: ``feudbot console --script FILE [--json]`` reads lines ``name: /command 
 lines and ``#`` comments are skipped); with ``--json`` it prints one JSON object per reply:
 ``{"to": "chat" or a player's name, "text": …, "images": [paths], "event": {…}}``.
 
+Ctrl-C at the prompt (or while a command runs) stops the console at once; the command line
+exits with status 130. An image folder that cannot be written is reported once on stderr and
+the console carries on with text boards.
+
 The four adapter steps: parse the line → call the service → get `Reply` values → print them.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import getpass
 import logging
 import re
 import sys
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -69,7 +75,9 @@ class Console:
     out: TextIO = field(default_factory=lambda: sys.stdout)
     json_mode: bool = False
     image_dir: Path = Path("feudbot-images")
+    err: TextIO = field(default_factory=lambda: sys.stderr)
     _count: int = -1  # replies numbered so far; -1 until the image folder has been looked at
+    _images_off: bool = False  # set once the image folder has refused a file
 
     async def user(self, name: str) -> UserRef:
         """Return the local player called `name` (the main player is the chat's admin).
@@ -104,7 +112,7 @@ class Console:
             self._count = last_image_number(self.image_dir)
         for reply in replies:
             self._count += 1
-            paths = save_images(reply, self.image_dir, self._count)
+            paths = self._save_images(reply)
             if self.json_mode:
                 self.out.write(reply_json(reply, paths) + "\n")
                 continue
@@ -120,6 +128,30 @@ class Console:
             for path in paths:
                 self.out.write(f"[image] {path}\n")
         self.out.flush()
+
+    def _save_images(self, reply: Reply) -> list[Path]:
+        """Write the reply's images; on the first failure say so once and write no more.
+
+        The move behind the reply is saved already: a folder that cannot be written costs
+        the pictures, never the game.
+        """
+        if self._images_off or not reply.images:
+            return []
+        try:
+            return save_images(reply, self.image_dir, self._count)
+        except OSError as error:
+            self._images_off = True
+            why = (
+                "it is not a folder"
+                if self.image_dir.exists() and not self.image_dir.is_dir()
+                else (error.strerror or str(error)).lower()
+            )
+            self.err.write(
+                f"feudbot: cannot write images to {str(self.image_dir)!r} ({why}): images are "
+                "off, boards are shown as text\n"
+            )
+            self.err.flush()
+            return []
 
 
 async def run_console(
@@ -190,13 +222,50 @@ async def _interactive(console: Console, inp: TextIO, welcome: str | None) -> No
         f"feudbot console — you play as {console.name}. Type /help; "
         "'@bob: /command' acts as bob; /quit leaves.\n"
     )
-    while True:
-        out.write(console.name + PROMPT_SUFFIX)
+    try:
+        while True:
+            out.write(console.name + PROMPT_SUFFIX)
+            out.flush()
+            line = await read_line(inp)
+            if not line:  # end of input
+                out.write("\n")
+                return
+            if line.strip().lower() in QUIT:
+                return
+            await console.feed(line)
+    except asyncio.CancelledError:  # Ctrl-C, at the prompt or mid-command: end the line, stop
+        out.write("\n")
         out.flush()
-        line = await asyncio.to_thread(inp.readline)
-        if not line:  # end of input
-            out.write("\n")
+        raise
+
+
+async def read_line(inp: TextIO) -> str:
+    """Read one line of `inp` in a daemon thread ("" at the end of input).
+
+    Not `asyncio.to_thread`: on Ctrl-C, `asyncio.run` waits for its executor's threads before it
+    returns, and a thread blocked reading the terminal never ends, so the console would hang
+    until a second Ctrl-C ended it with a traceback. A daemon thread is left behind instead.
+    """
+    loop = asyncio.get_running_loop()
+    line: asyncio.Future[str] = loop.create_future()
+
+    def deliver(text: str | None, error: BaseException | None) -> None:
+        if line.done():  # cancelled meanwhile
             return
-        if line.strip().lower() in QUIT:
-            return
-        await console.feed(line)
+        if error is not None:
+            line.set_exception(error)
+        else:
+            line.set_result(text or "")
+
+    def read() -> None:
+        text, error = None, None
+        try:
+            text = inp.readline()
+        except Exception as problem:  # e.g. input that is not text: the reader's to report
+            error = problem
+        # RuntimeError: the loop has closed, nobody waits for this line any more.
+        with contextlib.suppress(RuntimeError):
+            loop.call_soon_threadsafe(deliver, text, error)
+
+    threading.Thread(target=read, name="console-input", daemon=True).start()
+    return await line

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -414,3 +415,71 @@ async def test_a_hot_seat_player_may_not_take_a_bots_name(tmp_path) -> None:
     text = await interact(tmp_path, "/new smartfeud bot=hard seed=1\n@bot-hard: /join\n/quit\n")
     assert "bot-hard is what a computer player is called; a person needs another name" in text
     assert "joined" not in text
+
+
+def test_an_image_folder_that_cannot_be_written_warns_once_and_plays_on(tmp_path, capsys) -> None:
+    """`--out` naming a file: one line on stderr, then text only; every move is still saved."""
+    (tmp_path / "afile").write_text("not a folder\n", encoding="utf-8")
+    script = tmp_path / "s.txt"
+    script.write_text(
+        "alice: /new webfeud @bob seed=42\nbob: /rack\nalice: /pass\nalice: /board\n",
+        encoding="utf-8",
+    )
+    db = tmp_path / "g.sqlite3"
+    out_dir = str(tmp_path / "afile")
+    status = main(["console", "--db", str(db), "--script", str(script), "--out", out_dir])
+    captured = capsys.readouterr()
+    assert status == 0
+    assert captured.err == (
+        f"feudbot: cannot write images to {out_dir!r} (it is not a folder): images are off, "
+        "boards are shown as text\n"
+    )
+    assert "[image]" not in captured.out
+    assert "Game #1 (Webfeud) has started" in captured.out
+    assert "(private to bob)" in captured.out
+    assert "alice 0, bob 0" in captured.out  # the /board after the pass
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT count(*) FROM moves").fetchone()[0] == 1
+
+
+def start_console(folder: Path, command: str) -> subprocess.Popen[bytes]:
+    """Start `python -m bot COMMAND --as zed` on pipes and wait for its prompt."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    for variable in ("DISCORD_TOKEN", "TELEGRAM_TOKEN", "FEUDBOT_DB"):
+        env.pop(variable, None)
+    images = ["--no-images"] if command == "console" else []  # `run` has no such option
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bot", command, "--db", "c.sqlite3", "--as", "zed", *images],
+        cwd=folder,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None
+    shown = b""
+    while not shown.endswith(b"zed> "):  # pytest-timeout ends a wait that never sees it
+        chunk = os.read(proc.stdout.fileno(), 1)
+        assert chunk, proc.stderr.read() if proc.stderr else b""
+        shown += chunk
+    return proc
+
+
+@pytest.mark.parametrize("command", ["console", "run"])
+@pytest.mark.parametrize("typed", ["", "/new nmbr9 bot=hard bot=hard bot=hard seed=1\n"])
+def test_ctrl_c_ends_the_interactive_console_at_once_and_quietly(tmp_path, command, typed) -> None:
+    """SIGINT at the prompt, or just after a command: status 130, a newline, no traceback."""
+    proc = start_console(tmp_path, command)
+    try:
+        if typed:
+            assert proc.stdin is not None
+            proc.stdin.write(typed.encode())
+            proc.stdin.flush()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=10)  # once, not on a second Ctrl-C
+    finally:
+        proc.kill()
+    assert proc.returncode == 130
+    assert err == b""
+    assert out.endswith(b"\n")
+    assert b"Traceback" not in out

@@ -1,5 +1,6 @@
 import ast
 import asyncio
+import re
 import sqlite3
 import sys
 from pathlib import Path
@@ -8,6 +9,7 @@ import pytest
 
 import storage
 from storage import Database
+from storage.database import BUSY_TIMEOUT_MS, CannotOpenDatabase
 
 
 class Boom(Exception):
@@ -116,6 +118,63 @@ async def test_close_is_idempotent_and_final(db_path):
     await db.close()
     with pytest.raises(sqlite3.ProgrammingError, match="closed"):
         await db.users.get_user(1)
+
+
+async def test_close_never_raises(db_path):
+    """A database that can no longer be written still closes: `PRAGMA optimize` may fail."""
+    db = await Database.open(db_path)
+    await db.users.upsert_user("console", "1", "Alice")
+    await db.users.get_user_by_platform_id("console", "1")  # gives optimize something to do
+    async with db.read() as conn:
+        await conn.execute("PRAGMA query_only = ON")  # every write fails from here on
+    await db.close()
+    with pytest.raises(sqlite3.ProgrammingError, match="closed"):
+        await db.users.get_user(1)
+
+
+def junk_file(folder):
+    path = folder / "junk.sqlite3"
+    path.write_text("junk\n")
+    return path
+
+
+def newer_file(folder):
+    path = folder / "newer.sqlite3"
+    with sqlite3.connect(path) as conn:
+        conn.execute("PRAGMA user_version = 99")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("make", "reason"),
+    [
+        (lambda folder: folder, "it is a directory"),
+        (lambda folder: folder / "no" / "x.sqlite3", "the folder '.*no' does not exist"),
+        (junk_file, "it is not a SQLite database"),
+        (newer_file, "it is at schema version 99, newer than this code"),
+    ],
+    ids=["a directory", "a missing folder", "not SQLite", "newer"],
+)
+async def test_open_says_in_one_line_what_is_wrong_with_the_file(tmp_path, make, reason):
+    """CannotOpenDatabase names the file and the reason; nothing is left open or created."""
+    path = make(tmp_path)
+    named = re.escape(repr(str(path)))
+    with pytest.raises(CannotOpenDatabase, match=f"^cannot open database {named}: {reason}"):
+        await Database.open(path)
+    assert not (tmp_path / "no").exists()
+
+
+async def test_open_refuses_a_file_locked_beyond_the_busy_timeout(db_path):
+    """Another connection holding the write lock: refused after the timeout, not on a command."""
+    await (await Database.open(db_path)).close()
+    holder = sqlite3.connect(db_path, isolation_level=None)
+    try:
+        holder.execute("BEGIN IMMEDIATE")
+        with pytest.raises(CannotOpenDatabase, match="another process has held it locked"):
+            await Database.open(db_path)
+    finally:
+        holder.close()
+    assert BUSY_TIMEOUT_MS == 5000  # the figure the message and docs/hardening.md give
 
 
 async def test_context_manager_closes(db_path):

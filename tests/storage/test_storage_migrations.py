@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 
 from storage import Database, MigrationError
+from storage.database import CannotOpenDatabase
 from storage.migrate import Migration, latest_version, load_migrations
 
 EXPECTED_TABLES = {"users", "chats", "games", "seats", "moves", "deadlines", "results"}
@@ -69,8 +70,9 @@ async def test_failing_migration_leaves_database_untouched(db_path):
     """A migration that fails halfway is rolled back whole, user_version included."""
     good = Migration(1, "first", "CREATE TABLE a (x INTEGER);")
     bad = Migration(2, "broken", "CREATE TABLE b (x INTEGER);\nINSERT INTO missing VALUES (1);")
-    with pytest.raises(sqlite3.OperationalError, match="missing"):
+    with pytest.raises(CannotOpenDatabase, match="missing") as refused:
         await Database.open(db_path, migrations=[good, bad])
+    assert isinstance(refused.value.__cause__, sqlite3.OperationalError)
     assert version_of(db_path) == 1
     assert "a" in tables(db_path)
     assert "b" not in tables(db_path)
@@ -92,22 +94,43 @@ async def test_database_newer_than_code_is_refused(db_path):
     """Opening a database whose user_version is beyond the newest migration raises."""
     with sqlite3.connect(db_path) as conn:
         conn.execute(f"PRAGMA user_version = {latest_version() + 1}")
-    with pytest.raises(MigrationError, match="newer than this code"):
+    with pytest.raises(CannotOpenDatabase, match="newer than this code") as refused:
         await Database.open(db_path)
+    assert isinstance(refused.value.__cause__, MigrationError)
 
 
 async def test_gap_in_numbering_is_refused(db_path):
     """Migration numbers must run 1, 2, 3 without gaps."""
-    with pytest.raises(MigrationError, match="without gaps"):
+    with pytest.raises(CannotOpenDatabase, match="without gaps"):
         await Database.open(db_path, migrations=[Migration(2, "two", "SELECT 1;")])
 
 
 async def test_migration_may_not_control_the_transaction(db_path):
     """A file containing COMMIT is refused before anything runs."""
     sneaky = Migration(1, "sneaky", "CREATE TABLE a (x INTEGER);\nCOMMIT;")
-    with pytest.raises(MigrationError, match="runner does that"):
+    with pytest.raises(CannotOpenDatabase, match="runner does that"):
         await Database.open(db_path, migrations=[sneaky])
     assert version_of(db_path) == 0
+
+
+async def test_tables_at_version_0_are_refused_untouched(db_path):
+    """Our tables with user_version reset to 0 (or another program's): refused, not half-built."""
+    await (await Database.open(db_path)).close()
+    with sqlite3.connect(db_path) as conn:
+        conn.execute("PRAGMA user_version = 0")
+    before = tables(db_path)
+    with pytest.raises(CannotOpenDatabase, match="holds tables but no schema version"):
+        await Database.open(db_path)
+    assert version_of(db_path) == 0
+    assert tables(db_path) == before
+    with sqlite3.connect(db_path) as conn:
+        conn.execute("CREATE TABLE notes (x TEXT)")
+    other = db_path.with_name("other.sqlite3")
+    with sqlite3.connect(other) as conn:
+        conn.execute("CREATE TABLE notes (x TEXT)")
+    with pytest.raises(CannotOpenDatabase, match="not a feudbot database"):
+        await Database.open(other)
+    assert tables(other) == {"notes"}
 
 
 async def test_concurrent_openers_migrate_once(db_path):
