@@ -46,22 +46,56 @@ from bot.adapters.common import APOLOGY, image_bytes, image_name
 from bot.commands import BOT_LEVEL_NAMES, COMMANDS, Command, CommandError, CommandSpec
 from bot.config import Settings
 from bot.core.errors import GameError
+from bot.core.words import and_list, plural
 from bot.games import GAMES
 from bot.reminders import Dispatcher, Send
 from bot.replies import ChatTarget, Reply, UserTarget
 from bot.service import ChatRef, Service, UserRef, bot_names, load_state
+from storage import GameStatus
 
 log = logging.getLogger(__name__)
 
 PLATFORM = "discord"
 MAX_CONTENT = 2000
 MAX_DESCRIPTION = 4096
+MAX_MESSAGES = 5  # a longer text ends with "… and N more lines" rather than flood the channel
 MAX_CHOICES = 25
+MAX_CHOICE_TEXT = 100  # an autocomplete choice's name and value
 MAX_INVITES = 3
 COLOUR = discord.Colour(0x2E7D32)
+# Nobody is notified unless a message names whom (`pinging`): a name is never a ping.
+NO_MENTIONS = discord.AllowedMentions.none()
+# The event key of an adapter-made ping: the Discord user ids it mentions (and notifies).
+MENTIONS = "mentions"
+# An escaped "#" that makes no heading (Discord's need "# " with a space): "#1 alice: …".
+_NOT_A_HEADING = re.compile(r"^\\(#{1,3})(?=[^\s#])", re.MULTILINE)
 STALE = (
     "That button belongs to an earlier turn of game #{game}; nothing was changed. "
     "Use the buttons on the latest message, or /board."
+)
+# What `game` suggests: the games a command accepts (the service refuses the others).
+OPEN: tuple[GameStatus, ...] = ("lobby", "active")
+GAME_STATUSES: dict[str, tuple[GameStatus, ...]] = {
+    "join": ("lobby",),
+    "start": ("lobby",),
+    "rematch": ("finished",),  # the most recent first
+    "board": ("active", "finished"),  # a final board may still be looked at
+    "history": ("active", "finished"),
+    "rack": ("active", "finished"),
+}
+BOTS_WITHOUT_LEVEL = (
+    "bots: needs bot: — the level of the bot players, e.g. /new game:webfeud bot:hard bots:3 "
+    "(levels: " + ", ".join(BOT_LEVEL_NAMES) + ")."
+)
+# /notify exists on Discord only, so the command table of bot/commands.py (and of
+# docs/commands.md) does not have it; Discord's /help learns it here.
+NOTIFY_SYNTAX = "/notify dm:True|False"
+NOTIFY_SUMMARY = "Choose whether feudbot may DM you reminders and your tiles"
+NOTIFY_HELP = (
+    f"{NOTIFY_SYNTAX}\n"
+    "Discord only. dm:True: feudbot DMs you the reminders before a turn deadline and your rack "
+    "when someone else's action deals it (keep DMs from this server open). dm:False, the "
+    "default: no DMs; reminders mention you in the game's channel and My rack shows your tiles."
 )
 GUILD_ONLY = "Feudbot's games are played in server channels; try this command in one."
 # The dispatched event tests (and tools) can wait for: an interaction is fully answered.
@@ -91,6 +125,8 @@ TURN_BOUND = frozenset({"pass"})
 # Events that show a game someone can act on, and the buttons under them.
 LOBBY_EVENTS = frozenset({"game_created", "game_joined", "game_left"})
 PLAY_EVENTS = frozenset({"game_started", "move_played", "timeout", "board", "draft"})
+# The chat's news that opens a round of NMBR 9 (the start, the round's last tile placed).
+ROUND_NEWS = frozenset({"game_started", "move_played", "timeout"})
 
 
 def custom_id(action: str, game_id: int, turn: int) -> str:
@@ -143,6 +179,18 @@ def can_pass(game_key: str | None) -> bool:
         return False
     try:
         gdef.parse_move("pass")
+    except GameError:
+        return False
+    return True
+
+
+def can_swap(game_key: str | None, tile: str) -> bool:
+    """Return True when the game's notation has a swap (Rummikub and NMBR 9 have none)."""
+    gdef = GAMES.get(game_key or "")
+    if gdef is None:
+        return False
+    try:
+        gdef.parse_move(f"swap {tile}")
     except GameError:
         return False
     return True
@@ -211,6 +259,33 @@ def attach_buttons(
     return out
 
 
+def _round_placers(replies: Sequence[Reply], asker: str | None) -> dict[int, tuple[int, list[str]]]:
+    """Return, per game whose round opens in this batch, the round and who must place a tile.
+
+    A round opens where the chat is told the game started or a round ended (`ROUND_NEWS`) and
+    the same batch deals people their tile: a private rack of the round with a tile on it.
+    """
+    opened = {r.event.get("game_id") for r in replies if not r.private and r.kind in ROUND_NEWS}
+    out: dict[int, tuple[int, list[str]]] = {}
+    for reply in replies:
+        to, event = reply.to, reply.event
+        game_id, round_no = event.get("game_id"), event.get("round")
+        if (
+            reply.kind == "rack"
+            and isinstance(to, UserTarget)
+            and to.platform == PLATFORM
+            and to.platform_user_id != asker
+            and isinstance(game_id, int)
+            and game_id in opened
+            and isinstance(round_no, int)
+            and event.get("tiles")
+        ):
+            uids = out.setdefault(game_id, (round_no, []))[1]
+            if to.platform_user_id not in uids:
+                uids.append(to.platform_user_id)
+    return out
+
+
 # --- turning replies into messages ------------------------------------------------------------
 
 
@@ -229,35 +304,111 @@ def _safe_name(name: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Parts:
-    """A message's text, embeds and files (fresh `discord.File` objects: each is sent once)."""
+    """One message's text, embeds, files and allowed mentions (fresh `discord.File`s: sent once)."""
 
     content: str | None
     embeds: list[discord.Embed]
     files: list[discord.File]
+    mentions: discord.AllowedMentions = NO_MENTIONS
 
 
-def message_parts(reply: Reply, *, mention: str | None = None) -> Parts:
-    """Return the keyword arguments of a message for one reply: text, embeds with images, files.
+def plain(text: str) -> str:
+    """Return plain text as Discord shows it literally: markdown and mentions escaped.
 
-    Images go out as attachments shown in embeds; text longer than a message's 2000 characters
-    moves into the first embed's description.
+    The service's texts are plain (a player called ``**x**`` or ``@everyone`` is a name, not
+    formatting or a ping); only the adapter's own mentions (`pinging`) are markup.
     """
-    text = reply.text
+    escaped = _NOT_A_HEADING.sub(r"\1", discord.utils.escape_markdown(text))
+    return discord.utils.escape_mentions(escaped)
+
+
+def pinging(user_ids: Sequence[str]) -> discord.AllowedMentions:
+    """Return allowed mentions that notify exactly these users (nobody else, no roles)."""
+    if not user_ids:
+        return NO_MENTIONS
+    users = [discord.Object(int(uid)) for uid in user_ids]
+    return discord.AllowedMentions(everyone=False, roles=False, users=users, replied_user=False)
+
+
+def _pieces(line: str, limit: int) -> list[str]:
+    """Cut a line longer than `limit` at spaces (or anywhere, if it has none)."""
+    out = []
+    while len(line) > limit:
+        cut = line.rfind(" ", 1, limit + 1)
+        if cut <= 0:
+            cut = limit - 1 if line[limit - 1] == "\\" else limit  # keep an escape whole
+        out.append(line[:cut])
+        line = line[cut:].lstrip(" ")
+    return [*out, line]
+
+
+def split_lines(text: str, limit: int) -> list[str]:
+    """Split a text into chunks of at most `limit` characters, at line ends where it can."""
+    chunks: list[str] = []
+    lines: list[str] = []
+    size = 0
+    for line in text.split("\n"):
+        for piece in _pieces(line, limit):
+            if lines and size + 1 + len(piece) > limit:
+                chunks.append("\n".join(lines))
+                lines, size = [], -1
+            lines.append(piece)
+            size += len(piece) + (1 if len(lines) > 1 else 0)
+    if lines:
+        chunks.append("\n".join(lines))
+    return chunks
+
+
+def _at_most(chunks: list[str], count: int) -> list[str]:
+    """Keep `count` chunks; the last one ends with "… and N more lines" for what is left out."""
+    if len(chunks) <= count:
+        return chunks
+    kept = chunks[:count]
+    last = kept[-1].split("\n")
+    dropped = sum(chunk.count("\n") + 1 for chunk in chunks[count:])
+    while True:
+        note = f"… and {plural(dropped, 'more line')}"
+        if len("\n".join([*last, note])) <= MAX_DESCRIPTION or len(last) == 1:
+            break
+        last.pop()
+        dropped += 1
+    kept[-1] = "\n".join([*last, note])[-MAX_DESCRIPTION:]
+    return kept
+
+
+def message_parts(reply: Reply, *, mention: str | None = None) -> list[Parts]:
+    """Return the messages of one reply: text, embeds with images, files, allowed mentions.
+
+    The reply's text is plain and shown literally (`plain`); a ping the adapter made
+    (`event["mentions"]`) and `mention` (a user id put in front) are the only mentions that
+    notify. Images go out as attachments shown in embeds; a text longer than a message's 2000
+    characters goes into embed descriptions, split at line ends over up to `MAX_MESSAGES`
+    messages (the last says how many lines were left out, if any).
+    """
+    pinged = [str(uid) for uid in reply.event.get(MENTIONS, ())]
+    text = reply.text if pinged else plain(reply.text)
+    lead = ""
     if mention:
-        text = f"{mention} {text}"
+        lead = f"<@{mention}>"
+        pinged.append(mention)
+    allowed = pinging(pinged)
     files: list[discord.File] = []
     embeds: list[discord.Embed] = []
     for n, image in enumerate(reply.images[:10]):
         name = _safe_name(image_name(image, f"image-{n}.png"))
         files.append(discord.File(io.BytesIO(image_bytes(image)), filename=name))
         embeds.append(discord.Embed(colour=COLOUR).set_image(url=f"attachment://{name}"))
-    content: str | None = text or None
-    if text and len(text) > MAX_CONTENT:
-        content = None
-        if not embeds:
-            embeds.append(discord.Embed(colour=COLOUR))
-        embeds[0].description = text[:MAX_DESCRIPTION]
-    return Parts(content, embeds, files)
+    whole = f"{lead} {text}".strip()
+    if len(whole) <= MAX_CONTENT:
+        return [Parts(whole or None, embeds, files, allowed)]
+    chunks = _at_most(split_lines(text, MAX_DESCRIPTION), MAX_MESSAGES)
+    if not embeds:
+        embeds.append(discord.Embed(colour=COLOUR))
+    embeds[0].description = chunks[0]
+    out = [Parts(lead or None, embeds, files, allowed)]
+    for chunk in chunks[1:]:
+        out.append(Parts(None, [discord.Embed(colour=COLOUR, description=chunk)], [], allowed))
+    return out
 
 
 # --- the bot -----------------------------------------------------------------------------------
@@ -308,9 +459,7 @@ class FeudBot(commands.Bot):
             intents=intents,
             help_command=None,
             tree_cls=FeudTree,
-            allowed_mentions=discord.AllowedMentions(
-                everyone=False, roles=False, users=True, replied_user=False
-            ),
+            allowed_mentions=NO_MENTIONS,  # each message says whom it pings (`pinging`)
             **options,
         )
         self.service = service
@@ -391,8 +540,12 @@ class FeudBot(commands.Bot):
         *,
         ephemeral: bool = False,
         invite: Sequence[discord.abc.User] = (),
+        adjust: Callable[[list[Reply]], list[Reply]] | None = None,
     ) -> None:
-        """Acknowledge, build the command, call the service and send its replies."""
+        """Acknowledge, build the command, call the service and send its replies.
+
+        `adjust` changes the service's replies before they are sent (Discord's own additions).
+        """
         await self._defer(interaction, ephemeral=ephemeral)
         try:
             command = build()
@@ -400,19 +553,21 @@ class FeudBot(commands.Bot):
             await self.deliver(interaction, [self._error_reply(interaction, error.message)])
             return
         for member in invite:
-            # An invited member becomes known to the service under their display name.
+            # A member the command names becomes known to the service, found by their id.
             await self.service.db.users.upsert_user(PLATFORM, str(member.id), member.display_name)
         replies = await self.service.execute(
             self.chat_ref(interaction), self.user_ref(interaction), command
         )
-        await self.deliver(interaction, replies)
+        await self.deliver(interaction, adjust(replies) if adjust else replies)
 
     async def on_button(
         self, interaction: discord.Interaction[Any], action: str, game_id: int, turn: int
     ) -> None:
         """Handle a click on a game button (ids and turn from its custom id)."""
         if interaction.guild_id is None:
-            await interaction.response.send_message(GUILD_ONLY, ephemeral=True)
+            await interaction.response.send_message(
+                GUILD_ONLY, ephemeral=True, allowed_mentions=NO_MENTIONS
+            )
             self._handled(interaction)
             return
         if action == "rack":
@@ -422,7 +577,9 @@ class FeudBot(commands.Bot):
         if action in TURN_BOUND:
             row = await self.service.db.games.get_game(game_id)
             if row is None or row.status != "active" or row.turn != turn:
-                await interaction.followup.send(STALE.format(game=game_id), ephemeral=True)
+                await interaction.followup.send(
+                    STALE.format(game=game_id), ephemeral=True, allowed_mentions=NO_MENTIONS
+                )
                 self._handled(interaction)
                 return
         replies = await self.service.execute(
@@ -457,42 +614,55 @@ class FeudBot(commands.Bot):
 
     # -- sending --
 
-    async def _with_turn_pings(self, replies: Sequence[Reply]) -> list[Reply]:
+    async def _with_turn_pings(
+        self, replies: Sequence[Reply], asker: str | None = None
+    ) -> list[Reply]:
         """Turn "your turn" notices into mentions in the channel (what a game app's push does).
 
         Each notice becomes a short message of its own right after the batch's last public
         news of its game ("@bob, your turn in game #1."), or at the end: Discord notifies a
         mention only in a new message, and the news often fills the edited "thinking" reply.
+        A round of NMBR 9 that opens (the start, the last tile of a round placed) deals every
+        player a tile at once: one message mentions all who must place, but the `asker`, who
+        sees their tile in the answer ("@bob, @carol: place your tile of round 2 in game #1.").
         """
         notices = [r for r in replies if r.kind == "your_turn" and isinstance(r.to, UserTarget)]
-        if not notices:
-            return list(replies)
         out = [r for r in replies if r.kind != "your_turn"]
         for notice in notices:
             assert isinstance(notice.to, UserTarget)
-            game_id = notice.event.get("game_id")
-            channel_id = await self._game_channel(game_id) if isinstance(game_id, int) else None
-            if channel_id is None:
-                continue
-            ping = replace(
-                notice,
-                to=ChatTarget(0, PLATFORM, str(channel_id)),
-                text=f"<@{notice.to.platform_user_id}>, your turn in game #{game_id}.",
-            )
-            news = [
-                n
-                for n, r in enumerate(out)
-                if not r.private and r.kind in PLAY_EVENTS and r.event.get("game_id") == game_id
-            ]
-            out.insert(news[-1] + 1 if news else len(out), ping)
+            uid = notice.to.platform_user_id
+            text = f"<@{uid}>, your turn in game #{notice.event.get('game_id')}."
+            await self._insert_ping(out, [uid], text, notice.event)
+        for game_id, (round_no, uids) in _round_placers(out, asker).items():
+            said = ", ".join(f"<@{uid}>" for uid in uids)
+            text = f"{said}: place your tile of round {round_no} in game #{game_id}."
+            event = {"type": "your_turn", "game_id": game_id, "round": round_no}
+            await self._insert_ping(out, uids, text, event)
         return out
+
+    async def _insert_ping(
+        self, out: list[Reply], uids: list[str], text: str, event: dict[str, Any]
+    ) -> None:
+        """Put a message mentioning `uids` in the game's channel after its last news in `out`."""
+        game_id = event.get("game_id")
+        channel_id = await self._game_channel(game_id) if isinstance(game_id, int) else None
+        if channel_id is None:
+            return
+        where = ChatTarget(0, PLATFORM, str(channel_id))
+        ping = Reply(where, text, event={**event, MENTIONS: uids})
+        news = [
+            n
+            for n, r in enumerate(out)
+            if not r.private and r.kind in PLAY_EVENTS and r.event.get("game_id") == game_id
+        ]
+        out.insert(news[-1] + 1 if news else len(out), ping)
 
     async def deliver(
         self, interaction: discord.Interaction[Any], replies: Sequence[Reply]
     ) -> None:
         """Send the replies of one interaction: public, then the asker's private ones, then DMs."""
-        replies = await self._with_turn_pings(replies)
         me = str(interaction.user.id)
+        replies = await self._with_turn_pings(replies, asker=me)
         keys = await self._game_keys(replies)
         public = [(r, b) for r, b in attach_buttons(replies, keys) if not r.private]
         mine = [r for r in replies if isinstance(r.to, UserTarget) and r.to.platform_user_id == me]
@@ -501,47 +671,55 @@ class FeudBot(commands.Bot):
         ]
         extras = interaction.extras
         for reply, buttons in public:
-            parts = message_parts(reply)
-            view = _view(buttons)
-            if extras.get("pending") and not extras.get("ephemeral"):
-                await interaction.edit_original_response(
-                    content=parts.content,
-                    embeds=parts.embeds,
-                    attachments=parts.files,
-                    view=view,
-                )
-                extras["pending"] = False
-            elif extras.get("ephemeral"):
+            if extras.get("ephemeral"):
                 # Deferred privately (e.g. /rack) but the service has news for everybody.
                 await self._send_to_channel(int(interaction.channel_id or 0), reply, buttons)
-            else:
-                await interaction.followup.send(
-                    parts.content or MISSING,
-                    embeds=parts.embeds,
-                    files=parts.files,
-                    view=view or MISSING,
-                )
+                continue
+            parts = message_parts(reply)
+            for n, part in enumerate(parts):
+                view = _view(buttons) if n == len(parts) - 1 else None  # under the last one
+                if extras.get("pending"):
+                    await interaction.edit_original_response(
+                        content=part.content,
+                        embeds=part.embeds,
+                        attachments=part.files,
+                        view=view,
+                        allowed_mentions=part.mentions,
+                    )
+                    extras["pending"] = False
+                else:
+                    await interaction.followup.send(
+                        part.content or MISSING,
+                        embeds=part.embeds,
+                        files=part.files,
+                        view=view or MISSING,
+                        allowed_mentions=part.mentions,
+                    )
         if extras.get("pending") and not extras.get("ephemeral"):
             # Nothing public to say: drop the public "thinking" message so the private answer
             # below is a new, ephemeral message.
             await interaction.delete_original_response()
             extras["pending"] = False
         for reply in mine:
-            parts = message_parts(reply)
-            if extras.get("pending"):
-                await interaction.edit_original_response(
-                    content=parts.content, embeds=parts.embeds, attachments=parts.files
-                )
-                extras["pending"] = False
-            else:
-                await interaction.followup.send(
-                    parts.content or MISSING,
-                    embeds=parts.embeds,
-                    files=parts.files,
-                    ephemeral=True,
-                )
+            for part in message_parts(reply):
+                if extras.get("pending"):
+                    await interaction.edit_original_response(
+                        content=part.content,
+                        embeds=part.embeds,
+                        attachments=part.files,
+                        allowed_mentions=part.mentions,
+                    )
+                    extras["pending"] = False
+                else:
+                    await interaction.followup.send(
+                        part.content or MISSING,
+                        embeds=part.embeds,
+                        files=part.files,
+                        ephemeral=True,
+                        allowed_mentions=part.mentions,
+                    )
         if extras.get("pending"):
-            await interaction.edit_original_response(content="Done.")
+            await interaction.edit_original_response(content="Done.", allowed_mentions=NO_MENTIONS)
             extras["pending"] = False
         for reply in others:
             await self._send_private(reply)
@@ -592,12 +770,22 @@ class FeudBot(commands.Bot):
         buttons: Sequence[GameButton] = (),
         *,
         mention: str | None = None,
-    ) -> discord.Message:
+    ) -> None:
+        """Post a reply in a channel (several messages for a long text; buttons under the last).
+
+        `mention`: a user id to mention (and notify) in front of the text.
+        """
         channel = self.get_partial_messageable(channel_id)
         parts = message_parts(reply, mention=mention)
-        return await channel.send(
-            parts.content, embeds=parts.embeds, files=parts.files, view=_view(buttons) or MISSING
-        )
+        for n, part in enumerate(parts):
+            view = _view(buttons) if n == len(parts) - 1 else None
+            await channel.send(
+                part.content,
+                embeds=part.embeds,
+                files=part.files,
+                view=view or MISSING,
+                allowed_mentions=part.mentions,
+            )
 
     async def _remind(self, reply: Reply) -> None:
         """Mention the player in the game's channel, and DM them when they allowed it."""
@@ -605,9 +793,7 @@ class FeudBot(commands.Bot):
         game_id = reply.event.get("game_id")
         channel_id = await self._game_channel(game_id) if isinstance(game_id, int) else None
         if channel_id is not None:
-            await self._send_to_channel(
-                channel_id, reply, mention=f"<@{reply.to.platform_user_id}>"
-            )
+            await self._send_to_channel(channel_id, reply, mention=reply.to.platform_user_id)
         await self._send_private(reply)
 
     async def _game_channel(self, game_id: int) -> int | None:
@@ -631,8 +817,13 @@ class FeudBot(commands.Bot):
         uid = int(target.platform_user_id)
         try:
             recipient = self.get_user(uid) or await self.fetch_user(uid)
-            parts = message_parts(reply)
-            await recipient.send(parts.content, embeds=parts.embeds, files=parts.files)
+            for part in message_parts(reply):
+                await recipient.send(
+                    part.content,
+                    embeds=part.embeds,
+                    files=part.files,
+                    allowed_mentions=part.mentions,
+                )
         except discord.HTTPException as error:
             log.info("could not DM user %s: %s", uid, error)
             return False
@@ -646,7 +837,7 @@ class FeudBot(commands.Bot):
         if isinstance(error, app_commands.NoPrivateMessage):
             text = GUILD_ONLY
         elif isinstance(original, GameError):
-            text = str(original)
+            text = plain(str(original))
         else:
             text = APOLOGY
             command = interaction.command.name if interaction.command else "?"
@@ -659,13 +850,15 @@ class FeudBot(commands.Bot):
             )
         try:
             if not interaction.response.is_done():
-                await interaction.response.send_message(text, ephemeral=True)
+                await interaction.response.send_message(
+                    text, ephemeral=True, allowed_mentions=NO_MENTIONS
+                )
             else:
                 extras = interaction.extras
                 if extras.get("pending") and not extras.get("ephemeral"):
                     await interaction.delete_original_response()
                     extras["pending"] = False
-                await interaction.followup.send(text, ephemeral=True)
+                await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
                 extras["pending"] = False
         except discord.NotFound:
             # The interaction expired (answered too late) or its message is gone: no way back.
@@ -678,15 +871,19 @@ class FeudBot(commands.Bot):
     # -- autocomplete helpers --
 
     async def channel_games(
-        self, interaction: discord.Interaction[Any]
+        self, interaction: discord.Interaction[Any], statuses: Sequence[GameStatus] = OPEN
     ) -> list[tuple[int, str, str]]:
-        """Return (id, label, status) of this channel's open games, newest first."""
+        """Return (id, label, status) of this channel's games in `statuses`, in that order.
+
+        Within a status the most recently active come first (at most 100 games in all).
+        """
         db = self.service.db
         chat = await db.chats.get_chat_by_platform_id(PLATFORM, str(interaction.channel_id))
         if chat is None:
             return []
         out: list[tuple[int, str, str]] = []
-        for row in await db.games.list_games(chat_id=chat.id):
+        rows = await db.games.list_games(chat_id=chat.id, statuses=statuses)
+        for row in sorted(rows, key=lambda r: statuses.index(r.status)):
             names = []
             seats = await db.games.seats(row.id)
             bots = bot_names(seats)
@@ -698,28 +895,35 @@ class FeudBot(commands.Bot):
                     names.append(user.display_name if user else "?")
             title = GAMES[row.game_key].title if row.game_key in GAMES else row.game_key
             label = f"#{row.id} {title}: {' vs '.join(names)} ({row.status})"
-            out.append((row.id, label[:100], row.status))
+            out.append((row.id, label[:MAX_CHOICE_TEXT], row.status))
         return out
 
-    async def rack_of(self, interaction: discord.Interaction[Any], game_id: int | None) -> str:
-        """Return the asker's rack in the game (the channel's one game they sit in by default)."""
+    async def rack_of(
+        self, interaction: discord.Interaction[Any], game_id: int | None
+    ) -> tuple[str, ...]:
+        """Return the tiles the asker could swap in the game: their rack, each tile whole.
+
+        The game is `game_id`, or the channel's one active game they sit in. Nothing when the
+        game has no swapping (Rummikub, NMBR 9) or the asker no seat in it.
+        """
         db = self.service.db
         user = await db.users.get_user_by_platform_id(PLATFORM, str(interaction.user.id))
         chat = await db.chats.get_chat_by_platform_id(PLATFORM, str(interaction.channel_id))
         if user is None or chat is None:
-            return ""
+            return ()
         if game_id is not None:
             row = await db.games.get_game(game_id)
             rows = [row] if row is not None and row.chat_id == chat.id else []
         else:
             rows = await db.games.list_games(chat_id=chat.id, user_id=user.id, statuses=("active",))
         if len(rows) != 1 or rows[0].snapshot is None:
-            return ""
+            return ()
         row = rows[0]
         seat = next((s.seat_no for s in await db.games.seats(row.id) if s.user_id == user.id), None)
         if seat is None:
-            return ""
-        return "".join(load_state(row).rack(seat))
+            return ()
+        tiles = tuple(load_state(row).rack(seat))
+        return tiles if tiles and can_swap(row.game_key, tiles[0]) else ()
 
 
 def _bot(interaction: discord.Interaction[Any]) -> FeudBot:
@@ -734,8 +938,9 @@ def _bot(interaction: discord.Interaction[Any]) -> FeudBot:
 async def game_autocomplete(
     interaction: discord.Interaction[Any], current: str
 ) -> list[app_commands.Choice[int]]:
-    """Suggest this channel's open games."""
-    games = await _bot(interaction).channel_games(interaction)
+    """Suggest this channel's games that the command accepts (`GAME_STATUSES`)."""
+    name = interaction.command.name if interaction.command is not None else ""
+    games = await _bot(interaction).channel_games(interaction, GAME_STATUSES.get(name, OPEN))
     wanted = current.strip().lstrip("#").lower()
     return [
         app_commands.Choice(name=label, value=game_id)
@@ -752,7 +957,7 @@ async def command_autocomplete(
     More commands exist than Discord's 25 fixed choices, so /help completes instead.
     """
     wanted = current.strip().lstrip("/").lower()
-    names = [spec.name for spec in COMMANDS]
+    names = [*(spec.name for spec in COMMANDS), "notify"]
     ranked = [n for n in names if n.startswith(wanted)] + [
         n for n in names if wanted in n and not n.startswith(wanted)
     ]
@@ -762,25 +967,45 @@ async def command_autocomplete(
 async def tiles_autocomplete(
     interaction: discord.Interaction[Any], current: str
 ) -> list[app_commands.Choice[str]]:
-    """Suggest tiles of the asker's rack to swap: what is typed plus one more tile, or all."""
+    """Suggest tiles of the asker's rack to swap (nothing in a game without swapping)."""
     game_id = getattr(interaction.namespace, "game", None)
     rack = await _bot(interaction).rack_of(
         interaction, game_id if isinstance(game_id, int) else None
     )
+    return [app_commands.Choice(name=v, value=v) for v in swap_suggestions(rack, current)]
+
+
+def swap_suggestions(rack: Sequence[str], typed: str) -> list[str]:
+    """Return what /swap's tiles could be: the whole rack, or what is typed and one tile more.
+
+    Whole tiles in the game's notation: letters written together (``AEQ?``), tile codes
+    separated by spaces (``R12 B2 J``), where the last code typed is completed (``R1`` →
+    ``R11``, ``R12``). Typing what is not on the rack starts again from the rack. At most
+    Discord's 25 choices of at most 100 characters each.
+    """
     if not rack:
         return []
-    typed = current.strip().upper().replace(" ", "")
+    letters = all(len(tile) == 1 for tile in rack)
+    sep = "" if letters else " "
+    text = typed.upper()
+    done = list(text.replace(" ", "")) if letters else text.split()
+    last = "" if letters or text.endswith(" ") or not done else done.pop()
     left = Counter(rack)
-    left.subtract(Counter(typed))
-    if any(n < 0 for n in left.values()):
-        typed = ""  # not tiles of this rack: start again from the rack
-        left = Counter(rack)
-    values = [rack] if not typed else []
-    values += [typed + tile for tile in sorted(t for t, n in left.items() if n > 0)]
-    if typed:
-        values.insert(0, typed)
-    unique = list(dict.fromkeys(values))
-    return [app_commands.Choice(name=v, value=v) for v in unique][:MAX_CHOICES]
+    left.subtract(Counter(done))
+    tiles = list(dict.fromkeys(rack))  # each kind of tile once, in rack order
+    ends = [t for t in tiles if left[t] > 0 and t.startswith(last)]
+    if any(n < 0 for n in left.values()) or (last and not ends):
+        done, last, left = [], "", Counter(rack)  # not tiles of this rack: start again
+        ends = tiles
+    values = [sep.join(rack)] if not done and not last else []
+    if done and not last:
+        values.append(sep.join(done))
+    values += [sep.join([*done, tile]) for tile in ends]
+    if last in ends:  # the last code typed is a whole tile: one more after it
+        left[last] -= 1
+        values += [sep.join([*done, last, tile]) for tile in tiles if left[tile] > 0]
+    fitting = [v for v in dict.fromkeys(values) if len(v) <= MAX_CHOICE_TEXT]
+    return fitting[:MAX_CHOICES]
 
 
 async def options_autocomplete(
@@ -821,14 +1046,44 @@ def _parse_options(text: str | None) -> dict[str, str]:
     return options
 
 
+def _with_notify_help(replies: list[Reply]) -> list[Reply]:
+    """Add Discord's own /notify to the list of commands that /help gives."""
+    return [
+        replace(r, text=f"{r.text}\n\nOn Discord\n{NOTIFY_SYNTAX} — {NOTIFY_SUMMARY}.")
+        if r.kind == "help" and not r.event.get("topic")
+        else r
+        for r in replies
+    ]
+
+
 def short_description(text: str, limit: int = 100) -> str:
-    """Fit a summary into Discord's 100 characters: its first sentence, or cut at a word."""
+    """Fit a summary into Discord's 100 characters: its first sentence, clauses, or words.
+
+    A sentence ends at ". " but not after "e.g." or "i.e.". A first sentence too long is cut
+    after its last whole clause (": " or "; " outside brackets, 40 characters in at least),
+    else at a word with "…"; a cut never leaves an abbreviation ("…, e.g.") at the end.
+    """
     if len(text) <= limit:
         return text
-    first = text.split(". ", 1)[0].rstrip(".") + "."
+    first = _SENTENCE_END.split(text, maxsplit=1)[0].rstrip(".") + "."
     if len(first) <= limit:
         return first
-    return text[: limit - 1].rsplit(" ", 1)[0].rstrip(",;:") + "…"
+    clauses = [
+        m.start()
+        for m in _CLAUSE_END.finditer(first)
+        if MIN_CLAUSE <= m.start() < limit
+        and first.count("(", 0, m.start()) == first.count(")", 0, m.start())
+    ]
+    if clauses:
+        return _ABBREVIATION_END.sub("", first[: clauses[-1]]) + "."
+    words = text[: limit - 1].rsplit(" ", 1)[0]
+    return _ABBREVIATION_END.sub("", words).rstrip(",;:") + "…"
+
+
+_SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)\.\s")
+_CLAUSE_END = re.compile(r"[:;]\s")
+MIN_CLAUSE = 40  # shorter clauses ("NMBR 9: …") say too little on their own
+_ABBREVIATION_END = re.compile(r"[,;:]?\s*\b(?:e\.g|i\.e)\.?$")
 
 
 GAME_ID_HELP = "Which game (needed only when this channel has several)"
@@ -866,7 +1121,7 @@ def build_commands() -> list[app_commands.Command[Any, Any, Any]]:
         player2: discord.Member | None = None,
         player3: discord.Member | None = None,
         bot: str | None = None,
-        bots: app_commands.Range[int, 1, 3] = 1,
+        bots: app_commands.Range[int, 1, 3] | None = None,
         options: str | None = None,
         seed: app_commands.Range[int, 0, 2**31 - 1] | None = None,
     ) -> None:
@@ -874,15 +1129,20 @@ def build_commands() -> list[app_commands.Command[Any, Any, Any]]:
 
         def build() -> Command:
             if any(m.bot for m in invited):
-                raise CommandError("Invite people as players; add bot players with bot=.")
+                raise CommandError(
+                    "Invite people with player:; add bot players with bot:, e.g. "
+                    "/new game:webfeud bot:easy."
+                )
+            if bots is not None and bot is None:
+                raise CommandError(BOTS_WITHOUT_LEVEL)
             opts = _parse_options(options)
             if seed is not None:
                 opts["seed"] = str(seed)
             return Command(
                 "new",
                 game_key=game,
-                players=tuple(m.display_name for m in invited),
-                bots=(bot,) * bots if bot else (),
+                player_ids=tuple(str(m.id) for m in invited),  # by id: names are not unique
+                bots=(bot,) * (bots or 1) if bot else (),
                 options=opts,
             )
 
@@ -957,8 +1217,11 @@ def build_commands() -> list[app_commands.Command[Any, Any, Any]]:
     async def stats(
         interaction: discord.Interaction[Any], player: discord.Member | None = None
     ) -> None:
-        names = (player.display_name,) if player is not None else ()
-        await _bot(interaction).run_command(interaction, lambda: Command("stats", players=names))
+        chosen = (player,) if player is not None else ()
+        ids = tuple(str(m.id) for m in chosen)  # by id: two members may show the same name
+        await _bot(interaction).run_command(
+            interaction, lambda: Command("stats", player_ids=ids), invite=chosen
+        )
 
     @app_commands.command(name="rules", description=desc("rules"))
     @app_commands.guild_only()
@@ -972,13 +1235,18 @@ def build_commands() -> list[app_commands.Command[Any, Any, Any]]:
     @app_commands.describe(command="Explain this command (all commands by default)")
     @app_commands.autocomplete(command=command_autocomplete)
     async def help_(interaction: discord.Interaction[Any], command: str | None = None) -> None:
-        await _bot(interaction).run_command(
-            interaction, lambda: Command("help", text=command or "")
+        bot = _bot(interaction)
+        if (command or "").strip().lstrip("/").lower() == "notify":  # Discord's own command
+            await bot._defer(interaction, ephemeral=False)
+            here = ChatTarget(0, PLATFORM, str(interaction.channel_id))
+            event = {"type": "help", "topic": "notify"}
+            await bot.deliver(interaction, [Reply(here, NOTIFY_HELP, event=event)])
+            return
+        await bot.run_command(
+            interaction, lambda: Command("help", text=command or ""), adjust=_with_notify_help
         )
 
-    @app_commands.command(
-        name="notify", description="Choose whether feudbot may DM you reminders and your tiles"
-    )
+    @app_commands.command(name="notify", description=NOTIFY_SUMMARY)
     @app_commands.guild_only()
     @app_commands.describe(dm="True: send me DMs (reminders, my rack); False: mentions only")
     async def notify(interaction: discord.Interaction[Any], dm: bool) -> None:
@@ -1026,10 +1294,33 @@ def build_commands() -> list[app_commands.Command[Any, Any, Any]]:
     return out
 
 
+# Option names for arguments of several words (``<cell> <rotation>`` is one placement).
+OPTION_NAMES = {"<cell> <rotation>": "placement"}
+
+
 def _option_name(args: str) -> str:
     """Turn a syntax fragment such as ``<move>`` or ``[command]`` into an option name."""
+    if args in OPTION_NAMES:
+        return OPTION_NAMES[args]
     word = re.sub(r"[^a-z0-9_]+", "_", args.lower()).strip("_")
     return word[:32] or "text"
+
+
+def _option_help(spec: CommandSpec) -> str:
+    """Describe a command's text option: its parts and the summary's example, e.g.
+
+    ``Cell and rotation, e.g. C4 90 — see /help place``.
+    """
+    words = re.findall(r"[a-z]+", spec.args.lower()) or ["argument"]
+    what = and_list(words).capitalize()
+    example = _EXAMPLE.search(spec.summary)
+    shown = ""
+    if example:
+        shown = ", e.g. " + example.group(1).removeprefix(f"/{spec.name}").strip()
+    return short_description(f"{what}{shown} — see /help {spec.name}")
+
+
+_EXAMPLE = re.compile(r"e\.g\. `([^`]+)`")  # a command's example in its summary
 
 
 def generic(spec: CommandSpec) -> app_commands.Command[Any, Any, Any] | None:
@@ -1041,7 +1332,7 @@ def generic(spec: CommandSpec) -> app_commands.Command[Any, Any, Any] | None:
     name = spec.name
     description = short_description(spec.summary.replace("`", ""))
     arg = _option_name(spec.args)
-    arg_help = short_description(f"{spec.args.strip('<>[]') or 'argument'} — see /help {name}")
+    arg_help = _option_help(spec)
     text_required = spec.shape in ("text", "word")
     if spec.shape not in ("none", "text", "word", "word?"):
         log.warning("no Discord command for /%s (shape %s)", name, spec.shape)

@@ -41,6 +41,8 @@ ALL_PERMISSIONS = str((1 << 50) - 1)
 MEMBER_PERMISSIONS = str(((1 << 50) - 1) & ~(1 << 5) & ~(1 << 3))
 ATTACHMENT_LIMIT = 10 * 1024 * 1024
 _WEBHOOK_MESSAGE = r"/webhooks/(\d+)/([^/]+)/messages/(@original|\d+)"
+_MARKDOWN_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")  # a backslash before ASCII punctuation
+MAX_EMBEDS_TEXT = 6000  # all the embeds of a message together
 
 
 def _now_iso() -> str:
@@ -70,6 +72,7 @@ class Message:
     interaction_id: int | None = None
     deleted: bool = False
     edits: int = 0
+    allowed_mentions: dict[str, Any] | None = None  # as the bot last sent them
 
     @property
     def ephemeral(self) -> bool:
@@ -83,13 +86,36 @@ class Message:
 
     @property
     def text(self) -> str:
-        """Return everything readable in the message: content, embed texts, file names."""
+        """Return everything readable in the message: content, embed texts, file names.
+
+        Markdown escapes read as Discord shows them: a backslash before ``*`` is not shown.
+        """
         parts = [self.content]
         for embed in self.embeds:
             parts += [str(embed.get("title", "")), str(embed.get("description", ""))]
             parts += [str(f.get("value", "")) for f in embed.get("fields", [])]
         parts += [a.filename for a in self.attachments]
-        return "\n".join(p for p in parts if p)
+        return _MARKDOWN_ESCAPE.sub(r"\1", "\n".join(p for p in parts if p))
+
+    def pings(self) -> dict[str, Any]:
+        """Return whom the message notifies: ``everyone``, ``roles`` and the ``users`` ids.
+
+        Discord notifies a mention written in the content only when ``allowed_mentions``
+        allows it; without ``allowed_mentions`` every mention in the content notifies.
+        """
+        allowed = self.allowed_mentions
+        written = set(re.findall(r"<@!?(\d+)>", self.content))
+        everyone = "@everyone" in self.content or "@here" in self.content
+        if allowed is None:
+            return {"everyone": everyone, "roles": "<@&" in self.content, "users": written}
+        parse = allowed.get("parse", [])
+        listed = {str(uid) for uid in allowed.get("users", [])}
+        users = written if "users" in parse else written & listed
+        return {
+            "everyone": everyone and "everyone" in parse,
+            "roles": "<@&" in self.content and "roles" in parse,
+            "users": users,
+        }
 
     def custom_ids(self) -> list[str]:
         """Return the custom ids of the message's buttons."""
@@ -750,6 +776,7 @@ class FakeDiscord:
             flags=int(body.get("flags") or 0) if flags is None else flags,
             kind=kind,
             interaction_id=interaction_id,
+            allowed_mentions=body.get("allowed_mentions"),
         )
         problem = self._check_message(msg)
         if problem:
@@ -767,6 +794,9 @@ class FakeDiscord:
         for embed in msg.embeds:
             if len(str(embed.get("description", ""))) > 4096:
                 return "embed description longer than 4096"
+        texts = [str(e.get(k, "")) for e in msg.embeds for k in ("title", "description")]
+        if sum(map(len, texts)) > MAX_EMBEDS_TEXT:
+            return f"embeds longer than {MAX_EMBEDS_TEXT} together"
         for row in msg.components:
             for item in row.get("components", []):
                 if len(item.get("custom_id", "")) > 100:
@@ -785,6 +815,8 @@ class FakeDiscord:
             msg.embeds = list(body["embeds"] or [])
         if "components" in body:
             msg.components = list(body["components"] or [])
+        if "allowed_mentions" in body:
+            msg.allowed_mentions = body["allowed_mentions"]
         if "attachments" in body or files:
             kept = {str(a.get("id")) for a in body.get("attachments", []) if "filename" not in a}
             msg.attachments = [

@@ -5,14 +5,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
+from collections import Counter
 from collections.abc import AsyncIterator
 from datetime import datetime, timedelta
+from pathlib import Path
 
 import pytest
 from discord_harness import FixedClock, Harness
 
 from bot.adapters.common import APOLOGY
-from bot.adapters.discord_bot import FeudBot
+from bot.adapters.discord_bot import FeudBot, short_description, swap_suggestions
 from bot.commands import COMMANDS
 from bot.games import GAMES
 from bot.service import load_state, utcnow
@@ -383,3 +386,127 @@ async def test_help_completes_every_command_beyond_discords_25_choices(harness):
         assert typed[0]["value"] == spec.name
     inter = await harness.slash(harness.alice, "help", command="rules")
     assert [m.text.splitlines()[0] for m in harness.replies(inter)] == ["/rules <game>"]
+
+
+async def test_swap_suggests_whole_tiles_in_each_games_notation(harness):
+    """Numfeud: codes separated by spaces, the last one completed; no suggestions without swap."""
+    await harness.slash(harness.alice, "new", game="numfeud", player=str(harness.bob), seed=3)
+    rack = load_state(await harness.db.games.get_game(1)).rack(0)
+
+    async def suggested(typed: str) -> list[str]:
+        choices = await harness.autocomplete(harness.alice, "swap", "tiles", tiles=typed)
+        assert all(len(c["name"]) <= 100 and len(c["value"]) <= 100 for c in choices)
+        for choice in choices:  # whole tiles of the rack, never more of one than it holds
+            tiles = Counter(choice["value"].split())
+            assert tiles <= Counter(rack), (choice, rack)
+        return [c["value"] for c in choices]
+
+    assert (await suggested(""))[0] == " ".join(rack)
+    code = next(t for t in rack if len(t) == 3)  # R12: typing R1 completes it
+    completed = await suggested(code[:2])
+    assert code in completed
+    assert all(v.startswith(code[:2]) and " " not in v for v in completed)
+    after = await suggested(code + " ")
+    assert after[0] == code
+    assert all(v.startswith(code) for v in after)
+    inter = await harness.slash(harness.alice, "swap", tiles=after[1])
+    assert any(m.public and "swapped 2 tiles" in m.text for m in harness.replies(inter))
+
+    for key in ("rummikub", "nmbr9"):  # no swapping in these games: nothing to suggest
+        await harness.slash(harness.alice, "resign")
+        await harness.slash(harness.alice, "new", game=key, player=str(harness.bob), seed=3)
+        await harness.slash(harness.alice, "start")
+        assert await harness.autocomplete(harness.alice, "swap", "tiles", tiles="") == []
+
+
+async def test_descriptions_never_end_at_an_abbreviation(harness):
+    """A summary's first sentence does not end at "e.g."; /place reads as its summary says."""
+    for spec in COMMANDS:
+        short = short_description(spec.summary.replace("`", ""))
+        assert len(short) <= 100
+        assert not short.rstrip(".…").endswith(("e.g", "i.e")), short
+    assert short_description("Do it, i.e. now. " + "x " * 60) == "Do it, i.e. now."
+    synced = {c["name"]: c for c in harness.fake.commands[harness.fake.guild_id]}
+    for command in synced.values():
+        for text in [command["description"], *(o["description"] for o in command["options"])]:
+            assert not text.rstrip(".…").endswith(("e.g", "i.e")), (command["name"], text)
+            assert "<" not in text.replace("<game>", ""), (command["name"], text)
+    assert synced["place"]["description"] == "NMBR 9: place this round's tile, e.g. /place C4 90."
+    placement = synced["place"]["options"][0]
+    assert placement["name"] == "placement"
+    assert placement["description"] == "Cell and rotation, e.g. C4 90 — see /help place"
+
+
+async def test_the_docs_name_only_options_the_commands_have(harness):
+    """Every `/command option:value` example in docs/discord.md is an option of the command."""
+    docs = (Path(__file__).parents[2] / "docs" / "discord.md").read_text(encoding="utf-8")
+    synced = {c["name"]: c for c in harness.fake.commands[harness.fake.guild_id]}
+    examples = 0
+    for span in re.findall(r"`(/[a-z]+ [^`]*)`", docs):
+        name, _, rest = span[1:].partition(" ")
+        options = re.findall(r"(?:^|\s)([a-z_0-9]+):", rest)
+        if not options:
+            continue  # a text command, `key=value` style
+        examples += 1
+        have = {o["name"] for o in synced[name].get("options", [])}
+        assert set(options) <= have, (span, have)
+    assert examples >= 8
+
+
+async def test_bots_without_a_level_are_refused_with_the_syntax(harness):
+    """/new bots:3 without bot: is refused privately (no game), with the right syntax."""
+    inter = await harness.slash(harness.alice, "new", game="webfeud", bots=3)
+    [msg] = harness.replies(inter)
+    assert msg.ephemeral
+    assert "bots: needs bot:" in msg.text
+    assert "/new game:webfeud bot:hard bots:3" in msg.text
+    assert await harness.db.games.get_game(1) is None
+    await harness.slash(harness.alice, "new", game="smartfeud", bot="easy", bots=3)
+    assert len(await harness.db.games.seats(1)) == 4
+
+
+async def test_game_suggestions_are_the_games_each_command_accepts(harness):
+    """/rematch suggests finished games, /board and /history finished ones too, /join lobbies."""
+    alice, bob = harness.alice, harness.bob
+    await harness.slash(alice, "new", game="webfeud", player=str(bob))
+    await harness.slash(alice, "resign")  # game 1 is over
+    await harness.slash(alice, "new", game="webfeud", player=str(bob))  # game 2 is played
+    await harness.slash(alice, "new", game="smartfeud")  # game 3 waits for players
+
+    async def suggested(command: str) -> list[int]:
+        choices = await harness.autocomplete(alice, command, "game", game="")
+        return [c["value"] for c in choices]
+
+    assert await suggested("rematch") == [1]
+    assert await suggested("board") == [2, 1]
+    assert await suggested("history") == [2, 1]
+    assert await suggested("join") == [3]
+    assert await suggested("play") == [3, 2]
+    labels = await harness.autocomplete(alice, "rematch", "game", game="")
+    assert labels[0]["name"] == "#1 Webfeud: alice vs bob (finished)"
+
+
+async def test_help_knows_discords_own_notify(harness):
+    """/help command:notify explains it; /help lists it; the command option completes it."""
+    inter = await harness.slash(harness.alice, "help", command="notify")
+    [msg] = harness.replies(inter)
+    assert msg.public
+    assert msg.text.startswith("/notify dm:True|False\n")
+    assert "There is no command" not in msg.text
+    inter = await harness.slash(harness.alice, "help")
+    listing = "\n".join(m.text for m in harness.replies(inter))
+    assert "\nOn Discord\n/notify dm:True|False — " in listing
+    assert listing.index("/help [command]") < listing.index("/notify")
+    typed = await harness.autocomplete(harness.alice, "help", "command", command="no")
+    assert "notify" in [c["value"] for c in typed]
+
+
+def test_swap_suggestions_complete_whole_tiles():
+    """Letters join, codes keep spaces; a finished rack stays; a wrong tile starts again."""
+    assert swap_suggestions(("A", "B"), "AB") == ["AB"]
+    assert swap_suggestions(("A", "B"), "ABA") == ["AB", "A", "B"]
+    assert swap_suggestions(("R1", "R12"), "r1") == ["R1", "R12", "R1 R12"]
+    assert swap_suggestions(("R1", "R12"), "R1 R12") == ["R1 R12"]
+    assert swap_suggestions(("R1", "R12"), "X") == ["R1 R12", "R1", "R12"]
+    assert swap_suggestions((), "A") == []
+    assert all(len(v) <= 100 for v in swap_suggestions(("B10",) * 30, ""))

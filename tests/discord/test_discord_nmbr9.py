@@ -15,7 +15,7 @@ async def test_a_round_placed_with_slash_commands(harness) -> None:
     fake = harness.fake
     assert {"place", "moves"} <= set(fake.command_names())
     place = next(c for c in fake.commands[fake.guild_id] if c["name"] == "place")
-    assert [o["name"] for o in place["options"]] == ["cell_rotation", "game"]
+    assert [o["name"] for o in place["options"]] == ["placement", "game"]
     await harness.slash(harness.alice, "new", game="nmbr9", player=str(harness.bob), seed=6)
     await harness.slash(harness.alice, "start")
     state = load_state(await harness.db.games.get_game(1))
@@ -26,7 +26,7 @@ async def test_a_round_placed_with_slash_commands(harness) -> None:
     assert "/place" in msgs[0].text
 
     alice_move = str(choose_move(state, 0, "easy", 1))
-    inter = await harness.slash(harness.alice, "place", cell_rotation=alice_move)
+    inter = await harness.slash(harness.alice, "place", placement=alice_move)
     msgs = harness.replies(inter)
     note = next(m for m in msgs if m.public)
     assert "alice has placed" in note.text
@@ -34,10 +34,35 @@ async def test_a_round_placed_with_slash_commands(harness) -> None:
     assert any(not m.public and alice_move in m.text for m in msgs)
 
     bob_move = str(choose_move(state, 1, "medium", 1))
-    inter = await harness.slash(harness.bob, "place", cell_rotation=bob_move)
+    inter = await harness.slash(harness.bob, "place", placement=bob_move)
     summary = next(m for m in harness.replies(inter) if m.public)
     assert f"alice {alice_move}" in summary.text
     assert f"bob {bob_move}" in summary.text
     assert any(a.filename.endswith("-board.png") for a in summary.attachments)
     assert load_state(await harness.db.games.get_game(1)).view(None)["round"] == 1
     harness.assert_racks_private()
+
+
+async def test_a_round_that_opens_mentions_everyone_who_must_place(harness) -> None:
+    """/start and each new round mention in the channel who must place (never the asker)."""
+    fake = harness.fake
+    alice, bob, carol = harness.alice, harness.bob, harness.carol
+    await harness.slash(alice, "new", game="nmbr9", player=str(bob), player2=str(carol), seed=6)
+    inter = await harness.slash(alice, "start")
+    ping = [m for m in harness.replies(inter) if m.public][-1]
+    assert (ping.content, ping.edits) == (
+        f"<@{bob}>, <@{carol}>: place your tile of round 1 in game #1.",
+        0,
+    )
+    assert ping.pings() == {"everyone": False, "roles": False, "users": {str(bob), str(carol)}}
+    state = load_state(await harness.db.games.get_game(1))
+    for seat, who in enumerate((alice, bob)):
+        inter = await harness.slash(
+            who, "place", placement=str(choose_move(state, seat, "easy", 1))
+        )
+        assert not any("place your tile" in m.text for m in harness.replies(inter))
+    inter = await harness.slash(carol, "place", placement=str(choose_move(state, 2, "easy", 1)))
+    ping = [m for m in harness.replies(inter) if m.public][-1]
+    assert ping.content == f"<@{alice}>, <@{bob}>: place your tile of round 2 in game #1."
+    assert ping.pings()["users"] == {str(alice), str(bob)}
+    assert fake.dms_to(alice) == fake.dms_to(bob) == []  # nobody allowed DMs: the ping is all
