@@ -103,6 +103,7 @@ class ChatRef:
     platform: str
     chat_id: str
     title: str | None = None
+    private: bool = False  # a one-to-one chat with the bot: nobody else can join or play here
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +142,7 @@ class _Ctx:
     chat: Chat
     user: User
     ref: UserRef
+    private: bool = False  # the chat is the asker's private chat with the bot
 
     @property
     def to_chat(self) -> ChatTarget:
@@ -310,7 +312,7 @@ class Service:
         self.render = render
         self._rng = rng or random.SystemRandom()
         self._locks: dict[int, asyncio.Lock] = {}
-        self._users: dict[tuple[str, str, str], User] = {}
+        self._users: dict[tuple[str, str, str, str | None], User] = {}
         self._chats: dict[tuple[str, str, str | None], Chat] = {}
         self._names: dict[int, User] = {}
         self._seats: dict[int, tuple[Seat, ...]] = {}
@@ -436,7 +438,7 @@ class Service:
                 chat.platform, chat.chat_id, chat.title, now=self.clock()
             )
             self._chats[ckey] = stored_chat
-        return _Ctx(stored_chat, stored_user, user)
+        return _Ctx(stored_chat, stored_user, user, chat.private)
 
     def _lock(self, game_id: int) -> asyncio.Lock:
         lock = self._locks.get(game_id)
@@ -474,6 +476,18 @@ class Service:
         state = load_state(row) if row.snapshot is not None else None
         chat = await self._chat(row.chat_id)
         return _Table(row, chat, seats, tuple(names), tuple(users), state)
+
+    async def move_chat(self, platform: str, old_chat_id: str, new_chat_id: str) -> Chat | None:
+        """Give a chat its new platform id (a Telegram group upgraded to a supergroup).
+
+        Its games, results and deadlines follow; the cached chat is dropped, so replies go to
+        the new id at once. Returns the chat, or None when the old id was never seen.
+        """
+        moved = await self.db.chats.move_chat(platform, old_chat_id, new_chat_id, now=self.clock())
+        for key, chat in list(self._chats.items()):
+            if chat.platform == platform and chat.platform_chat_id == str(old_chat_id):
+                del self._chats[key]
+        return moved
 
     async def _chat(self, chat_id: int) -> Chat:
         for chat in self._chats.values():
@@ -586,6 +600,13 @@ class Service:
         else:
             seed = self._rng.randrange(_SEED_RANGE)
         parsed = gdef.parse_options(options)
+        if ctx.private and (command.players or command.player_ids):
+            # Nobody else can read or write here: an invited person could never play.
+            raise ServiceError(
+                "PRIVATE_CHAT",
+                "Only you and I are in this private chat: invite people in a group I am in; "
+                f"here you can play bots, e.g. /new {gdef.key} bot=hard.",
+            )
         occupants: list[tuple[int | None, BotLevel | None]] = [(ctx.user.id, None)]
         for invited in await self._people_named(ctx, command):
             if any(user_id == invited.id for user_id, _ in occupants):
@@ -595,6 +616,12 @@ class Service:
                 )
             occupants.append((invited.id, None))
         occupants += [(None, cast(BotLevel, level)) for level in command.bots]
+        if ctx.private and len(occupants) < gdef.min_players:
+            raise ServiceError(
+                "PRIVATE_CHAT",
+                f"{gdef.title} needs {gdef.min_players} players and nobody else can join this "
+                f"private chat: add bots, e.g. /new {gdef.key} bot=hard.",
+            )
         if len(occupants) > gdef.max_players:
             gdef.check_players(len(occupants))
         row = await self.db.games.create_game(
@@ -608,14 +635,17 @@ class Service:
         table = await self._table(row)
         seated = ", ".join(table.names)
         text = f"Game #{row.id} ({gdef.title}) created with {seated}."
-        if len(occupants) < gdef.max_players:
+        joinable = len(occupants) < gdef.max_players and not ctx.private
+        if joinable:
             text += " Others can /join"
             text += (
                 f"; start it with /start game={row.id}."
                 if len(occupants) >= gdef.min_players
                 else "."
             )
-        buttons = [Button("Join", f"join:{row.id}")] if len(occupants) < gdef.max_players else []
+        elif len(occupants) < gdef.max_players:  # alone in a private chat: a solo game
+            text += f" Start it with /start game={row.id}."
+        buttons = [Button("Join", f"join:{row.id}")] if joinable else []
         if gdef.min_players <= len(occupants) < gdef.max_players:
             buttons.append(Button("Start", f"start:{row.id}"))
         replies = [

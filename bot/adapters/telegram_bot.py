@@ -67,7 +67,7 @@ from telegram.request import BaseRequest
 from bot.adapters.common import APOLOGY, image_bytes, image_name
 from bot.commands import COMMANDS
 from bot.config import Settings
-from bot.core.errors import GameError
+from bot.core.errors import GameError, Reason
 from bot.games import GAMES
 from bot.reminders import Dispatcher
 from bot.replies import ChatTarget, Image, Reply, UserTarget
@@ -111,20 +111,49 @@ PLAY_ACTIONS = ("rack", "pass", "board")
 TURN_BOUND = frozenset({"pass"})
 # Replies whose content is a player's secret: never shown in a group, not even as a fallback
 # (a hint names rack tiles; the unseen tiles give the rack away by what they lack; a preview
-# shows a move not played).
-SECRET_KINDS = frozenset({"rack", "hint", "unseen", "preview"})
+# shows a move not played; /games lists the asker's games in other chats).
+SECRET_KINDS = frozenset({"rack", "hint", "unseen", "preview", "my_games"})
 # Commands that ask for such a secret: typed in a group, each gets the "open a private chat" notice.
 ASKED_SECRETS = frozenset({"rack", "bag", "hint", "try"})
+# A refusal of such a command that comes from the rules may tell what is on the rack ("EAWRN is
+# not in the dictionary" says the tiles are there; "you have no Q" says one is not): it is as
+# secret as the answer. Refusals about finding the game or the turn tell nothing of the tiles.
+_TILE_SAFE_REASONS = frozenset({Reason.GAME_OVER, Reason.NOT_YOUR_TURN, Reason.NOT_A_PLAYER})
+_REVEALING_REASONS = frozenset(
+    {str(r) for r in Reason if r not in _TILE_SAFE_REASONS} | {"INVALID_MOVE", "GAME_ERROR"}
+)
 # Chat replies that show a game's board: they update the game's one board message.
 BOARD_KINDS = frozenset({"game_started", "move_played", "timeout", "draft"})
 _CALLBACK = re.compile(r"^g:(\d{1,18}):([a-z]{1,8}):(\d{1,9})$")
 _DEEP_LINK = re.compile(r"^g(\d{1,18})$")
 STALE = "That button belongs to an earlier turn of game #{id}; use the newest board message."
+OVER = "Game #{id} is over; /board game={id} shows how it ended."
+CANCELLED = "Game #{id} was cancelled; /new starts another."
 ELSEWHERE = "That button belongs to game #{id} of another chat; nothing was changed."
 WELCOME = (
     "Hello! Private messages are on: your racks and reminders will arrive here. "
     "Play in a group with /new webfeud @friend, or see /help."
 )
+PLAIN_TEXT = "Commands start with /, e.g. /new webfeud bot=easy; /help lists them."
+# Telegram's stand-in sender for an admin who posts as the group ("Remain anonymous").
+ANONYMOUS_ADMIN_ID = 1087968824
+ANONYMOUS = (
+    "You are posting anonymously (as the group); turn off “Remain anonymous” in your admin "
+    "rights to play."
+)
+AS_CHANNEL = (
+    "You are posting as the channel “{name}”, not as yourself; choose yourself under “Send as” "
+    "to play."
+)
+# The group notice for a private answer that has nothing to tap for (unlike a rack).
+ASK_PRIVATELY = (
+    "{who}: my answer to /{command} {what}, so it goes only to our private chat, which you have "
+    "not opened yet. Open it with the button below, then send /{command} here again."
+)
+PRIVATE_WHAT = {
+    "my_games": "lists your games in other chats",
+    "error": "would tell about your tiles",
+}
 
 
 # --- small pure helpers ------------------------------------------------------------------------
@@ -177,9 +206,49 @@ def display_name(user: TgUser) -> str:
     return name or str(user.id)
 
 
+def user_ref(user: TgUser, *, is_admin: bool = False) -> UserRef:
+    """Return who a Telegram user is to the service; their @username is theirs alone (handle)."""
+    return UserRef(PLATFORM, str(user.id), display_name(user), is_admin, handle=user.username)
+
+
 def clip(text: str, limit: int) -> str:
     """Shorten `text` to at most `limit` characters, marking the cut with an ellipsis."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def private_alert(text: str, link: str) -> str:
+    """Return a private reply (a rack and its notes) as an alert of at most 200 characters.
+
+    The start link goes along when it fits; otherwise the whole text alone. A text that is
+    longer still keeps its whole first lines (the rack) and says that the rest waits in the
+    private chat: a rack or a rule is never cut off silently.
+    """
+    tail = f"\n\nFor pictures in private, start me: {link}"
+    if len(text) + len(tail) <= ALERT_LIMIT:
+        return text + tail
+    if len(text) <= ALERT_LIMIT:
+        return text
+    more = f"\n(More than an alert holds: start me in private to read it all: {link})"
+    kept = ""
+    for line in text.splitlines():
+        longer = f"{kept}\n{line}" if kept else line
+        if len(longer) + len(more) > ALERT_LIMIT:
+            break
+        kept = longer
+    if not kept:
+        return f"This is too long for an alert: start me in private to read it: {link}"
+    return kept + more
+
+
+def is_anonymous(message: Message) -> bool:
+    """Return True for a message posted as a chat (an anonymous admin, a channel), not a person."""
+    user = message.from_user
+    return message.sender_chat is not None or (user is not None and user.id == ANONYMOUS_ADMIN_ID)
+
+
+def reveals_tiles(reply: Reply) -> bool:
+    """Return True for a refusal that may tell what is on the asker's rack (see above)."""
+    return reply.kind == "error" and str(reply.event.get("reason", "")) in _REVEALING_REASONS
 
 
 def split_text(text: str, limit: int = TEXT_LIMIT) -> list[str]:
@@ -270,6 +339,7 @@ class Origin:
     query: CallbackQuery | None = None
     answered: bool = False
     asked_secret: bool = False  # the user asked for a secret (/rack, /bag, …); else it came unasked
+    command: str = ""  # the command typed (or the button's action), without the slash
     consumed: set[int] = field(default_factory=set)  # id() of replies shown in the answer
 
 
@@ -290,6 +360,7 @@ class TelegramFrontEnd:
         self._dm: dict[int, bool] = {}  # storage user id -> may we write to them privately
         self._told: set[tuple[int, int]] = set()  # (game id, user id) told how to see tiles
         self._started: set[int] = set()  # Telegram ids known to have written to us privately
+        self._moved: dict[int, int] = {}  # a basic group's id -> its supergroup's (upgrades seen)
 
     # -- wiring --
 
@@ -304,6 +375,18 @@ class TelegramFrontEnd:
                 self.on_command,
             )
         )
+        # Plain text in a private chat is surely meant for us too: say how to talk to the bot.
+        # (In groups it is the people's conversation; edited messages are ignored everywhere.)
+        app.add_handler(
+            MessageHandler(
+                filters.ChatType.PRIVATE
+                & filters.TEXT
+                & ~filters.COMMAND
+                & filters.UpdateType.MESSAGE,
+                self.on_plain_text,
+            )
+        )
+        app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self.on_migrate))
         app.add_handler(CallbackQueryHandler(self.on_callback))
         app.add_error_handler(self.on_error)
 
@@ -325,6 +408,14 @@ class TelegramFrontEnd:
         message, user, chat = update.effective_message, update.effective_user, update.effective_chat
         if message is None or user is None or chat is None or not message.text:
             return
+        if is_anonymous(message):
+            # Telegram hides who it is: every such admin would be one player, "GroupAnonymousBot".
+            sender = message.sender_chat
+            text = ANONYMOUS
+            if sender is not None and sender.id != chat.id:  # a channel, not the group itself
+                text = AS_CHANNEL.format(name=sender.title or sender.username or sender.id)
+            await self._send_text(chat.id, text, reply_to=message.message_id)
+            return
         private = chat.type == ChatType.PRIVATE
         name = message.text.split()[0][1:].split("@", 1)[0].lower()
         origin = Origin(
@@ -333,16 +424,58 @@ class TelegramFrontEnd:
             private,
             message_id=message.message_id,
             asked_secret=name in ASKED_SECRETS,
+            command=name,
         )
         if private:
             await self._allow_dm(user)
         is_admin = private or (name == "cancel" and await self._is_admin(chat, user))
-        ref = UserRef(PLATFORM, str(user.id), display_name(user), is_admin=is_admin)
+        ref = user_ref(user, is_admin=is_admin)
         text = await self._command_text(message)
         if private and name == "start" and await self._private_start(text, ref, origin):
             return
         replies = await self.service.handle(self._chat_ref(chat), ref, text)
         await self.deliver(replies, origin)
+
+    async def on_plain_text(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Answer text that is not a command, in a private chat, with how commands look."""
+        message, user = update.effective_message, update.effective_user
+        if message is None:
+            return
+        if user is not None:
+            await self._allow_dm(user)  # writing here means the private chat is open
+        await self._send_text(message.chat.id, PLAIN_TEXT, reply_to=message.message_id)
+
+    async def on_migrate(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Follow a group upgraded to a supergroup: its games, boards and leaderboards move along.
+
+        Telegram says it in both chats (``migrate_to_chat_id`` in the old group,
+        ``migrate_from_chat_id`` in the new supergroup); the second finds nothing left to move.
+        """
+        message = update.effective_message
+        if message is None:
+            return
+        if message.migrate_to_chat_id:
+            old, new = message.chat.id, message.migrate_to_chat_id
+        elif message.migrate_from_chat_id:
+            old, new = message.migrate_from_chat_id, message.chat.id
+        else:
+            return
+        self._moved[old] = new
+        for game_id, board in list(self.boards.items()):
+            if board.chat_id == old:  # that message stays behind: the next update posts a board
+                del self.boards[game_id]
+        moved = await self.service.move_chat(PLATFORM, str(old), str(new))
+        if moved is not None:
+            log.info("chat %s became %s (a supergroup); its games follow", old, new)
+
+    def _chat_id(self, target: ChatTarget) -> int:
+        """Return the Telegram id of a chat reply's target, following a group's upgrade.
+
+        A reply made before the upgrade was seen (a bot's move, a reminder) may still carry the
+        group's old id, so the upgrades seen since the start are applied here.
+        """
+        chat_id = int(target.platform_chat_id)
+        return self._moved.get(chat_id, chat_id)
 
     async def _command_text(self, message: Message) -> str:
         """Return the command line, with mentions of users without a username as ``@name``.
@@ -357,7 +490,9 @@ class TelegramFrontEnd:
             if entity.user is None:
                 continue
             name = display_name(entity.user)
-            await self.db.users.upsert_user(PLATFORM, str(entity.user.id), name)
+            await self.db.users.upsert_user(
+                PLATFORM, str(entity.user.id), name, handle=entity.user.username
+            )
             head, sep, tail = text.partition(shown)
             if sep:
                 text = f"{head}{'' if head.endswith('@') else '@'}{name}{tail}"
@@ -388,9 +523,15 @@ class TelegramFrontEnd:
             return
         game_id, action, turn = parsed
         origin.asked_secret = action == "rack"
+        origin.command = action
         row = await self.db.games.get_game(game_id)
         if row is None:
             await self._answer(origin, f"There is no game #{game_id}.", alert=True)
+            return
+        if action in TURN_BOUND and row.status in ("finished", "cancelled"):
+            # No newer board to point to: the game itself has ended.
+            ended = OVER if row.status == "finished" else CANCELLED
+            await self._answer(origin, ended.format(id=game_id), alert=True)
             return
         if action in TURN_BOUND and (row.status != "active" or row.turn != turn):
             await self._answer(origin, STALE.format(id=game_id), alert=True)
@@ -406,7 +547,7 @@ class TelegramFrontEnd:
             return
         if origin.private:
             await self._allow_dm(query.from_user)
-        ref = UserRef(PLATFORM, str(query.from_user.id), display_name(query.from_user))
+        ref = user_ref(query.from_user)
         game_chat = ChatRef(PLATFORM, chat.platform_chat_id)
         work = asyncio.ensure_future(
             self.service.handle(game_chat, ref, f"/{action} game={game_id}")
@@ -448,8 +589,9 @@ class TelegramFrontEnd:
         return True
 
     def _chat_ref(self, chat: TgChat) -> ChatRef:
-        title = None if chat.type == ChatType.PRIVATE else chat.title
-        return ChatRef(PLATFORM, str(chat.id), title)
+        if chat.type == ChatType.PRIVATE:
+            return ChatRef(PLATFORM, str(chat.id), private=True)
+        return ChatRef(PLATFORM, str(chat.id), chat.title)
 
     async def _is_admin(self, chat: TgChat, user: TgUser) -> bool:
         try:
@@ -465,7 +607,9 @@ class TelegramFrontEnd:
         """Record that a user wrote to the bot privately, so it may write back."""
         if user.id in self._started:
             return
-        stored = await self.db.users.upsert_user(PLATFORM, str(user.id), display_name(user))
+        stored = await self.db.users.upsert_user(
+            PLATFORM, str(user.id), display_name(user), handle=user.username
+        )
         if not stored.dm_allowed:
             await self.db.users.set_dm_allowed(stored.id, True)
         self._dm[stored.id] = True
@@ -568,8 +712,7 @@ class TelegramFrontEnd:
                     await self._forbid_dm(reply.to)
             game_id = int(reply.event.get("game_id", 0))
             link = deep_link(self.username, game_id).removeprefix("https://")
-            tail = f"\n\nFor pictures in private, start me: {link}"
-            await self._answer(origin, clip(reply.text, ALERT_LIMIT - len(tail)) + tail, alert=True)
+            await self._answer(origin, private_alert(reply.text, link), alert=True)
             return
         await self._answer(origin, "")
 
@@ -598,7 +741,7 @@ class TelegramFrontEnd:
         """Show a batch of board replies of one game: edit its board message, else post one."""
         last = replies[-1]
         assert isinstance(last.to, ChatTarget)
-        chat_id = int(last.to.platform_chat_id)
+        chat_id = self._chat_id(last.to)
         game_id = int(last.event["game_id"])
         text = "\n".join(r.text for r in replies)
         markup = await self._keyboard(game_id)
@@ -662,7 +805,7 @@ class TelegramFrontEnd:
 
     async def _send_chat(self, reply: Reply, origin: Origin | None) -> None:
         assert isinstance(reply.to, ChatTarget)
-        chat_id = int(reply.to.platform_chat_id)
+        chat_id = self._chat_id(reply.to)
         game_id = reply.event.get("game_id")
         image = reply.images[0] if reply.images else None
         if reply.kind in {"board", "game_created"} and game_id:
@@ -701,8 +844,11 @@ class TelegramFrontEnd:
         if origin is not None and here and origin.private:
             await self._send_to(origin.chat_id, reply)
             return
-        if reply.kind == "error" and origin is not None and here:
-            # Errors are safe to show: answer the command where it was typed.
+        asked = here and origin is not None and origin.asked_secret
+        # A refusal of /try, /hint, /bag or /rack may tell about the tiles: it goes like the answer.
+        secret = is_secret(reply) or (asked and reveals_tiles(reply))
+        if reply.kind == "error" and origin is not None and here and not secret:
+            # Other errors are safe to show: answer the command where it was typed.
             await self._send_text(
                 origin.chat_id,
                 f"{mention(user)}: {html.escape(reply.text)}",
@@ -721,10 +867,13 @@ class TelegramFrontEnd:
         if chat_id is None:
             log.warning("no chat to reach %s for a %s reply", user.name, reply.kind)
             return
-        if is_secret(reply):
+        if secret and reply.kind in PRIVATE_WHAT and origin is not None:
+            # Nothing to tap for (a refusal, a list of games): say where it goes, not what it says.
+            await self._ask_privately(chat_id, user, reply, origin.command)
+            return
+        if secret:
             # Never the tiles in a group: say how to see them (unasked: once per game).
             game_id = int(reply.event.get("game_id", 0))
-            asked = here and origin is not None and origin.asked_secret
             if asked or (game_id, user.user_id) not in self._told:
                 self._told.add((game_id, user.user_id))
                 notices.setdefault((chat_id, game_id), []).append(user)
@@ -755,6 +904,17 @@ class TelegramFrontEnd:
         markup = InlineKeyboardMarkup(
             [[InlineKeyboardButton("Open a private chat", url=deep_link(self.username, game_id))]]
         )
+        await self._send_text(chat_id, text, markup=markup, html_mode=True)
+
+    async def _ask_privately(
+        self, chat_id: int, user: UserTarget, reply: Reply, command: str
+    ) -> None:
+        """Tell a player in the group that an answer is private, with a button to open the chat."""
+        text = ASK_PRIVATELY.format(
+            who=mention(user), command=html.escape(command), what=PRIVATE_WHAT[reply.kind]
+        )
+        link = f"https://t.me/{self.username}"
+        markup = InlineKeyboardMarkup([[InlineKeyboardButton("Open a private chat", url=link)]])
         await self._send_text(chat_id, text, markup=markup, html_mode=True)
 
     async def _timeout_notice(self, reply: Reply) -> None:

@@ -88,10 +88,17 @@ class Harness:
         chat: dict[str, Any] | None = None,
         *,
         mentions: dict[str, dict[str, Any]] | None = None,
+        sender_chat: dict[str, Any] | None = None,
     ) -> list[Any]:
         """`user` writes `text` in `chat` (default: the group); return the calls it caused."""
         chat = chat if chat is not None else self.api.chats[GROUP_ID]
-        update = self.api.message_update(chat, user, text, mentions=mentions)
+        update = self.api.message_update(
+            chat, user, text, mentions=mentions, sender_chat=sender_chat
+        )
+        return await self._process(update)
+
+    async def process(self, update: dict[str, Any]) -> list[Any]:
+        """Feed any update (a service message, an edit) to the bot; return the calls it caused."""
         return await self._process(update)
 
     async def press(self, user: dict[str, Any], message: dict[str, Any], label: str) -> list[Any]:

@@ -12,7 +12,8 @@ answers with realistic JSON (messages with ids per chat, photos with their PNG s
 the setters), long-polls `getUpdates`, and behaves like Telegram where it matters to the bot: 403
 when the bot writes first to a user who never started it, 400 "message is not modified" for
 identical edits, 400 for a callback query answered twice, texts over 4096, captions over 1024,
-alerts over 200 characters or callback data over 64 bytes.
+alerts over 200 characters or callback data over 64 bytes, and 400 "group chat was upgraded
+to a supergroup chat" (with ``migrate_to_chat_id``) for a basic group after `migrate`.
 Failures can be injected per method (`fail_next`), e.g. a 429 with ``parameters.retry_after``.
 """
 
@@ -34,6 +35,7 @@ from telegram.request import BaseRequest, RequestData
 TOKEN = "123456:TEST-feudbot-token"
 BOT_ID = 123456
 BOT_USERNAME = "feudbot_test_bot"
+ANONYMOUS_ADMIN_ID = 1087968824  # Telegram's "GroupAnonymousBot"
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 # Form fields (L2) whose values are plain strings, never JSON (PTB does not JSON-encode str).
@@ -177,6 +179,7 @@ class FakeBotAPI:
         self.admins: dict[int, set[int]] = {}
         self.started: set[int] = set()  # users who wrote to the bot privately
         self.blocked: set[int] = set()  # users who blocked the bot
+        self.migrated: dict[int, int] = {}  # basic group id -> the supergroup it became
         self.messages: dict[tuple[int, int], dict[str, Any]] = {}
         self.answered: set[str] = set()
         self.commands: list[dict[str, Any]] = []
@@ -210,6 +213,53 @@ class FakeBotAPI:
         self.admins[chat_id] = set(admins)
         return out
 
+    def anonymous_admin(self) -> dict[str, Any]:
+        """Return the stand-in sender of anonymous group admins ("GroupAnonymousBot")."""
+        out = {
+            "id": ANONYMOUS_ADMIN_ID,
+            "is_bot": True,
+            "first_name": "Group",
+            "username": "GroupAnonymousBot",
+        }
+        self.users[ANONYMOUS_ADMIN_ID] = out
+        return out
+
+    def basic_group(
+        self, chat_id: int, title: str, *, admins: tuple[int, ...] = ()
+    ) -> dict[str, Any]:
+        """Register a basic group (small ids, no -100 prefix) and return its JSON."""
+        out = {"id": chat_id, "type": "group", "title": title}
+        self.chats[chat_id] = out
+        self.admins[chat_id] = set(admins)
+        return out
+
+    def migrate(
+        self, old_id: int, new_id: int, by: Mapping[str, Any]
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Upgrade a basic group to a supergroup, as Telegram does when `by` changes a setting.
+
+        Returns the two service-message updates Telegram sends: ``migrate_to_chat_id`` in the
+        old group, then ``migrate_from_chat_id`` in the new supergroup. From then on the old id
+        answers every call with 400 "group chat was upgraded to a supergroup chat".
+        """
+        old = self.chats[old_id]
+        new = self.group(new_id, str(old["title"]), admins=tuple(self.admins.get(old_id, ())))
+        self.migrated[old_id] = new_id
+        updates = []
+        for chat, field_name, value in (
+            (old, "migrate_to_chat_id", new_id),
+            (new, "migrate_from_chat_id", old_id),
+        ):
+            message = {
+                "message_id": self._next_message_id(chat["id"]),
+                "from": dict(by),
+                "chat": dict(chat),
+                "date": int(time.time()),
+                field_name: value,
+            }
+            updates.append(self._update({"message": message}))
+        return updates[0], updates[1]
+
     def private(self, user: Mapping[str, Any]) -> dict[str, Any]:
         """Return the private chat of the bot with `user` (its id is the user's id)."""
         out = {"id": user["id"], "type": "private", "first_name": user["first_name"]}
@@ -229,11 +279,14 @@ class FakeBotAPI:
         text: str,
         *,
         mentions: Mapping[str, Mapping[str, Any]] | None = None,
+        sender_chat: Mapping[str, Any] | None = None,
     ) -> dict[str, Any]:
         """Build (and store) the update of `user` writing `text` in `chat`.
 
         `mentions` maps a span of `text` to the user picked from the mention menu (a
         ``text_mention`` entity, as Telegram sends for users without a username).
+        `sender_chat` is the chat the message is posted as: the group itself for an anonymous
+        admin (whose `user` is then `anonymous_admin()`), or a channel.
         """
         message: dict[str, Any] = {
             "message_id": self._next_message_id(chat["id"]),
@@ -242,6 +295,8 @@ class FakeBotAPI:
             "date": int(time.time()),
             "text": text,
         }
+        if sender_chat is not None:
+            message["sender_chat"] = dict(sender_chat)
         if text.startswith("/"):
             command = text.split()[0]
             message["entities"] = [{"type": "bot_command", "offset": 0, "length": len(command)}]
@@ -429,6 +484,12 @@ class FakeBotAPI:
 
     def _chat(self, params: Mapping[str, Any]) -> dict[str, Any]:
         chat_id = int(params["chat_id"])
+        if chat_id in self.migrated:
+            raise ApiError(
+                400,
+                "Bad Request: group chat was upgraded to a supergroup chat",
+                {"migrate_to_chat_id": self.migrated[chat_id]},
+            )
         chat = self.chats.get(chat_id)
         if chat is None and chat_id in self.users:
             chat = self.private(self.users[chat_id])
@@ -526,6 +587,7 @@ class FakeBotAPI:
     def _stored(self, params: Mapping[str, Any]) -> tuple[dict[str, Any], tuple[int, int]]:
         if "inline_message_id" in params:
             raise ApiError(400, "Bad Request: inline messages are not used by this bot")
+        self._chat(params)  # e.g. a group upgraded to a supergroup
         key = (int(params["chat_id"]), int(params["message_id"]))
         message = self.messages.get(key)
         if message is None or message["from"].get("id") != BOT_ID:

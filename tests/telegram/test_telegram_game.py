@@ -164,6 +164,41 @@ async def test_a_stale_button_is_refused_politely(tg, people) -> None:
     assert tg.errors == []
 
 
+async def test_an_old_pass_button_of_an_ended_game_says_the_game_is_over(tg, people) -> None:
+    """No newer board to point to: the alert says the game is over (or cancelled), nothing else."""
+    await tg.say(people.bob, "/help")
+    await tg.say(people.alice, "/new webfeud @bob seed=3")
+    board = tg.board(1)
+    data = tg_button(board, "Pass")  # the game over takes the buttons off this message
+    await tg.say(people.alice, "/resign")
+    row_before = await tg.db.games.get_game(1)
+    assert row_before.status == "finished"
+    calls = await tg.press_data(people.bob, board, data)
+    assert [c.method for c in calls] == ["answerCallbackQuery"]
+    assert calls[0].params["show_alert"] is True
+    assert calls[0].text == "Game #1 is over; /board game=1 shows how it ended."
+    assert (await tg.db.games.get_game(1)).version == row_before.version
+    calls = await tg.say(people.bob, "/board game=1")  # what the alert offers does work
+    assert [c.method for c in calls if "Game #1" in c.text] == ["sendPhoto"]
+    # A game cancelled while active (by the group's admin) says so instead.
+    await tg.say(people.bob, "/new webfeud @alice seed=5")
+    board = tg.board(2)
+    data = tg_button(board, "Pass")
+    await tg.say(people.alice, "/cancel game=2")
+    assert (await tg.db.games.get_game(2)).status == "cancelled"
+    calls = await tg.press_data(people.alice, board, data)
+    assert [c.text for c in calls] == ["Game #2 was cancelled; /new starts another."]
+    assert tg.errors == []
+
+
+def tg_button(message: dict[str, Any], label: str) -> str:
+    return next(
+        b["callback_data"]
+        for b in message["reply_markup"]["inline_keyboard"][0]
+        if b["text"] == label
+    )
+
+
 async def test_a_429_is_survived(tg, people) -> None:
     """A 429 with retry_after from Telegram is waited out and the message still arrives."""
     from fake_bot_api import retry_after

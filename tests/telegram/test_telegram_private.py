@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 
+from bot.adapters.telegram_bot import ALERT_LIMIT, PLAIN_TEXT
 from bot.reminders import Dispatcher
-from bot.service import utcnow
+from bot.service import load_state, utcnow
 
 pytestmark = pytest.mark.timeout(30)
 
@@ -182,4 +183,93 @@ async def test_a_group_admin_may_cancel_someone_elses_game(tg, people) -> None:
     assert [c.method for c in calls] == ["getChatMember", "editMessageReplyMarkup", "sendMessage"]
     assert "cancelled by alice" in calls[-1].text
     assert "reply_markup" not in tg.api.message(people.group["id"], lobby["message_id"])
+    assert tg.errors == []
+
+
+async def test_a_refused_try_never_shows_the_move_in_the_group(tg, people) -> None:
+    """A refused /try may tell the tiles ("… not in the dictionary"): it goes privately, too."""
+    group = people.group
+    await tg.say(people.bob, "/help")
+    await tg.say(people.alice, "/new webfeud @bob seed=4")
+    rack = load_state(await tg.db.games.get_game(1)).rack(0)
+    word = "".join(t for t in rack if t != "?")[:5]  # her own tiles, in an order that is no word
+    # No private chat yet: a notice that says where the answer goes, never what it says.
+    calls = await tg.say(people.alice, f"/try 8H {word}")
+    assert [c.chat_id for c in calls] == [group["id"]]
+    assert "answer to /try" in calls[0].text
+    assert "Open it with the button below, then send /try here again" in calls[0].text
+    assert calls[0].buttons[0]["url"] == "https://t.me/feudbot_test_bot"
+    # With one: the refusal arrives there.
+    await tg.say(people.alice, "/start", chat=tg.api.private(people.alice))
+    calls = await tg.say(people.alice, f"/try 8H {word}")
+    assert [(c.method, c.chat_id) for c in calls] == [("sendMessage", people.alice["id"])]
+    assert f"{word} is not in the dictionary" in calls[0].text
+    # A refusal about finding the game tells nothing of the tiles: it answers where it was typed.
+    calls = await tg.say(people.alice, "/try 8H AB game=9")
+    assert [c.chat_id for c in calls] == [group["id"]]
+    assert "There is no game #9 in this chat" in calls[0].text
+    assert not [c for c in in_group(tg.api.calls, group) if word in c.text]
+    assert not [c for c in in_group(tg.api.calls, group) if "dictionary" in c.text]
+    assert tg.errors == []
+
+
+async def test_games_in_other_chats_are_listed_only_privately(tg, people) -> None:
+    """/games in a group lists that chat's games there; the asker's other games only privately."""
+    group = people.group
+    other = tg.api.group(-100777, "Other club")
+    await tg.say(people.bob, "/help")
+    await tg.say(people.alice, "/new webfeud @bob seed=9", chat=other)
+    calls = await tg.say(people.alice, "/games")
+    assert {c.chat_id for c in calls} == {group["id"]}
+    assert "No open games here" in calls[0].text
+    notice = calls[1]
+    assert "answer to /games lists your games in other chats" in notice.text
+    assert "Other club" not in notice.text
+    assert notice.buttons[0]["url"] == "https://t.me/feudbot_test_bot"
+    await tg.say(people.alice, "/start", chat=tg.api.private(people.alice))
+    calls = await tg.say(people.alice, "/games")
+    assert [c.chat_id for c in calls] == [group["id"], people.alice["id"]]
+    assert calls[1].text.startswith("Your games in other chats:\n#1 Webfeud")
+    group_texts = [c.text for c in in_group(tg.api.calls, group)]
+    assert not [t for t in group_texts if "Your games" in t or "#1 Webfeud" in t]
+    assert tg.errors == []
+
+
+async def test_the_rack_alert_never_cuts_the_rack_or_a_rule(tg, people) -> None:
+    """A rack with a long note (SmartFeud's starter) keeps the rack whole and says more waits."""
+    await tg.say(people.bob, "/help")
+    await tg.say(people.alice, "/new smartfeud @bob seed=4")
+    await tg.press(people.alice, tg.board(1), "Start")
+    state = load_state(await tg.db.games.get_game(1))
+    calls = await tg.press(people.alice, tg.board(1), "My rack")
+    assert [c.method for c in calls] == ["answerCallbackQuery"]
+    alert = calls[0]
+    assert alert.params["show_alert"] is True
+    assert len(alert.text) <= ALERT_LIMIT
+    assert f"Your rack in game #1: {' '.join(state.rack(0))}\n" in alert.text
+    # The rule about the starter's extra blank does not fit: it is not cut, it is announced.
+    assert "…" not in alert.text
+    assert "lost when the turn ends" not in alert.text
+    assert "More than an alert holds: start me in private" in alert.text
+    assert alert.text.endswith("t.me/feudbot_test_bot?start=g1)")
+    # Opening that link sends the whole rack, rule and all, privately.
+    calls = await tg.say(people.alice, "/start g1", chat=tg.api.private(people.alice))
+    assert any("lost when the turn ends" in c.text for c in calls)
+    assert tg.errors == []
+
+
+async def test_plain_text_in_a_private_chat_says_how_commands_look(tg, people) -> None:
+    """Text that is no command gets a short answer privately; in a group, and when edited, none."""
+    chat = tg.api.private(people.carol)
+    calls = await tg.say(people.carol, "hello, can we play?", chat=chat)
+    assert [(c.method, c.chat_id, c.text) for c in calls] == [
+        ("sendMessage", chat["id"], PLAIN_TEXT)
+    ]
+    assert calls[0].params["reply_parameters"]["message_id"] == calls[0].result["message_id"] - 1
+    assert await tg.say(people.carol, "hello everyone") == []  # the group's own conversation
+    # An edited command is ignored (it was answered, or refused, when first sent).
+    update = tg.api.message_update(chat, people.carol, "/help")
+    update["edited_message"] = update.pop("message")
+    update["edited_message"]["edit_date"] = update["edited_message"]["date"]
+    assert await tg.process(update) == []
     assert tg.errors == []

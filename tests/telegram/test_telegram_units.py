@@ -6,6 +6,7 @@ import pytest
 from telegram.ext import AIORateLimiter
 
 from bot.adapters.telegram_bot import (
+    ALERT_LIMIT,
     GROUP_MESSAGES_PER_MINUTE,
     OFFICIAL_API_BASE_URL,
     api_base_url,
@@ -17,6 +18,7 @@ from bot.adapters.telegram_bot import (
     file_base_url,
     parse_callback,
     pass_label,
+    private_alert,
     split_text,
     webhook_from,
 )
@@ -75,6 +77,25 @@ def test_clip_and_deep_link() -> None:
     assert clip("abcdef", 4) == "abc…"
     assert clip("abc", 4) == "abc"
     assert deep_link("feudbot", 3) == "https://t.me/feudbot?start=g3"
+
+
+def test_a_private_alert_drops_the_link_before_any_of_the_text() -> None:
+    """The link goes along if it fits, else the whole text alone, else whole lines and a pointer."""
+    link = "t.me/feudbot?start=g1"
+    assert private_alert("Your rack: A B", link) == (
+        "Your rack: A B\n\nFor pictures in private, start me: t.me/feudbot?start=g1"
+    )
+    text = "Your rack: A B\n" + "r" * 180
+    assert private_alert(text, link) == text
+    longer = "Your rack: A B\n" + "r" * 190
+    assert private_alert(longer, link) == (
+        "Your rack: A B\n(More than an alert holds: start me in private to read it all: "
+        "t.me/feudbot?start=g1)"
+    )
+    one_line = "x" * 250
+    assert private_alert(one_line, link).startswith("This is too long for an alert")
+    for shown in (text, longer, one_line):
+        assert len(private_alert(shown, link)) <= ALERT_LIMIT
 
 
 async def test_production_rate_limiter_is_twenty_per_minute_per_group(tmp_path) -> None:

@@ -1,0 +1,61 @@
+"""Who a command names, and who can play where: @names by handle, private chats alone."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from bot.service import ChatRef, Service, UserRef
+
+GROUP = ChatRef("telegram", "-100")
+ALICE = UserRef("telegram", "1001", "alice", handle="alice")
+BOB = UserRef("telegram", "1002", "bob", handle="bob")
+NOT_BOB = UserRef("telegram", "1011", "bob")  # first name "bob", no username
+
+
+async def seated(service: Service, game_id: int) -> list[str]:
+    """The platform ids of a game's people, seat by seat."""
+    ids = []
+    for seat in await service.db.games.seats(game_id):
+        user = await service.db.users.get_user(seat.user_id)
+        assert user is not None
+        ids.append(user.platform_user_id)
+    return ids
+
+
+async def test_at_name_is_the_person_whose_username_it_is(service, clock) -> None:
+    """A person who shows "bob" without being @bob never takes @bob's seat or record."""
+    await service.handle(GROUP, BOB, "/games")
+    clock.advance(timedelta(minutes=5))
+    await service.handle(GROUP, NOT_BOB, "/games")  # seen last
+    created = await service.handle(GROUP, ALICE, "/new webfeud @bob")
+    assert created[0].event["type"] == "game_created"
+    assert await seated(service, 1) == ["1001", "1002"]
+    racks = [r.to.platform_user_id for r in created if r.event.get("type") == "rack"]
+    assert sorted(racks) == ["1001", "1002"]  # the real bob's tiles, nobody else's
+    await service.handle(GROUP, BOB, "/resign")
+    [stats] = await service.handle(GROUP, ALICE, "/stats @bob")
+    assert stats.event["player"] == "bob"
+    assert stats.event["games"]["webfeud"]["games"] == 1
+
+
+async def test_a_private_chat_has_room_for_bots_only(service) -> None:
+    """In a private chat nobody else can be invited or wait to join: bots and solo NMBR 9 only.
+
+    An invited person could never play there; a solo game gets a Start button and no Join.
+    """
+    private = ChatRef("telegram", "1001", private=True)
+    await service.handle(GROUP, BOB, "/games")
+    for line in ("/new webfeud @bob", "/new webfeud", "/new rummikub bot=easy @bob"):
+        [refused] = await service.handle(private, ALICE, line)
+        assert refused.kind == "error", line
+        assert refused.event["reason"] == "PRIVATE_CHAT"
+        assert "e.g. /new" in refused.text
+    assert await service.db.games.list_games(statuses=("lobby", "active")) == []
+    [solo] = await service.handle(private, ALICE, "/new nmbr9")
+    assert solo.text == "Game #1 (NMBR 9) created with alice. Start it with /start game=1."
+    assert [b.label for b in solo.buttons] == ["Start"]
+    replies = await service.handle(private, ALICE, "/new webfeud bot=hard")
+    assert "has started" in replies[1].text
+    # In a group nothing changes: people are invited and others may join.
+    [group] = await service.handle(GROUP, ALICE, "/new nmbr9")
+    assert "Others can /join" in group.text

@@ -1,0 +1,103 @@
+"""L1: what groups do besides commands — upgrades to supergroups, admins who post anonymously."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from bot.ai import choose_move
+from bot.reminders import Dispatcher
+from bot.service import load_state, utcnow
+
+pytestmark = pytest.mark.timeout(30)
+
+ALICE_ID = 1001
+BASIC_ID, SUPER_ID = -4001, -1004001
+
+
+async def test_a_group_upgraded_to_a_supergroup_keeps_its_games(tg, people) -> None:
+    """After migrate_to_chat_id the games, boards, leaderboard and reminders go on in the new id."""
+    api = tg.api
+    basic = api.basic_group(BASIC_ID, "Small club", admins=(ALICE_ID,))
+    await tg.say(people.bob, "/help", chat=basic)
+    await tg.say(people.alice, "/new webfeud @bob seed=9", chat=basic)
+    await tg.say(people.alice, "/resign", chat=basic)  # bob wins game #1: a leaderboard row
+    start = utcnow()
+    await tg.say(people.alice, "/new webfeud @bob seed=3", chat=basic)  # game #2 goes on
+    assert tg.board(2)["chat"]["id"] == BASIC_ID
+
+    to_new, from_old = api.migrate(BASIC_ID, SUPER_ID, people.alice)
+    assert await tg.process(to_new) == []  # silent: nothing to say, the games just follow
+    assert await tg.process(from_old) == []  # Telegram says it twice; the second finds nothing
+    supergroup = api.chats[SUPER_ID]
+
+    calls = await tg.say(people.alice, "/board", chat=supergroup)
+    assert [(c.method, c.chat_id) for c in calls] == [("sendPhoto", SUPER_ID)]
+    assert "Game #2" in calls[0].text
+    state = load_state(await tg.db.games.get_game(2))
+    move = str(choose_move(state, 0, "easy", 1))
+    calls = await tg.say(people.alice, f"/play {move}", chat=supergroup)
+    assert calls
+    assert all(c.ok for c in calls), calls
+    assert {c.chat_id for c in calls} == {SUPER_ID}
+    assert (await tg.db.games.get_game(2)).turn == 1
+    calls = await tg.say(people.alice, "/leaderboard webfeud", chat=supergroup)
+    assert "bob" in calls[-1].text
+
+    # Deadlines are stored with the game: bob's reminder mentions him in the supergroup.
+    first = len(api.calls)
+    await Dispatcher(tg.service, tg.front.send_replies).run_due(now=start + timedelta(hours=49))
+    reminders = api.calls[first:]
+    assert [(c.chat_id, c.ok) for c in reminders] == [(SUPER_ID, True)]
+    assert "tg://user?id=1002" in reminders[0].text
+    assert not [c for c in api.calls if c.chat_id == BASIC_ID and not c.ok]
+    assert tg.errors == []
+
+
+async def test_anonymous_admins_are_asked_to_post_as_themselves(tg, people) -> None:
+    """A command posted as the group (or a channel) is refused, saying what to do; no state."""
+    group = people.group
+    anonymous = tg.api.anonymous_admin()
+    calls = await tg.say(anonymous, "/new webfeud", sender_chat=group)
+    assert [(c.method, c.chat_id) for c in calls] == [("sendMessage", group["id"])]
+    assert calls[0].text == (
+        "You are posting anonymously (as the group); turn off “Remain anonymous” in your admin "
+        "rights to play."
+    )
+    assert calls[0].params["reply_parameters"]["message_id"] == calls[0].result["message_id"] - 1
+    calls = await tg.say(anonymous, "/join")  # the stand-in sender alone is enough to tell
+    assert "posting anonymously" in calls[0].text
+    channel = {"id": -1009876543210, "type": "channel", "title": "Feud news"}
+    channel_bot = tg.api.user(136817688, "Channel", "Channel_Bot")
+    calls = await tg.say(channel_bot, "/new webfeud", sender_chat=channel)
+    assert "posting as the channel “Feud news”" in calls[0].text
+    assert await tg.db.games.get_game(1) is None
+    for stand_in in (anonymous, channel_bot):
+        assert await tg.db.users.get_user_by_platform_id("telegram", stand_in["id"]) is None
+    assert tg.errors == []
+
+
+async def test_at_bob_is_the_person_whose_username_is_bob(tg, people) -> None:
+    """Someone without a username whose first name is "bob" never takes @bob's seat or tiles."""
+    api = tg.api
+    impostor = api.user(1011, "bob", None)
+    await tg.say(people.bob, "/help")
+    await tg.say(impostor, "/games")  # seen after the real @bob
+    await tg.say(people.alice, "/new webfeud @bob seed=1")
+    seats = [await tg.db.users.get_user(s.user_id) for s in await tg.db.games.seats(1)]
+    assert [u.platform_user_id for u in seats] == [str(ALICE_ID), str(people.bob["id"])]
+    calls = await tg.say(impostor, "/rack")
+    assert "no game" in calls[-1].text.lower()
+
+
+async def test_a_private_chat_takes_no_invitations(tg, people) -> None:
+    """/new with @bob in alice's private chat is refused: bob could never play there."""
+    api = tg.api
+    private = api.private(people.alice)
+    await tg.say(people.bob, "/help")
+    calls = await tg.say(people.alice, "/new webfeud @bob seed=1", chat=private)
+    assert "invite people in a group" in calls[-1].text
+    assert await tg.db.games.list_games(statuses=("lobby", "active")) == []
+    calls = await tg.say(people.alice, "/new webfeud bot=easy seed=1", chat=private)
+    assert any("has started" in c.text for c in calls)
