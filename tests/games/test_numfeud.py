@@ -203,16 +203,18 @@ def test_first_play_is_a_combination_of_three() -> None:
     state = rig({}, [["R5", "R6", "B1"], ["Y1"]])
     assert refused(state, "8G R5 R6") is Reason.INVALID_MELD
     assert refused(state, "8H R5") is Reason.INVALID_MELD
-    with pytest.raises(RuleError, match="a lone tile is neither, e.g. 8G R5 R6 R7"):
+    with pytest.raises(RuleError, match=r"a lone tile is neither, e\.g\. 8G R5 R6 R7"):
         state.apply(0, parse_numfeud_move("8H B1"))
 
 
 def test_freeing_a_joker_counts_the_freeing_tile_with_the_others() -> None:
-    """One Y9 cannot both free the joker and fill an empty square (refused, no crash); the
-    freed joker may be laid again in the same step, after the square that frees it."""
+    """One Y9 cannot both free the joker and fill an empty square (refused, no crash).
+
+    The freed joker may be laid again in the same step, after the square that frees it.
+    """
     board = {"G8": "G9", "H8": "R9", "I8": "J=Y9"}
     state = rig(board, [["Y9", "B5", "B6"], ["R1"]])
-    with pytest.raises(RuleError, match="only 1 Y9|no Y9") as info:
+    with pytest.raises(RuleError, match=r"only 1 Y9|no Y9") as info:
         state.apply(0, parse_numfeud_move("I8 Y9 Y9"))
     assert info.value.reason is Reason.TILE_NOT_IN_RACK
     after = play(state, "8I Y9 J=B9")
