@@ -382,6 +382,8 @@ def _by_shape(spec: CommandSpec, rest: list[str], game_id: int | None) -> Comman
             options["year"] = years[0]
         return Command(spec.name, game_id, text=games[0] if games else "", options=options)
     if spec.shape == "player?":
+        if rest == ["@"]:
+            raise _fail(spec, f"Write the player's name after the @, e.g. /{spec.name} @bob.")
         if len(rest) == 1 and not _is_player(rest[0]):
             raise _fail(spec, f"Name the player with @: /{spec.name} @{clip(rest[0])}.")
         if len(rest) > 1:

@@ -589,7 +589,10 @@ class Service:
         seed_text = options.pop("seed", None)
         if seed_text is not None:
             if not (self.allow_seed or ctx.chat.platform == CONSOLE):
-                raise ServiceError("SEED_NOT_ALLOWED", "seed= is switched off on this bot.")
+                raise ServiceError(
+                    "SEED_NOT_ALLOWED",
+                    f"seed= is switched off on this bot: leave it out, e.g. /new {gdef.key}.",
+                )
             given = whole_number(seed_text)
             if given is None:
                 raise CommandError(
@@ -755,7 +758,8 @@ class Service:
         if user is None:
             raise ServiceError(
                 "UNKNOWN_PLAYER",
-                f"I do not know @{name} yet; they can /join the game once it is created.",
+                f"I do not know @{name} yet: people are known once they have written to me. "
+                "Create the game without them and they can /join it.",
             )
         return user
 
@@ -827,14 +831,18 @@ class Service:
             ]
 
     async def _cmd_start(self, ctx: _Ctx, command: Command) -> list[Reply]:
-        row = await self._find_game(ctx, command.game_id, ("lobby", "active"))
+        # Someone outside every lobby is pointed at the chat's one, to /join it first.
+        row = await self._find_game(ctx, command.game_id, ("lobby", "active"), mine=False)
         async with self._lock(row.id):
             row = await self._reload(row)
             if row.status != "lobby":
                 raise _not_in_status(row)
             table = await self._table(row)
             if table.seat_of(ctx.user.id) is None:
-                raise ServiceError("NOT_A_PLAYER", f"You are not in game #{row.id}.")
+                raise ServiceError(
+                    "NOT_A_PLAYER",
+                    f"You are not in game #{row.id}; /join game={row.id} first, then start it.",
+                )
             gdef, seated = table.gdef, len(table.seats)
             if seated < gdef.min_players:
                 raise ServiceError(
@@ -891,7 +899,10 @@ class Service:
         return replies
 
     async def _cmd_cancel(self, ctx: _Ctx, command: Command) -> list[Reply]:
-        row = await self._find_game(ctx, command.game_id, ("lobby", "active"))
+        # An admin may cancel anybody's game: the chat's only one needs no game=<id>.
+        row = await self._find_game(
+            ctx, command.game_id, ("lobby", "active"), mine=not ctx.ref.is_admin
+        )
         async with self._lock(row.id):
             row = await self._reload(row)
             if row.status not in ("lobby", "active"):
@@ -1448,6 +1459,10 @@ class Service:
                 f"{record.shown} ({record.score:+d})."
             )
         if not over and _round_goes_on(gdef, before, state):
+            if user is None and not resigned:
+                # A bot places the moment a round opens: a line per bot per round would flood
+                # the chat (three bots, 60 lines a game); the panels and the round's end say it.
+                return []
             waiting = self._to_move_names(table, state)
             if resigned:
                 text = f"#{row.id} {player} resigned; the others play on"

@@ -121,6 +121,7 @@ def test_parse_command_reads_each_shape(line: str, expected: Command) -> None:
         ("/new webfeud @bot", "@bot names no person"),
         ("/rules", "Usage: /rules <game>"),
         ("/stats bob", "Usage: /stats [@player]"),
+        ("/stats @", "Write the player's name after the @, e.g. /stats @bob. Usage: /stats"),
         ("/stats @bot-hard-3", "@bot-hard-3 is a computer player, which keeps no record. Usage"),
     ],
 )

@@ -106,6 +106,30 @@ async def test_unknown_invitee_on_a_chat_platform_is_refused(db, clock, table_ro
     )
     assert error_of(replies)["reason"] == "UNKNOWN_PLAYER"
     assert table_rows() == before
+    assert replies[0].text == (
+        "I do not know @ghost yet: people are known once they have written to me. Create the "
+        "game without them and they can /join it."
+    )
+    replies = await service.handle(
+        ChatRef("telegram", "-1"), UserRef("telegram", "1", "alice"), "/new nmbr9 seed=4"
+    )
+    assert replies[0].text == "seed= is switched off on this bot: leave it out, e.g. /new nmbr9."
+    assert table_rows()["games"] == before["games"]
+
+
+async def test_start_and_cancel_find_the_chats_only_game_for_whom_they_concern(say, db) -> None:
+    """/start from outside the lobby says to /join it; an admin's bare /cancel takes the chat's
+    only game (an admin may cancel anybody's). Both used to answer "You have no game".
+    """
+    await say("alice", "/new webfeud")
+    refused = error_of(await say("carol", "/start"))
+    assert refused["message"] == "You are not in game #1; /join game=1 first, then start it."
+    cancelled = await say("dora", "/cancel", admin=True)
+    assert cancelled[0].event["type"] == "game_cancelled", cancelled[0].text
+    assert (await db.games.get_game(1)).status == "cancelled"
+    # Without admin rights a bare /cancel still looks only at one's own games.
+    await say("alice", "/new webfeud")
+    assert error_of(await say("carol", "/cancel"))["reason"] == "NO_GAME"
 
 
 async def test_lobby_join_leave_and_start(say, db) -> None:
