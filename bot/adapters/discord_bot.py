@@ -1461,8 +1461,8 @@ async def run_discord(
 def main_discord(db_path: str | None = None, *, configure_logging: bool = True) -> int:
     """Run the Discord bot from the command line (``feudbot discord``); return the exit status.
 
-    SIGINT and SIGTERM stop it cleanly (status 0); a refused token or a gateway closed by
-    Discord ends it with status 1; no ``DISCORD_TOKEN`` gives status 2.
+    SIGINT and SIGTERM stop it cleanly (status 0); a refused token, a gateway closed by
+    Discord or no way to reach it ends it with status 1; no ``DISCORD_TOKEN`` gives status 2.
     """
     from bot.config import load_settings
 
@@ -1479,7 +1479,8 @@ def main_discord(db_path: str | None = None, *, configure_logging: bool = True) 
 def run_foreground(serve: Callable[[asyncio.Event], Awaitable[None]]) -> int:
     """Run `serve(stop)` until SIGINT or SIGTERM sets `stop`; return the exit status.
 
-    Status 0 for a clean stop; 1 when Discord refused the token or closed the gateway.
+    Status 0 for a clean stop; 1, after one logged line, when Discord refused the token, closed
+    the gateway or could not be reached.
     """
 
     async def main() -> None:
@@ -1500,5 +1501,8 @@ def run_foreground(serve: Callable[[asyncio.Event], Awaitable[None]]) -> int:
         return 1
     except discord.ConnectionClosed as error:
         log.error("Discord closed the connection (code %s); stopping.", error.code)
+        return 1
+    except OSError as error:  # aiohttp's connection errors (no network, DNS) are OSErrors
+        log.error("cannot reach Discord: %s", error)
         return 1
     return 0

@@ -15,8 +15,10 @@ from __future__ import annotations
 import asyncio
 import logging
 
+from telegram.error import InvalidToken, NetworkError
+
 from bot.adapters.discord_bot import run_discord, run_foreground
-from bot.adapters.telegram_bot import telegram_running
+from bot.adapters.telegram_bot import start_failure, telegram_running
 from bot.config import Settings
 from bot.service import Service
 
@@ -48,4 +50,8 @@ def run_platforms(settings: Settings) -> int:
             level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
         )
     logging.getLogger("httpx").setLevel(logging.WARNING)
-    return run_foreground(lambda stop: serve_platforms(settings, stop=stop))
+    try:
+        return run_foreground(lambda stop: serve_platforms(settings, stop=stop))
+    except (InvalidToken, NetworkError) as error:  # Telegram's; Discord's are handled inside
+        logging.getLogger(__name__).error("%s", start_failure(error))
+        return 1

@@ -50,7 +50,7 @@ from telegram import (
 from telegram import Chat as TgChat
 from telegram import User as TgUser
 from telegram.constants import ChatMemberStatus, ChatType, MessageEntityType, ParseMode
-from telegram.error import BadRequest, Forbidden, TelegramError
+from telegram.error import BadRequest, Forbidden, InvalidToken, NetworkError, TelegramError
 from telegram.ext import (
     AIORateLimiter,
     Application,
@@ -1215,8 +1215,25 @@ async def serve_telegram(
         await db.close()
 
 
+def start_failure(error: BaseException) -> str | None:
+    """Return the one line that says why the Telegram bot could not start, or None.
+
+    Never the token: PTB's own message for a refused token quotes it.
+    """
+    if isinstance(error, InvalidToken):
+        return "Telegram refused the token: check TELEGRAM_TOKEN (from @BotFather)."
+    if isinstance(error, NetworkError):
+        return f"cannot reach Telegram's Bot API: {error.message}"
+    if isinstance(error, OSError):  # the webhook's port is taken, or its address is not ours
+        return f"cannot start the Telegram webhook: {error.strerror or error}"
+    return None
+
+
 def run_telegram(settings: Settings) -> int:
-    """Run the Telegram bot in the foreground until SIGINT or SIGTERM; return the exit status."""
+    """Run the Telegram bot in the foreground until SIGINT or SIGTERM; return the exit status.
+
+    Status 0 for a clean stop; 1, after one logged line, when it cannot start.
+    """
     if not logging.getLogger().handlers:
         logging.basicConfig(
             level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
@@ -1231,5 +1248,11 @@ def run_telegram(settings: Settings) -> int:
                 loop.add_signal_handler(sig, stop.set)
         await serve_telegram(settings, stop=stop)
 
-    asyncio.run(main())
+    try:
+        asyncio.run(main())
+    except KeyboardInterrupt:
+        return 0
+    except (InvalidToken, NetworkError, OSError) as error:
+        log.error("%s", start_failure(error))
+        return 1
     return 0

@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator
 from datetime import datetime, timedelta
 from pathlib import Path
 
+import discord
 import pytest
 from discord_harness import FixedClock, Harness
 
@@ -510,3 +511,23 @@ def test_swap_suggestions_complete_whole_tiles():
     assert swap_suggestions(("R1", "R12"), "X") == ["R1 R12", "R1", "R12"]
     assert swap_suggestions((), "A") == []
     assert all(len(v) <= 100 for v in swap_suggestions(("B10",) * 30, ""))
+
+
+def test_discord_out_of_reach_is_one_line_and_status_1(tmp_path, monkeypatch, caplog):
+    """No network (here: nothing listens on the API's port) ends in one logged line, status 1."""
+    import socket
+
+    from bot.adapters.discord_bot import main_discord
+
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))  # bound, never listening: connections are refused
+        port = closed.getsockname()[1]
+        monkeypatch.setattr(discord.http.Route, "BASE", f"http://127.0.0.1:{port}/api/v10")
+        monkeypatch.setenv("DISCORD_TOKEN", "fake-token")
+        monkeypatch.chdir(tmp_path)
+        with caplog.at_level("ERROR"):
+            status = main_discord(str(tmp_path / "x.sqlite3"), configure_logging=False)
+    assert status == 1
+    errors = [r for r in caplog.records if r.levelname == "ERROR"]
+    assert [r.getMessage().split(":")[0] for r in errors] == ["cannot reach Discord"]
+    assert all(r.exc_info is None for r in errors)

@@ -260,3 +260,40 @@ async def test_feudbot_runs_telegram_as_a_process_and_stops_on_sigterm(
                 await process.wait()
         assert process.returncode == 0, err.decode()
         assert b"Traceback" not in err
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("case", ["refused token", "no api"])
+async def test_telegram_that_cannot_start_says_why_in_one_line(api, tmp_path, case) -> None:
+    """A refused token or an unreachable Bot API: one line, status 1, never the token shown."""
+    async with FakeBotServer(api) as base_url:
+        token = "999999:not-the-right-token"
+        if case == "no api":
+            token = api.token
+            with socket.socket() as closed:  # bound, never listening: connections are refused
+                closed.bind(("127.0.0.1", 0))
+                base_url = f"http://127.0.0.1:{closed.getsockname()[1]}/bot"
+        env = {
+            **os.environ,
+            "TELEGRAM_TOKEN": token,
+            "TELEGRAM_API_BASE_URL": base_url,
+            "FEUDBOT_DB": str(tmp_path / "process.sqlite3"),
+            "DISCORD_TOKEN": "",
+        }
+        done = await asyncio.to_thread(
+            subprocess.run,
+            [sys.executable, "-m", "bot", "telegram"],
+            cwd=str(tmp_path),
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=45,
+        )
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    assert token.split(":")[1] not in done.stderr
+    expected = {
+        "refused token": "Telegram refused the token: check TELEGRAM_TOKEN",
+        "no api": "cannot reach Telegram's Bot API",
+    }[case]
+    assert expected in done.stderr
