@@ -289,6 +289,39 @@ def _round_placers(replies: Sequence[Reply], asker: str | None) -> dict[int, tup
 # --- turning replies into messages ------------------------------------------------------------
 
 
+async def _answer(
+    interaction: discord.Interaction[Any],
+    part: Parts,
+    view: discord.ui.View | None,
+    *,
+    ephemeral: bool = False,
+) -> None:
+    """Send one message of an answer to an interaction.
+
+    The first fills the deferred "thinking" message; later ones are follow-ups, ephemeral ones
+    seen by the asker alone.
+    """
+    extras = interaction.extras
+    if extras.get("pending"):
+        await interaction.edit_original_response(
+            content=part.content,
+            embeds=part.embeds,
+            attachments=part.files,
+            view=view,
+            allowed_mentions=part.mentions,
+        )
+        extras["pending"] = False
+        return
+    await interaction.followup.send(
+        part.content or MISSING,
+        embeds=part.embeds,
+        files=part.files,
+        view=view or MISSING,
+        ephemeral=ephemeral,
+        allowed_mentions=part.mentions,
+    )
+
+
 def _view(buttons: Sequence[GameButton]) -> discord.ui.View | None:
     if not buttons:
         return None
@@ -678,23 +711,7 @@ class FeudBot(commands.Bot):
             parts = message_parts(reply)
             for n, part in enumerate(parts):
                 view = _view(buttons) if n == len(parts) - 1 else None  # under the last one
-                if extras.get("pending"):
-                    await interaction.edit_original_response(
-                        content=part.content,
-                        embeds=part.embeds,
-                        attachments=part.files,
-                        view=view,
-                        allowed_mentions=part.mentions,
-                    )
-                    extras["pending"] = False
-                else:
-                    await interaction.followup.send(
-                        part.content or MISSING,
-                        embeds=part.embeds,
-                        files=part.files,
-                        view=view or MISSING,
-                        allowed_mentions=part.mentions,
-                    )
+                await _answer(interaction, part, view)
         if extras.get("pending") and not extras.get("ephemeral"):
             # Nothing public to say: drop the public "thinking" message so the private answer
             # below is a new, ephemeral message.
@@ -702,22 +719,7 @@ class FeudBot(commands.Bot):
             extras["pending"] = False
         for reply in mine:
             for part in message_parts(reply):
-                if extras.get("pending"):
-                    await interaction.edit_original_response(
-                        content=part.content,
-                        embeds=part.embeds,
-                        attachments=part.files,
-                        allowed_mentions=part.mentions,
-                    )
-                    extras["pending"] = False
-                else:
-                    await interaction.followup.send(
-                        part.content or MISSING,
-                        embeds=part.embeds,
-                        files=part.files,
-                        ephemeral=True,
-                        allowed_mentions=part.mentions,
-                    )
+                await _answer(interaction, part, None, ephemeral=True)
         if extras.get("pending"):
             await interaction.edit_original_response(content="Done.", allowed_mentions=NO_MENTIONS)
             extras["pending"] = False
