@@ -1130,11 +1130,11 @@ class WordGameDef(GameDef):
         assert isinstance(state, WordState)
         if BLANK not in state.racks[seat]:
             return ""
-        note = f"{BLANK} is a blank: it plays as any letter, typed in lower case, for 0 points."
+        # Short enough that a rack and both sentences fit a 200-character Telegram alert.
+        note = f"{BLANK} is a blank: any letter, typed in lower case, for 0 points."
         if state.bonus == "held" and seat == 0:
             note += (
-                f" The last {BLANK} is the starter's extra blank: lay a blank this turn or it is"
-                " lost when the turn ends."
+                f" The last {BLANK} is the starter's extra blank: lay a blank this turn or lose it."
             )
         return note
 

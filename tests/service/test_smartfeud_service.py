@@ -162,8 +162,8 @@ async def test_the_rack_says_what_a_blank_is_and_that_the_extra_one_must_be_laid
     racks = {r.to.name: r for r in started if r.kind == "rack"}
     alice = racks["alice"].text
     assert alice.splitlines()[0].endswith("?")
-    assert "? is a blank: it plays as any letter, typed in lower case, for 0 points." in alice
-    assert "The last ? is the starter's extra blank: lay a blank this turn or it is lost" in alice
+    assert "? is a blank: any letter, typed in lower case, for 0 points." in alice
+    assert "The last ? is the starter's extra blank: lay a blank this turn or lose it." in alice
     bob_tiles = racks["bob"].event["tiles"]
     assert "?" not in bob_tiles  # seed 1 deals bob no blank: his rack needs no note
     assert racks["bob"].text == f"Your rack in game #1: {' '.join(bob_tiles)}"

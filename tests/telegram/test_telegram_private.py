@@ -236,7 +236,11 @@ async def test_games_in_other_chats_are_listed_only_privately(tg, people) -> Non
 
 
 async def test_the_rack_alert_never_cuts_the_rack_or_a_rule(tg, people) -> None:
-    """A rack with a long note (SmartFeud's starter) keeps the rack whole and says more waits."""
+    """SmartFeud's starter, whose rack has the longest note, gets rack and rules whole.
+
+    A text too long for an alert is never cut: `private_alert` keeps whole lines and points to
+    the private chat (`test_telegram_units.py`, the private-alert test).
+    """
     await tg.say(people.bob, "/help")
     await tg.say(people.alice, "/new smartfeud @bob seed=4")
     await tg.press(people.alice, tg.board(1), "Start")
@@ -247,14 +251,8 @@ async def test_the_rack_alert_never_cuts_the_rack_or_a_rule(tg, people) -> None:
     assert alert.params["show_alert"] is True
     assert len(alert.text) <= ALERT_LIMIT
     assert f"Your rack in game #1: {' '.join(state.rack(0))}\n" in alert.text
-    # The rule about the starter's extra blank does not fit: it is not cut, it is announced.
     assert "…" not in alert.text
-    assert "lost when the turn ends" not in alert.text
-    assert "More than an alert holds: start me in private" in alert.text
-    assert alert.text.endswith("t.me/feudbot_test_bot?start=g1)")
-    # Opening that link sends the whole rack, rule and all, privately.
-    calls = await tg.say(people.alice, "/start g1", chat=tg.api.private(people.alice))
-    assert any("lost when the turn ends" in c.text for c in calls)
+    assert alert.text.endswith("lay a blank this turn or lose it.")
     assert tg.errors == []
 
 
