@@ -147,12 +147,23 @@ class Dispatcher:
         await self.db.deadlines.retry_deadline(deadline.id, now + delay)
 
     async def run(self) -> None:
-        """Loop for ever: fire what is due, then sleep until the next deadline or a wake-up."""
+        """Loop for ever: fire what is due, then sleep until the next deadline or a wake-up.
+
+        First, and on every pass after that, bots that owe a move make it: at start-up in every
+        active game (the process may have stopped between a person's move and the bot's
+        answer), later in the games whose bots failed to move (`Service.resume_bots`).
+        """
         self.db.add_deadline_listener(self._on_deadline_added)
+        stalled_only = False
         try:
             while True:
                 self._wake.clear()
                 try:
+                    if not stalled_only or self.service.bots_stalled:
+                        moved = await self.service.resume_bots(stalled_only=stalled_only)
+                        if moved:
+                            await self.send(moved)
+                    stalled_only = True
                     await self.run_due()
                 except asyncio.CancelledError:
                     raise
@@ -166,7 +177,7 @@ class Dispatcher:
 
     async def _sleep(self) -> None:
         next_due = await self.db.deadlines.next_due_at()
-        delay = MAX_SLEEP
+        delay = RETRY_DELAY if self.service.bots_stalled else MAX_SLEEP
         if next_due is not None:
             delay = min(MAX_SLEEP, max(timedelta(0), next_due - self.clock()))
         if delay <= timedelta(0):

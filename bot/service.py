@@ -247,13 +247,16 @@ def replay_move(gdef: GameDef, state: GameState, seat: int, notation: str, kind:
 
 
 def _fmt_delta(delta: timedelta) -> str:
+    """Say a length of time: "2 hours 5 minutes"; under 10 minutes the seconds count too."""
     seconds = int(delta.total_seconds())
     if seconds < 60:
-        return f"{seconds} second{'s' if seconds != 1 else ''}"
+        return plural(seconds, "second")
     hours, minutes = divmod(seconds // 60, 60)
-    parts = [f"{hours} hour{'s' if hours != 1 else ''}"] if hours else []
+    parts = [plural(hours, "hour")] if hours else []
     if minutes:
-        parts.append(f"{minutes} minute{'s' if minutes != 1 else ''}")
+        parts.append(plural(minutes, "minute"))
+    if seconds < 600 and seconds % 60:  # "1 minute 30 seconds", never a 90 s timer's "1 minute"
+        parts.append(plural(seconds % 60, "second"))
     return " ".join(parts)
 
 
@@ -313,6 +316,7 @@ class Service:
         self._rng = rng or random.SystemRandom()
         self._locks: dict[int, asyncio.Lock] = {}
         self._users: dict[tuple[str, str, str, str | None], User] = {}
+        self._stalled: set[int] = set()  # games whose bots failed to move: retried later
         self._chats: dict[tuple[str, str, str | None], Chat] = {}
         self._names: dict[int, User] = {}
         self._seats: dict[int, tuple[Seat, ...]] = {}
@@ -393,10 +397,26 @@ class Service:
             return [self._error(ctx, error)]
         return await self._run(ctx, Command(parts[0], game_id=game_id))
 
-    async def resume_bots(self) -> list[Reply]:
-        """Let bot seats move in active games where a bot is to move (after a crash)."""
+    @property
+    def bots_stalled(self) -> bool:
+        """Whether some game's bots failed to move and wait for `resume_bots`."""
+        return bool(self._stalled)
+
+    async def resume_bots(self, *, stalled_only: bool = False) -> list[Reply]:
+        """Let bot seats move in active games where a bot is to move.
+
+        At start-up every active game is looked at (the process may have died between a
+        person's move and the bot's answer); with `stalled_only`, only the games whose bots
+        failed to move since (`_run_bots` notes them), which the deadline loop retries.
+        """
         replies: list[Reply] = []
-        for row in await self.db.games.list_games(statuses=("active",), limit=1_000_000):
+        if stalled_only:
+            ids, self._stalled = self._stalled, set()
+            rows = [row for i in sorted(ids) if (row := await self.db.games.get_game(i))]
+        else:
+            self._stalled = set()
+            rows = await self.db.games.list_games(statuses=("active",), limit=1_000_000)
+        for row in rows:
             async with self._lock(row.id):
                 fresh = await self._reload(row)
                 if fresh.status != "active":
@@ -960,7 +980,18 @@ class Service:
         self, ctx: _Ctx, game_id: int | None, text: str, *, rounds_only: bool = False
     ) -> list[Reply]:
         """Apply one move of the asking player, then let bot seats answer."""
-        arrival = await self._find_game(ctx, game_id, ("lobby", "active"))
+        try:
+            arrival = await self._find_game(ctx, game_id, ("lobby", "active"))
+        except ServiceError:
+            # A timeout that ended the game (Webfeud, Numfeud) beat this move: say so.
+            lost = await self._lost_on_time(ctx, game_id)
+            if lost is None:
+                raise
+            raise ServiceError(
+                "TIME_RAN_OUT",
+                f"Your time ran out in game #{lost}, which ended the game, before this arrived; "
+                f"nothing was played (see /board game={lost}).",
+            ) from None
         async with self._lock(arrival.id):
             row = await self._reload(arrival)
             table = await self._table(row)
@@ -993,6 +1024,29 @@ class Service:
             table = replace(table, row=_advanced(table.row, state), state=state)
             replies += await self._run_bots(table, state)
             return replies
+
+    async def _lost_on_time(self, ctx: _Ctx, game_id: int | None) -> int | None:
+        """Return the asker's game here that their own timeout ended, if a move meant it.
+
+        That is the game named, or else their last finished game in this chat when no game of
+        theirs is going on here.
+        """
+        if game_id is not None:
+            row = await self.db.games.get_game(game_id)
+        else:
+            going = await self.db.games.list_games(
+                chat_id=ctx.chat.id, user_id=ctx.user.id, statuses=("lobby", "active"), limit=1
+            )
+            done = await self.db.games.list_games(
+                chat_id=ctx.chat.id, user_id=ctx.user.id, statuses=("finished",), limit=1
+            )
+            row = done[0] if done and not going else None
+        if row is None or row.chat_id != ctx.chat.id or row.status != "finished":
+            return None
+        seat_no = (await self._table(row)).seat_of(ctx.user.id)
+        if seat_no is None or not await self._ran_out(row.id, seat_no):
+            return None
+        return row.id
 
     async def _ran_out(self, game_id: int, seat_no: int) -> bool:
         """Return True when `seat_no` missed the deadline that the game's last moves applied.
@@ -1158,40 +1212,61 @@ class Service:
         best of them wins at once rather than a whole game of bot moves filling the chat.
         """
         replies: list[Reply] = []
-        for _ in range(BOT_MOVES_LIMIT):
-            waiting = state.waiting_for()
-            if state.outcome is not None or not waiting:
-                return replies
-            in_game = table.gdef.seats_in_game(state)
-            if all(table.seats[s].bot_level is not None for s in in_game):
-                standing = table.gdef.standing(state)
-                seat = table.seats[min(in_game, key=lambda s: (standing[s], -s))]
-                move = table.gdef.parse_move("resign")
-            else:
-                bots = [s for s in waiting if table.seats[s].bot_level is not None]
-                if not bots:  # a person is to move (in a round, the bots have all placed)
+        try:
+            for _ in range(BOT_MOVES_LIMIT):
+                waiting = state.waiting_for()
+                if state.outcome is not None or not waiting:
                     return replies
-                seat = table.seats[bots[0]]
-                move = await self._bot_move(table, state, seat)
-            new_state = state.apply(seat.seat_no, move)
-            replies += await self._commit(table, new_state, seat.seat_no, move, "move")
-            table = replace(table, row=_advanced(table.row, new_state), state=new_state)
-            state = new_state
+                in_game = table.gdef.seats_in_game(state)
+                if all(table.seats[s].bot_level is not None for s in in_game):
+                    standing = table.gdef.standing(state)
+                    seat = table.seats[min(in_game, key=lambda s: (standing[s], -s))]
+                    move = table.gdef.parse_move("resign")
+                else:
+                    bots = [s for s in waiting if table.seats[s].bot_level is not None]
+                    if not bots:  # a person is to move (in a round, the bots have all placed)
+                        return replies
+                    seat = table.seats[bots[0]]
+                    move = await self._bot_move(table, state, seat)
+                new_state = state.apply(seat.seat_no, move)
+                replies += await self._commit(table, new_state, seat.seat_no, move, "move")
+                table = replace(table, row=_advanced(table.row, new_state), state=new_state)
+                state = new_state
+        except Exception:
+            # What was committed (the person's move, earlier bot moves) stands and is told;
+            # the game is noted, and the deadline loop lets its bots try again (`resume_bots`).
+            log.exception("the bots of game %s could not move; retrying later", table.row.id)
+            self._stalled.add(table.row.id)
+            return replies
         raise RuntimeError(f"bots kept moving in game {table.row.id}")
 
     async def _bot_move(self, table: _Table, state: GameState, seat: Seat) -> Move:
-        """Ask the AI for a bot seat's move (deterministic for a given game seed and turn)."""
+        """Ask the AI for a bot seat's move (deterministic for a given game seed and turn).
+
+        A bot must never hold a game up: if its level fails (an error, an illegal move), the
+        easy level moves for it; if that fails too, it passes in the game's own way, and as a
+        last resort it resigns.
+        """
         level = seat.bot_level or "easy"
         seed = game_seed(table.row) * 1009 + state.turn
         from bot.ai import choose_move  # imported late: the AI is not needed to start up
 
-        move = await asyncio.to_thread(choose_move, state, seat.seat_no, level, seed)
-        try:
-            state.apply(seat.seat_no, move)
-        except GameError:
-            log.exception("the %s bot chose an illegal move %s; it passes", level, move)
-            return table.gdef.parse_move("pass")
-        return move
+        for tried in dict.fromkeys((level, "easy")):
+            try:
+                move = await asyncio.to_thread(choose_move, state, seat.seat_no, tried, seed)
+                state.apply(seat.seat_no, move)
+            except Exception:
+                log.exception("the %s bot failed in game %s", tried, table.row.id)
+                continue
+            return move
+        for word in ("pass", "skip", "resign"):  # every game has one of these
+            try:
+                move = table.gdef.parse_move(word)
+                state.apply(seat.seat_no, move)
+            except GameError:
+                continue
+            return move
+        raise RuntimeError(f"no move at all for the bot of game {table.row.id}")
 
     # -- turns built in steps (Rummikub's draft), the Assist option and hints --
 
@@ -1463,12 +1538,15 @@ class Service:
                 # A bot places the moment a round opens: a line per bot per round would flood
                 # the chat (three bots, 60 lines a game); the panels and the round's end say it.
                 return []
+            if timed_out:
+                # One deadline places every missing tile, the round's end names them all
+                # ("placed at the deadline"): "waiting for" the others would be untrue.
+                return [await self._round_rack(table, state, seat_no, note)] if user else []
             waiting = self._to_move_names(table, state)
             if resigned:
                 text = f"#{row.id} {player} resigned; the others play on"
             else:
                 text = f"#{row.id} {player} has placed this round's tile"
-                text += " (placed for them: the round deadline passed)" if timed_out else ""
             replies = [
                 Reply(
                     _chat_target(table.chat),
@@ -1712,7 +1790,7 @@ class Service:
         rows = await self.db.results.leaderboard(
             chat_id=table.row.chat_id, game_key=table.row.game_key, limit=10_000
         )
-        return {row.user_id: rank for rank, row in enumerate(rows, start=1)}
+        return {row.user_id: rank for rank, row in zip(places(rows), rows, strict=True)}
 
     async def _game_over(self, table: _Table, state: GameState, before: Mapping[int, int]) -> Reply:
         assert state.outcome is not None
@@ -2008,7 +2086,7 @@ class Service:
         lines += [
             f"{rank}. {row.display_name}: {plural(row.wins, 'win')} in"
             f" {plural(row.games, 'game')}, {plural(row.points, 'point')}"
-            for rank, row in enumerate(rows, start=1)
+            for rank, row in zip(places(rows), rows, strict=True)
         ]
         # Games played alone rank nobody: the best personal records, apart.
         scope = None if everywhere else ctx.chat.id
@@ -2042,7 +2120,9 @@ class Service:
                     "game": key,
                     "year": year,
                     "scope": "everywhere" if everywhere else "chat",
-                    "rows": [_row_json(rank, row) for rank, row in enumerate(rows, start=1)],
+                    "rows": [
+                        _row_json(rank, row) for rank, row in zip(places(rows), rows, strict=True)
+                    ],
                     "solo_records": {r.display_name: r.best for r in solo},
                 },
             )
@@ -2182,7 +2262,7 @@ class Service:
             return ()
         leader_rows = [
             row_type(rank, row.display_name, row.games, row.wins, row.points)
-            for rank, row in enumerate(rows, start=1)
+            for rank, row in zip(places(rows), rows, strict=True)
         ]
         viewer = next(
             (lr for lr, row in zip(leader_rows, rows, strict=True) if row.user_id == viewer_id),
@@ -2389,6 +2469,19 @@ def _already_played(game_id: int) -> ServiceError:
     return ServiceError(
         "ALREADY_PLAYED", f"That turn was already played in game #{game_id}; nothing was changed."
     )
+
+
+def places(rows: Sequence[LeaderboardRow]) -> list[int]:
+    """Return the place of each row of a leaderboard, in order: equal records share one.
+
+    Rows with the same wins and points are tied whichever of the two orders them, so they
+    stand next to each other and take the place of the first (1, 1, 3 — as sports tables do).
+    """
+    out: list[int] = []
+    for n, row in enumerate(rows):
+        tied = n > 0 and (row.wins, row.points) == (rows[n - 1].wins, rows[n - 1].points)
+        out.append(out[-1] if tied else n + 1)
+    return out
 
 
 def _row_json(rank: int | None, row: LeaderboardRow) -> dict[str, Any]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from datetime import timedelta
 
@@ -10,6 +11,8 @@ import pytest
 from bot.__main__ import main
 from bot.config import DEFAULT_REMINDERS, ConfigError, load_settings, parse_duration
 from bot.games import GAMES
+from bot.reminders import Dispatcher
+from bot.replies import Reply
 from bot.service import CONSOLE, ChatRef, Service, UserRef, load_state
 
 ROOM = ChatRef(CONSOLE, "room")
@@ -82,6 +85,60 @@ async def test_bots_resume_after_a_crash(service: Service, db) -> None:
     resumed = await service.resume_bots()
     assert [r.event["player"] for r in resumed if r.kind == "move_played"] == ["bot-easy"]
     assert await service.resume_bots() == []
+
+
+async def test_the_deadline_loop_lets_bots_owing_a_move_make_it_at_start_up(
+    service: Service, db
+) -> None:
+    """Every platform starts the deadline loop: it moves on a game a crash left at a bot's turn."""
+    replies = await service.handle(ROOM, ALICE, "/new webfeud bot=easy seed=6")
+    game_id = next(r for r in replies if r.kind == "game_started").event["game_id"]
+    row = await db.games.get_game(game_id)
+    state = load_state(row).apply(0, GAMES["webfeud"].parse_move("pass"))
+    assert await db.games.commit_move(
+        game_id, row.version, 0, "pass", {"kind": "move"}, json.dumps(state.to_json()), state.turn
+    )
+    sent: list[list[Reply]] = []
+    arrived = asyncio.Event()
+
+    async def send(replies: list[Reply]) -> None:
+        sent.append(replies)
+        arrived.set()
+
+    dispatcher = Dispatcher(service, send)
+    dispatcher.start()
+    try:
+        await asyncio.wait_for(arrived.wait(), 10)
+    finally:
+        await dispatcher.stop()
+    assert [r.event["player"] for r in sent[0] if r.kind == "move_played"] == ["bot-easy"]
+    assert load_state(await db.games.get_game(game_id)).waiting_for() == (0,)
+
+
+@pytest.mark.parametrize("broken", [("hard",), ("hard", "easy")])
+async def test_a_bot_whose_level_fails_still_moves(service: Service, db, monkeypatch, broken):
+    """Fault injection: the hard AI raising lets the easy one move; both raising, the bot
+    passes. The person's move stands and the game never waits on a broken bot.
+    """
+    import bot.ai
+
+    real = bot.ai.choose_move
+
+    def failing(state, seat, level, seed):
+        if level in broken:
+            raise RuntimeError(f"the {level} AI broke")
+        return real(state, seat, level, seed)
+
+    await service.handle(ROOM, ALICE, "/new webfeud bot=hard seed=6")
+    monkeypatch.setattr(bot.ai, "choose_move", failing)
+    replies = await service.handle(ROOM, ALICE, "/pass")
+    played = [r.event for r in replies if r.kind == "move_played"]
+    assert [e["player"] for e in played] == ["alice", "bot-hard"]
+    if broken == ("hard", "easy"):
+        assert played[1]["move"] == "pass"
+    else:
+        assert played[1]["move"] != "pass"
+    assert load_state(await db.games.get_game(1)).waiting_for() == (0,)
 
 
 async def test_leaderboard_of_the_chat_or_everywhere(service: Service) -> None:

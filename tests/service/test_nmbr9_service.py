@@ -222,7 +222,14 @@ async def test_a_missed_round_deadline_places_the_tile_by_the_easy_rule(
     assert {d.due_at for d in timeouts} == {START + 48 * HOUR}
     assert {d.turn for d in pending} == {1}  # keyed on the round
     both = await dispatcher.run_due(clock.advance(24 * HOUR))
-    assert [r.kind for r in public(both)] == ["placed", "timeout"]
+    # One deadline places both tiles: one chat line, the round's, naming both (no "waiting for
+    # bob" after alice's tile, since bob's is placed by the same deadline); each is told.
+    assert [r.kind for r in public(both)] == ["timeout"]
+    assert public(both)[0].text.count("(placed at the deadline)") == 2
+    assert "Waiting for" not in public(both)[0].text
+    for name in ("alice", "bob"):
+        told = [r.text for r in both if r.kind == "rack" and r.to.name == name]
+        assert any("deadline" in text and "placed for you" in text for text in told), told
     state = await state_of(db, game_id)
     assert state.round == 2
     replayed = await service.replay(game_id)

@@ -291,6 +291,32 @@ async def test_a_move_that_arrives_after_its_deadline_is_told_the_time_ran_out(
     assert fine[0].kind == "move_played"
 
 
+async def test_a_move_after_a_timeout_that_ended_the_game_is_told_so(service, clock) -> None:
+    """Webfeud: alice's timeout loses the game; her late move is told the time ran out.
+
+    With or without game=1 — not "You have no game in this chat" or "Game #1 is over".
+    """
+    room, alice = ChatRef(CONSOLE, "room"), UserRef(CONSOLE, "alice", "alice")
+    await service.handle(room, alice, "/new webfeud @bob seed=9")
+    fired = await Dispatcher(service, Outbox()).run_due(clock.advance(72 * HOUR))
+    assert "timeout" in [r.kind for r in fired]
+    told = (
+        "Your time ran out in game #1, which ended the game, before this arrived; nothing was "
+        "played (see /board game=1)."
+    )
+    for line in ("/pass", "/play 8H QI", "/pass game=1"):
+        [late] = await service.handle(room, alice, line)
+        assert (late.event["reason"], late.text) == ("TIME_RAN_OUT", told), line
+    # bob, who won, is not told about a timeout; neither is alice once she has a new game.
+    [bobs] = await service.handle(room, UserRef(CONSOLE, "bob", "bob"), "/pass")
+    assert bobs.event["reason"] == "NO_GAME"
+    await service.handle(room, alice, "/new webfeud @carol seed=2")
+    [later] = await service.handle(room, alice, "/pass game=1")
+    assert later.event["reason"] == "TIME_RAN_OUT"
+    now = await service.handle(room, alice, "/pass")
+    assert now[0].kind == "move_played"
+
+
 async def test_a_resignation_out_of_turn_keeps_the_movers_clock(service, clock, db) -> None:
     """Carol resigns during bob's turn: his deadline stays where it was; no "your turn"."""
     room = ChatRef(CONSOLE, "room")
@@ -306,3 +332,15 @@ async def test_a_resignation_out_of_turn_keeps_the_movers_clock(service, clock, 
     assert [(d.kind, d.due_at, d.payload["seat"]) for d in pending] == [("timeout", due, 1)]
     fired = await Dispatcher(service, Outbox()).run_due(clock.advance(timedelta(seconds=40)))
     assert [r.kind for r in fired][:1] == ["timeout"]  # at bob's own 60 seconds
+
+
+def test_lengths_of_time_are_said_to_the_second_under_ten_minutes() -> None:
+    """A 90 s reminder says "1 minute 30 seconds", not "1 minute"; longer times keep minutes."""
+    from bot.service import _fmt_delta
+
+    assert _fmt_delta(timedelta(seconds=90)) == "1 minute 30 seconds"
+    assert _fmt_delta(timedelta(seconds=45)) == "45 seconds"
+    assert _fmt_delta(timedelta(minutes=5)) == "5 minutes"
+    assert _fmt_delta(timedelta(minutes=12, seconds=30)) == "12 minutes"
+    assert _fmt_delta(timedelta(hours=1, seconds=1)) == "1 hour"
+    assert _fmt_delta(timedelta(hours=71, minutes=59)) == "71 hours 59 minutes"

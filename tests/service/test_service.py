@@ -804,3 +804,18 @@ async def test_game_over_tells_each_persons_place_on_the_chats_leaderboard(say, 
     [third] = [r for r in await say("bob", "/resign") if r.kind == "game_over"]
     assert "leaderboard here" not in third.text
     assert third.text.endswith("Play again with /rematch game=3.")
+
+
+async def test_equal_records_share_a_place(say) -> None:
+    """Two people with one win in two games and no points both stand #1.
+
+    On the leaderboard and at the game's end: no place is made up by who was stored first.
+    """
+    await say("alice", "/new webfeud @bob seed=1")
+    await say("bob", "/resign")
+    await say("bob", "/new webfeud @alice seed=2")
+    [over] = [r for r in await say("alice", "/resign") if r.kind == "game_over"]
+    assert "\nWebfeud leaderboard here: bob #2→#1, alice #1.\n" in over.text, over.text
+    [board] = await say("carol", "/leaderboard webfeud")
+    assert [line.split(".")[0] for line in board.text.splitlines()[1:3]] == ["1", "1"]
+    assert [row["rank"] for row in board.event["rows"]] == [1, 1]
