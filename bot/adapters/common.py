@@ -14,6 +14,15 @@ from bot.games.numfeud import SIZE as NUMFEUD_SIZE
 from bot.replies import ChatTarget, Image, Reply
 
 APOLOGY = "Sorry, something went wrong on my side; please try again in a moment."
+
+
+def ended_game(game_id: int, status: str) -> str:
+    """Answer a button of a game that has ended: no newer message holds live buttons."""
+    if status == "cancelled":
+        return f"Game #{game_id} was cancelled; /new starts another."
+    return f"Game #{game_id} is over; /board game={game_id} shows how it ended."
+
+
 # Premium codes of the word-game layouts and how an empty premium cell is drawn.
 _PREMIUM_MARKS = {"d": "'", "t": '"', "D": "-", "T": "=", "*": "*"}
 _MARK_NAMES = (("d", "L2"), ("t", "L3"), ("D", "W2"), ("T", "W3"), ("*", "start"))

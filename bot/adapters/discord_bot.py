@@ -8,13 +8,15 @@ seconds, before touching the database or rendering) → build a `Command` from t
   follow-up, or — outside an interaction (reminders, timeouts) — a channel message;
 - a reply to one user → an **ephemeral** follow-up when that user is the interaction's user,
   otherwise a DM when the user allowed DMs (``/notify dm:True``), otherwise nothing: racks and
-  errors are never posted in a channel. A reminder also mentions the player in the game's channel.
+  errors are never posted in a channel. A notice (a reminder, your tile of an NMBR 9 round) goes
+  by DM or as a mention in the game's channel, never both: the mention when no DM got through.
 
 Buttons (Join, Start, My rack, Board, Pass) are `GameButton` dynamic items whose custom id
 (``fb:<action>:<game id>:<turn>``) carries ids only; they are registered in `setup_hook`, so a
-button on any old message works after a restart, and a Pass clicked on an earlier turn gets a
-polite ephemeral answer. Everything else that fails lands in one handler (`FeudBot.report_error`):
-it is logged and the user gets a short ephemeral apology, never a traceback.
+button on any old message works after a restart, and a Pass clicked on an earlier turn (or of
+a game that has ended) gets a polite ephemeral answer. Everything else that fails lands in one
+handler (`FeudBot.report_error`): it is logged and the user gets a short ephemeral apology, never
+a traceback.
 
 ```python
 bot = FeudBot(service, dev_guild_id=settings.discord_dev_guild_id)
@@ -42,7 +44,7 @@ from discord import app_commands
 from discord.ext import commands
 from discord.utils import MISSING
 
-from bot.adapters.common import APOLOGY, image_bytes, image_name
+from bot.adapters.common import APOLOGY, ended_game, image_bytes, image_name
 from bot.commands import BOT_LEVEL_NAMES, COMMANDS, Command, CommandError, CommandSpec
 from bot.config import Settings
 from bot.core.errors import GameError
@@ -73,6 +75,11 @@ STALE = (
     "That button belongs to an earlier turn of game #{game}; nothing was changed. "
     "Use the buttons on the latest message, or /board."
 )
+# An old turn's button of a game that has ended: no newer message has live buttons to point to.
+# (The wording of the Telegram adapter's answers; the adapters do not import each other.)
+# The event key of a private reply's stand-in: the mention to post in the game's channel when
+# the reply cannot go by DM (DMs off, or closed). A notice goes by DM or as a mention, not both.
+INSTEAD = "mention_instead"
 # What `game` suggests: the games a command accepts (the service refuses the others).
 OPEN: tuple[GameStatus, ...] = ("lobby", "active")
 GAME_STATUSES: dict[str, tuple[GameStatus, ...]] = {
@@ -94,8 +101,9 @@ NOTIFY_SUMMARY = "Choose whether feudbot may DM you reminders and your tiles"
 NOTIFY_HELP = (
     f"{NOTIFY_SYNTAX}\n"
     "Discord only. dm:True: feudbot DMs you the reminders before a turn deadline and your rack "
-    "when someone else's action deals it (keep DMs from this server open). dm:False, the "
-    "default: no DMs; reminders mention you in the game's channel and My rack shows your tiles."
+    "when someone else's action deals it, instead of mentioning you in the game's channel (keep "
+    "DMs from this server open: a DM that fails becomes the mention). dm:False, the default: no "
+    "DMs; reminders mention you in the game's channel and My rack shows your tiles."
 )
 GUILD_ONLY = "Feudbot's games are played in server channels; try this command in one."
 # The dispatched event tests (and tools) can wait for: an interaction is fully answered.
@@ -284,6 +292,42 @@ def _round_placers(replies: Sequence[Reply], asker: str | None) -> dict[int, tup
             if to.platform_user_id not in uids:
                 uids.append(to.platform_user_id)
     return out
+
+
+def _placed_for(replies: Sequence[Reply], asker: str | None) -> dict[int, list[str]]:
+    """Return, per game, who is told privately that a round deadline placed their tile."""
+    out: dict[int, list[str]] = {}
+    for reply in replies:
+        to, game_id = reply.to, reply.event.get("game_id")
+        if (
+            reply.kind == "rack"
+            and reply.event.get("timeout")
+            and isinstance(to, UserTarget)
+            and to.platform == PLATFORM
+            and to.platform_user_id != asker
+            and isinstance(game_id, int)
+        ):
+            uids = out.setdefault(game_id, [])
+            if to.platform_user_id not in uids:
+                uids.append(to.platform_user_id)
+    return out
+
+
+def _stand_in(
+    replies: list[Reply], uid: str, game_id: int, text: str, *, round_no: int | None = None
+) -> None:
+    """Give a user's rack of the game (of round `round_no`, if given) a mention as its stand-in."""
+    for n, reply in enumerate(replies):
+        to, event = reply.to, reply.event
+        if (
+            reply.kind == "rack"
+            and isinstance(to, UserTarget)
+            and to.platform_user_id == uid
+            and event.get("game_id") == game_id
+            and (round_no is None or event.get("round") == round_no)
+            and INSTEAD not in event
+        ):
+            replies[n] = replace(reply, event={**event, INSTEAD: text})
 
 
 # --- turning replies into messages ------------------------------------------------------------
@@ -609,9 +653,14 @@ class FeudBot(commands.Bot):
             await interaction.response.defer()  # no "thinking" message; follow-ups are new
         if action in TURN_BOUND:
             row = await self.service.db.games.get_game(game_id)
-            if row is None or row.status != "active" or row.turn != turn:
+            refusal = None
+            if row is not None and row.status in ("finished", "cancelled"):
+                refusal = ended_game(game_id, row.status)
+            elif row is None or row.status != "active" or row.turn != turn:
+                refusal = STALE.format(game=game_id)
+            if refusal is not None:
                 await interaction.followup.send(
-                    STALE.format(game=game_id), ephemeral=True, allowed_mentions=NO_MENTIONS
+                    refusal, ephemeral=True, allowed_mentions=NO_MENTIONS
                 )
                 self._handled(interaction)
                 return
@@ -657,7 +706,10 @@ class FeudBot(commands.Bot):
         mention only in a new message, and the news often fills the edited "thinking" reply.
         A round of NMBR 9 that opens (the start, the last tile of a round placed) deals every
         player a tile at once: one message mentions all who must place, but the `asker`, who
-        sees their tile in the answer ("@bob, @carol: place your tile of round 2 in game #1.").
+        sees their tile in the answer ("@bob, @carol: place your tile of round 2 in game #1."),
+        and those who get their tile by DM: the DM is their notice, and the mention becomes its
+        stand-in (`INSTEAD`) should the DM fail. So does the private note of a tile placed at a
+        round deadline: by DM, else a mention that does not say where the tile went.
         """
         notices = [r for r in replies if r.kind == "your_turn" and isinstance(r.to, UserTarget)]
         out = [r for r in replies if r.kind != "your_turn"]
@@ -666,12 +718,37 @@ class FeudBot(commands.Bot):
             uid = notice.to.platform_user_id
             text = f"<@{uid}>, your turn in game #{notice.event.get('game_id')}."
             await self._insert_ping(out, [uid], text, notice.event)
-        for game_id, (round_no, uids) in _round_placers(out, asker).items():
-            said = ", ".join(f"<@{uid}>" for uid in uids)
-            text = f"{said}: place your tile of round {round_no} in game #{game_id}."
-            event = {"type": "your_turn", "game_id": game_id, "round": round_no}
-            await self._insert_ping(out, uids, text, event)
+        placers = _round_placers(out, asker)
+        for game_id, (round_no, uids) in placers.items():
+            task = f"place your tile of round {round_no} in game #{game_id}."
+            by_dm = [uid for uid in uids if await self._wants_dm(uid)]
+            for uid in by_dm:
+                _stand_in(out, uid, game_id, f"<@{uid}>: {task}", round_no=round_no)
+            pinged = [uid for uid in uids if uid not in by_dm]
+            if pinged:
+                said = ", ".join(f"<@{uid}>" for uid in pinged)
+                event = {"type": "your_turn", "game_id": game_id, "round": round_no}
+                await self._insert_ping(out, pinged, f"{said}: {task}", event)
+        for game_id, uids in _placed_for(out, asker).items():
+            uids = [uid for uid in uids if uid not in placers.get(game_id, (0, []))[1]]
+            told = f"the round deadline of game #{game_id} passed, so "
+            by_dm = [uid for uid in uids if await self._wants_dm(uid)]
+            for uid in by_dm:
+                text = f"<@{uid}>: {told}your tile was placed for you; My rack shows where."
+                _stand_in(out, uid, game_id, text)
+            pinged = [uid for uid in uids if uid not in by_dm]
+            if pinged:
+                said = ", ".join(f"<@{uid}>" for uid in pinged)
+                tiles = "your tile was" if len(pinged) == 1 else "your tiles were"
+                text = f"{said}: {told}{tiles} placed for you; My rack shows where."
+                event = {"type": "placed_for_you", "game_id": game_id}
+                await self._insert_ping(out, pinged, text, event)
         return out
+
+    async def _wants_dm(self, uid: str) -> bool:
+        """Return True when the Discord user turned DMs on (``/notify dm:True``)."""
+        user = await self.service.db.users.get_user_by_platform_id(PLATFORM, uid)
+        return user is not None and user.dm_allowed
 
     async def _insert_ping(
         self, out: list[Reply], uids: list[str], text: str, event: dict[str, Any]
@@ -724,7 +801,7 @@ class FeudBot(commands.Bot):
             await interaction.edit_original_response(content="Done.", allowed_mentions=NO_MENTIONS)
             extras["pending"] = False
         for reply in others:
-            await self._send_private(reply)
+            await self._notify(reply)
         self._handled(interaction)
 
     async def _dispatch(self, replies: Sequence[Reply]) -> None:
@@ -745,10 +822,8 @@ class FeudBot(commands.Bot):
             try:
                 if isinstance(reply.to, ChatTarget):
                     await self._send_to_channel(int(reply.to.platform_chat_id), reply, buttons)
-                elif reply.kind == "reminder":
-                    await self._remind(reply)
                 else:
-                    await self._send_private(reply)
+                    await self._notify(reply)
             except discord.HTTPException:
                 # One undeliverable message must not lose the others (the deadline is spent).
                 log.exception("could not send %s reply of game %s", reply.kind, reply.event)
@@ -789,14 +864,34 @@ class FeudBot(commands.Bot):
                 allowed_mentions=part.mentions,
             )
 
-    async def _remind(self, reply: Reply) -> None:
-        """Mention the player in the game's channel, and DM them when they allowed it."""
+    async def _notify(self, reply: Reply) -> None:
+        """Send a private reply by DM when allowed, else its mention in the game's channel.
+
+        DM or mention, never both: a reminder that reached the player's DMs is not also
+        posted in the channel; one that could not (DMs off, or closed) mentions them there,
+        as does the stand-in of a DM'd tile (`INSTEAD`). Other private replies go by DM or
+        nowhere (a rack: the player presses My rack).
+        """
         assert isinstance(reply.to, UserTarget)
+        if await self._send_private(reply):
+            return
+        uid = reply.to.platform_user_id
         game_id = reply.event.get("game_id")
+        instead = reply.event.get(INSTEAD)
+        if reply.kind != "reminder" and not isinstance(instead, str):
+            return
         channel_id = await self._game_channel(game_id) if isinstance(game_id, int) else None
-        if channel_id is not None:
-            await self._send_to_channel(channel_id, reply, mention=reply.to.platform_user_id)
-        await self._send_private(reply)
+        if channel_id is None:
+            return
+        try:
+            if isinstance(instead, str):
+                here = ChatTarget(0, PLATFORM, str(channel_id))
+                event = {"type": "stand_in", "of": reply.kind, "game_id": game_id, MENTIONS: [uid]}
+                await self._send_to_channel(channel_id, Reply(here, instead, event=event))
+            else:
+                await self._send_to_channel(channel_id, reply, mention=uid)
+        except discord.HTTPException:
+            log.exception("could not mention user %s in channel %s", uid, channel_id)
 
     async def _game_channel(self, game_id: int) -> int | None:
         row = await self.service.db.games.get_game(game_id)

@@ -64,7 +64,7 @@ from telegram.ext import (
 )
 from telegram.request import BaseRequest
 
-from bot.adapters.common import APOLOGY, image_bytes, image_name
+from bot.adapters.common import APOLOGY, ended_game, image_bytes, image_name
 from bot.commands import COMMANDS
 from bot.config import Settings
 from bot.core.errors import GameError, Reason
@@ -127,8 +127,7 @@ BOARD_KINDS = frozenset({"game_started", "move_played", "timeout", "draft"})
 _CALLBACK = re.compile(r"^g:(\d{1,18}):([a-z]{1,8}):(\d{1,9})$")
 _DEEP_LINK = re.compile(r"^g(\d{1,18})$")
 STALE = "That button belongs to an earlier turn of game #{id}; use the newest board message."
-OVER = "Game #{id} is over; /board game={id} shows how it ended."
-CANCELLED = "Game #{id} was cancelled; /new starts another."
+PLACED = "placed"  # the group notice of tiles placed at a round deadline (`_placed_notice`)
 ELSEWHERE = "That button belongs to game #{id} of another chat; nothing was changed."
 WELCOME = (
     "Hello! Private messages are on: your racks and reminders will arrive here. "
@@ -530,8 +529,7 @@ class TelegramFrontEnd:
             return
         if action in TURN_BOUND and row.status in ("finished", "cancelled"):
             # No newer board to point to: the game itself has ended.
-            ended = OVER if row.status == "finished" else CANCELLED
-            await self._answer(origin, ended.format(id=game_id), alert=True)
+            await self._answer(origin, ended_game(game_id, row.status), alert=True)
             return
         if action in TURN_BOUND and (row.status != "active" or row.turn != turn):
             await self._answer(origin, STALE.format(id=game_id), alert=True)
@@ -653,7 +651,7 @@ class TelegramFrontEnd:
                 boards[game_id].append(reply)
             else:
                 plan.append(reply)
-        notices: dict[tuple[int, int], list[UserTarget]] = {}
+        notices: dict[tuple[int, int, str], list[UserTarget]] = {}
         for step in plan:
             try:
                 if isinstance(step, list):
@@ -670,11 +668,14 @@ class TelegramFrontEnd:
             except TelegramError:
                 # One failed send (after the rate limiter's retries) must not lose the others.
                 log.exception("sending a %s reply failed", _kind(step))
-        for (chat_id, game_id), users in notices.items():
+        for (chat_id, game_id, about), users in notices.items():
             try:
-                await self._rack_notice(chat_id, game_id, users)
+                if about == PLACED:
+                    await self._placed_notice(chat_id, game_id, users)
+                else:
+                    await self._rack_notice(chat_id, game_id, users)
             except TelegramError:
-                log.exception("sending the rack notice of game %d failed", game_id)
+                log.exception("sending the %s notice of game %d failed", about, game_id)
 
     async def _answer(self, origin: Origin, text: str, *, alert: bool = False) -> None:
         if origin.query is None or origin.answered:
@@ -835,7 +836,7 @@ class TelegramFrontEnd:
         self,
         reply: Reply,
         origin: Origin | None,
-        notices: dict[tuple[int, int], list[UserTarget]],
+        notices: dict[tuple[int, int, str], list[UserTarget]],
     ) -> None:
         """Send a reply meant for one user: here if private, else by DM, else a safe fallback."""
         user = reply.to
@@ -872,11 +873,17 @@ class TelegramFrontEnd:
             await self._ask_privately(chat_id, user, reply, origin.command)
             return
         if secret:
-            # Never the tiles in a group: say how to see them (unasked: once per game).
             game_id = int(reply.event.get("game_id", 0))
+            if reply.kind == "rack" and reply.event.get("timeout"):
+                # A tile placed at a round deadline is news each time: a mention that says so
+                # but not where (the round's news shows that), nor the next tile.
+                self._told.add((game_id, user.user_id))
+                notices.setdefault((chat_id, game_id, PLACED), []).append(user)
+                return
+            # Never the tiles in a group: say how to see them (unasked: once per game).
             if asked or (game_id, user.user_id) not in self._told:
                 self._told.add((game_id, user.user_id))
-                notices.setdefault((chat_id, game_id), []).append(user)
+                notices.setdefault((chat_id, game_id, "rack"), []).append(user)
             return
         await self._send_text(
             chat_id, f"{mention(user)}: {html.escape(reply.text)}", html_mode=True
@@ -896,15 +903,34 @@ class TelegramFrontEnd:
 
     async def _rack_notice(self, chat_id: int, game_id: int, users: Sequence[UserTarget]) -> None:
         """Tell players who have not started the bot how to see their tiles (not the tiles)."""
-        names = ", ".join(mention(u) for u in users)
-        text = (
-            f"{names}: I cannot send you your tiles privately yet. Tap “{ACTIONS['rack']}” under"
-            " the board, or start a private chat with me and I will send them there."
+        await self._invite_privately(
+            chat_id,
+            game_id,
+            users,
+            f"I cannot send you your tiles privately yet. Tap “{ACTIONS['rack']}” under the "
+            "board, or start a private chat with me and I will send them there.",
         )
+
+    async def _placed_notice(self, chat_id: int, game_id: int, users: Sequence[UserTarget]) -> None:
+        """Tell players without a private chat that a round deadline placed their tile."""
+        tiles = "your tile was" if len(users) == 1 else "your tiles were"
+        await self._invite_privately(
+            chat_id,
+            game_id,
+            users,
+            f"the round deadline of game #{game_id} passed, so {tiles} placed for you (the "
+            "round's news shows where). Start a private chat with me to get such news there.",
+        )
+
+    async def _invite_privately(
+        self, chat_id: int, game_id: int, users: Sequence[UserTarget], text: str
+    ) -> None:
+        """Mention `users` in the group with `text` and a button opening the private chat."""
+        names = ", ".join(mention(u) for u in users)
         markup = InlineKeyboardMarkup(
             [[InlineKeyboardButton("Open a private chat", url=deep_link(self.username, game_id))]]
         )
-        await self._send_text(chat_id, text, markup=markup, html_mode=True)
+        await self._send_text(chat_id, f"{names}: {text}", markup=markup, html_mode=True)
 
     async def _ask_privately(
         self, chat_id: int, user: UserTarget, reply: Reply, command: str
@@ -918,15 +944,23 @@ class TelegramFrontEnd:
         await self._send_text(chat_id, text, markup=markup, html_mode=True)
 
     async def _timeout_notice(self, reply: Reply) -> None:
-        """Tell the player whose turn timed out: privately when possible, else by a mention."""
+        """Tell the player whose turn timed out: privately when possible, else by a mention.
+
+        Not in a game of rounds (NMBR 9): the service tells each player whose tile a round
+        deadline placed, in words, in their rack of the round. Not when the game is played in
+        the player's own private chat either: the board there has just said it.
+        """
         game_id, seat_no = reply.event.get("game_id"), reply.event.get("seat")
-        if not game_id or seat_no is None:
+        if not game_id or seat_no is None or "round" in reply.event:
             return
         seats = await self.db.games.seats(int(game_id))
         user_id = next((s.user_id for s in seats if s.seat_no == seat_no), None)
         stored = await self.db.users.get_user(user_id) if user_id is not None else None
         if stored is None or stored.platform != PLATFORM:
             return
+        game_chat = self._chat_id(reply.to) if isinstance(reply.to, ChatTarget) else None
+        if game_chat == int(stored.platform_user_id):
+            return  # a private chat's id is its user's id: the game is played right here
         target = UserTarget(stored.id, PLATFORM, stored.platform_user_id, stored.display_name)
         notice = Reply(
             target,

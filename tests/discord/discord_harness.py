@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import AsyncIterator
 from datetime import datetime
 from typing import Any
 
 from fake_discord import FakeDiscord, Interaction, Message
 
 from bot.adapters.discord_bot import HANDLED_EVENT, FeudBot
-from bot.service import Service
+from bot.service import Service, utcnow
 from storage import Database
 
 
@@ -131,3 +132,17 @@ class FixedClock:
 
     def __call__(self) -> datetime:
         return self.now
+
+
+@contextlib.asynccontextmanager
+async def clocked(fake: FakeDiscord, db: Database) -> AsyncIterator[tuple[Harness, datetime]]:
+    """Run the bot on a fixed clock (the dispatcher is driven by hand); no reply comes late."""
+    h = Harness(fake, db)
+    start = utcnow()
+    h.clock = FixedClock(start)
+    await h.start()
+    try:
+        yield h, start
+    finally:
+        await h.stop()
+    assert fake.late == []

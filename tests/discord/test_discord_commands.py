@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import re
 from collections import Counter
-from collections.abc import AsyncIterator
-from datetime import datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 
 import discord
 import pytest
-from discord_harness import FixedClock, Harness
+from discord_harness import FixedClock, Harness, clocked
 
 from bot.adapters.common import APOLOGY
 from bot.adapters.discord_bot import FeudBot, short_description, swap_suggestions
@@ -177,37 +175,37 @@ async def test_a_rate_limited_reply_is_retried(harness):
     assert "created" in msgs[0].text
 
 
-@contextlib.asynccontextmanager
-async def clocked(fake, db) -> AsyncIterator[tuple[Harness, datetime]]:
-    """Run the bot on a fixed clock (the dispatcher is driven by hand); no reply comes late."""
-    h = Harness(fake, db)
-    start = utcnow()
-    h.clock = FixedClock(start)
-    await h.start()
-    try:
-        yield h, start
-    finally:
-        await h.stop()
-    assert fake.late == []
-
-
 async def test_reminders_and_timeouts_reach_the_player(fake, db):
-    """A reminder mentions the player in the channel (and DMs if allowed); a timeout ends it."""
+    """A reminder comes by DM to who allowed DMs, not also as a mention; a timeout ends the game."""
     async with clocked(fake, db) as (h, start):
         await h.slash(h.alice, "notify", dm=True)
         await h.slash(h.alice, "new", game="webfeud", player=str(h.bob))
         dms_before = len(fake.dms_to(h.alice))
+        public_before = len(fake.public_messages())
         fired = await h.bot.dispatcher.run_due(now=start + timedelta(hours=71, minutes=1))
         assert [r.kind for r in fired] == ["reminder", "reminder"]
-        mentions = [m for m in fake.public_messages() if m.content.startswith(f"<@{h.alice}>")]
-        assert len(mentions) == 2
-        assert "runs out" in mentions[-1].content
-        assert len(fake.dms_to(h.alice)) == dms_before + 2
+        assert len(fake.public_messages()) == public_before  # the DMs are the notice
+        dms = fake.dms_to(h.alice)[dms_before:]
+        assert len(dms) == 2
+        assert "runs out" in dms[-1].text
         h.clock.now = start + timedelta(hours=72, seconds=5)
         fired = await h.bot.dispatcher.run_due(now=h.clock.now)
         assert "game_over" in [r.kind for r in fired]
         assert "is over" in fake.public_messages()[-1].text
         assert (await db.games.get_game(1)).status == "finished"
+        assert [m for m in fake.public_messages() if m.pings()["users"] == {str(h.alice)}] == []
+
+
+async def test_a_reminder_without_dms_is_a_mention_in_the_channel(fake, db):
+    """A player who did not allow DMs is mentioned in the game's channel, and gets no DM."""
+    async with clocked(fake, db) as (h, start):
+        await h.slash(h.alice, "new", game="webfeud", player=str(h.bob))
+        fired = await h.bot.dispatcher.run_due(now=start + timedelta(hours=71, minutes=1))
+        assert [r.kind for r in fired] == ["reminder", "reminder"]
+        mentions = [m for m in fake.public_messages() if m.content.startswith(f"<@{h.alice}>")]
+        assert [m.pings()["users"] for m in mentions] == [{str(h.alice)}] * 2
+        assert "runs out" in mentions[-1].text
+        assert fake.dms_to(h.alice) == []
 
 
 async def test_a_turn_passed_by_a_timeout_mentions_the_next_player(fake, db):

@@ -158,6 +158,30 @@ async def test_pass_on_an_earlier_turn_gets_a_polite_answer(harness):
     assert row_after.version == row_before.version
 
 
+async def test_an_old_pass_button_of_an_ended_game_says_the_game_is_over(harness):
+    """Pass under a finished or cancelled game says so (no newer buttons exist); nothing changes."""
+    fake = harness.fake
+    await harness.slash(harness.alice, "new", game="webfeud", player=str(harness.bob))
+    first = fake.last_with_buttons("fb:pass:1:")
+    await harness.slash(harness.alice, "resign")
+    assert (await harness.db.games.get_game(1)).status == "finished"
+    row_before = await harness.db.games.get_game(1)
+    inter = await harness.click(harness.bob, first, first.button("fb:pass:"))
+    [msg] = harness.replies(inter)
+    assert msg.ephemeral
+    assert msg.content == "Game #1 is over; /board game=1 shows how it ended."
+    assert (await harness.db.games.get_game(1)).version == row_before.version
+
+    await harness.slash(harness.alice, "new", game="webfeud", player=str(harness.bob))
+    second = fake.last_with_buttons("fb:pass:2:")
+    await harness.slash(harness.carol, "cancel", game=2)  # Manage Server may cancel it
+    assert (await harness.db.games.get_game(2)).status == "cancelled"
+    inter = await harness.click(harness.alice, second, second.button("fb:pass:"))
+    [msg] = harness.replies(inter)
+    assert msg.ephemeral
+    assert msg.content == "Game #2 was cancelled; /new starts another."
+
+
 async def test_a_move_error_is_private_and_leaves_no_public_message(harness):
     """An illegal /play answers privately; the public 'thinking' message is removed."""
     await harness.slash(harness.alice, "new", game="webfeud", player=str(harness.bob))

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
+from discord_harness import clocked
 
 from bot.ai import choose_move
 from bot.service import load_state
@@ -66,3 +69,54 @@ async def test_a_round_that_opens_mentions_everyone_who_must_place(harness) -> N
     assert ping.content == f"<@{alice}>, <@{bob}>: place your tile of round 2 in game #1."
     assert ping.pings()["users"] == {str(alice), str(bob)}
     assert fake.dms_to(alice) == fake.dms_to(bob) == []  # nobody allowed DMs: the ping is all
+
+
+async def test_a_round_deadline_tells_each_player_by_dm_or_mention_never_both(fake, db) -> None:
+    """Tiles placed at a round deadline: a DM to who allowed DMs, else a mention; never both."""
+    async with clocked(fake, db) as (h, start):
+        alice, bob, carol = h.alice, h.bob, h.carol
+        await h.slash(alice, "notify", dm=True)
+        await h.slash(carol, "notify", dm=True)
+        fake.closed_dms.add(carol)  # allowed DMs, then closed them: mentioned instead
+        await h.slash(
+            alice,
+            "new",
+            game="nmbr9",
+            player=str(bob),
+            player2=str(carol),
+            options="deadline=10m",
+            seed=4,
+        )
+        inter = await h.slash(alice, "start")
+        pings = [m.pings()["users"] for m in fake.public_messages() if m.pings()["users"]]
+        assert pings == [{str(bob)}, {str(carol)}]  # carol's DM failed: her mention stands in
+        assert [m.text for m in h.replies(inter) if m.pings()["users"]] == [
+            f"<@{bob}>: place your tile of round 1 in game #1."
+        ]
+        seen = len(fake.messages)
+
+        await h.bot.dispatcher.run_due(now=start + timedelta(minutes=10, seconds=1))
+        new = list(fake.messages.values())[seen:]
+        public = [m for m in new if m.public]
+        mentioned = [(m.text, m.pings()["users"]) for m in public if m.pings()["users"]]
+        assert mentioned == [
+            (
+                f"<@{bob}>: the round deadline of game #1 passed, so your tile was placed for "
+                "you; My rack shows where.",
+                {str(bob)},
+            ),
+            (f"<@{bob}>: place your tile of round 2 in game #1.", {str(bob)}),
+            (f"<@{carol}>: place your tile of round 2 in game #1.", {str(carol)}),
+        ]
+        assert "round 1, the 7" in public[1].text
+        for m in public:  # nobody's placement before the round's news says it
+            assert "at L12" not in m.text
+        # alice allowed DMs: she is told by DM only, that her tile was placed and where
+        assert not [m for m in public if str(alice) in m.pings()["users"]]
+        [placed, dealt] = [m.text for m in new if m.kind == "dm"]
+        assert placed.startswith(
+            "The round deadline of game #1 passed, so your tile was placed for you: 7 at L12 0"
+        )
+        assert "round 2 of 20" in dealt
+        assert fake.dms_to(bob) == fake.dms_to(carol) == []
+        h.assert_racks_private()

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
 from bot.ai import choose_move
-from bot.service import load_state
+from bot.reminders import Dispatcher
+from bot.service import load_state, utcnow
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -33,4 +36,43 @@ async def test_a_round_placed_in_a_group(tg, people) -> None:
     assert load_state(await tg.db.games.get_game(1)).view(None)["round"] == 1
     group_calls = [c for c in api.calls if c.chat_id == group["id"]]
     assert not [c for c in group_calls if "Your rack" in c.text]
+    assert tg.errors == []
+
+
+async def test_a_round_deadline_tells_each_player_whose_tile_it_placed(tg, people) -> None:
+    """Everyone misses the deadline: each is told in words, privately or by a group mention."""
+    api, group = tg.api, people.group
+    alice_chat = api.private(people.alice)
+    await tg.say(people.alice, "/start", chat=alice_chat)  # alice can be written to privately
+    await tg.say(people.bob, "/help")
+    await tg.say(people.alice, "/new nmbr9 @bob deadline=10m seed=4")
+    await tg.say(people.carol, "/join")
+    await tg.say(people.alice, "/start")
+    start = utcnow()
+    first = len(api.calls)
+    replies = await Dispatcher(tg.service, tg.front.send_replies).run_due(
+        now=start + timedelta(minutes=10, seconds=5)
+    )
+    notes = [r for r in replies if r.kind == "rack" and r.event.get("timeout")]
+    assert sorted(r.event["player"] for r in notes) == ["Carol", "alice", "bob"]
+    calls = api.calls[first:]
+    assert not [c for c in calls if "timed out" in c.text]  # no cryptic "timed out: L12 0"
+
+    # alice, who started the bot, reads it privately, in words, with where her tile went
+    private = [c.text for c in calls if c.chat_id == alice_chat["id"]]
+    placed = "The round deadline of game #1 passed, so your tile was placed for you: 7 at L12 0"
+    assert len([t for t in private if t.startswith(placed)]) == 1
+
+    # bob and Carol cannot be written to privately: each gets a group mention, once
+    sent = [c for c in calls if c.chat_id == group["id"] and c.method == "sendMessage"]
+    for who in (people.bob, people.carol):
+        told = [c for c in sent if f"tg://user?id={who['id']}" in c.text]
+        assert len(told) == 1, [c.text for c in sent]
+        assert "the round deadline of game #1 passed, so your tile was placed for you" in (
+            told[0].text
+        )
+        assert "L12" not in told[0].text  # where it went is for the round's news to say
+        assert [b["text"] for b in told[0].buttons] == ["Open a private chat"]
+    assert not [c for c in sent if f"tg://user?id={people.alice['id']}" in c.text]
+    assert not [c for c in api.calls if c.chat_id == group["id"] and "Your rack" in c.text]
     assert tg.errors == []

@@ -161,6 +161,31 @@ async def test_reminders_and_timeouts_reach_the_player(tg, people) -> None:
     assert tg.errors == []
 
 
+@pytest.mark.parametrize(
+    ("game", "ends"), [("webfeud bot=easy", True), ("smartfeud bot=easy wait=3m", False)]
+)
+async def test_a_timeout_in_a_private_chat_is_told_once(tg, people, game, ends) -> None:
+    """A game against a bot in the player's own private chat: the board tells the timeout, alone."""
+    chat = tg.api.private(people.alice)
+    await tg.say(people.alice, "/start", chat=chat)
+    await tg.say(people.alice, f"/new {game} seed=3", chat=chat)
+    if not ends:
+        await tg.say(people.alice, "/start", chat=chat)
+    start = utcnow()
+    first = len(tg.api.calls)
+    due = timedelta(hours=72, minutes=1) if ends else timedelta(minutes=3, seconds=5)
+    replies = await Dispatcher(tg.service, tg.front.send_replies).run_due(now=start + due)
+    assert "timeout" in [r.kind for r in replies]
+    calls = tg.api.calls[first:]
+    assert {c.chat_id for c in calls} == {chat["id"]}
+    told = [c.text for c in calls if "ran out of time" in c.text or "timed out" in c.text]
+    assert len(told) == 1, told
+    assert told[0].startswith("#1 alice: ran out of time")
+    assert tg.board(1)["caption"].startswith("#1 alice: ran out of time")
+    assert any("is over" in c.text for c in calls) == ends
+    assert tg.errors == []
+
+
 async def test_a_player_without_username_is_invited_by_the_mention_menu(tg, people) -> None:
     """A text_mention (a user without @username, full name with a space) seats that user."""
     carol = tg.api.user(1004, "Carol", None)
