@@ -1,8 +1,10 @@
 """The `feudbot` command line: run | console | simulate | discord | telegram | bench | migrate.
 
 What a user can mend — a setting, a database file that cannot be used, a bad argument — ends the
-command with one line on stderr and exit status 2, never a traceback. Ctrl-C ends any command
-quietly with status 130; a reader that stops early (`feudbot simulate | head -1`) with 141.
+command with one line on stderr and exit status 2, never a traceback. Ctrl-C ends the console,
+`simulate` and `bench` quietly with status 130 (the bots, `discord`, `telegram` and `run` with a
+token, stop cleanly on it with 0); a reader that stops early (`feudbot simulate | head -1`)
+with 141.
 """
 
 from __future__ import annotations

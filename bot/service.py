@@ -2138,7 +2138,7 @@ class Service:
             if found is None:
                 raise ServiceError(
                     "UNKNOWN_PLAYER",
-                    f"I know no player @{name}: players are known once they have used the bot. "
+                    f"I do not know @{name} yet: people are known once they have written to me. "
                     "Usage: /stats [@player]",
                 )
             user = found

@@ -68,10 +68,19 @@ class UserRepository(Repository):
         """Create the user, or refresh the display name and handle of the existing one.
 
         `handle` is stored in lower case; None clears it (the person gave up their username).
+        A handle is one person's at a time: whoever held it before (a username given up and
+        taken by someone else) loses it here, so "@name" never finds the former holder.
         """
         stamp = to_epoch(now or utcnow())
         handle = handle.lower() if handle else None
         async with self._db.transaction() as conn:
+            if handle is not None:
+                await execute(
+                    conn,
+                    "UPDATE users SET handle = NULL"
+                    " WHERE platform = ? AND handle = ? AND platform_user_id <> ?",
+                    (platform, handle, str(platform_user_id)),
+                )
             row = await fetch_one(
                 conn,
                 "INSERT INTO users (platform, platform_user_id, display_name, handle,"

@@ -39,6 +39,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -423,14 +424,14 @@ def split_lines(text: str, limit: int) -> list[str]:
     """Split a text into chunks of at most `limit` characters, at line ends where it can."""
     chunks: list[str] = []
     lines: list[str] = []
-    size = 0
+    size = 0  # len("\n".join(lines))
     for line in text.split("\n"):
         for piece in _pieces(line, limit):
             if lines and size + 1 + len(piece) > limit:
                 chunks.append("\n".join(lines))
-                lines, size = [], -1
+                lines, size = [], 0
+            size += len(piece) + (1 if lines else 0)
             lines.append(piece)
-            size += len(piece) + (1 if len(lines) > 1 else 0)
     if lines:
         chunks.append("\n".join(lines))
     return chunks
@@ -1599,7 +1600,7 @@ def run_foreground(serve: Callable[[asyncio.Event], Awaitable[None]]) -> int:
     except discord.ConnectionClosed as error:
         log.error("Discord closed the connection (code %s); stopping.", error.code)
         return 1
-    except OSError as error:  # aiohttp's connection errors (no network, DNS) are OSErrors
+    except aiohttp.ClientConnectionError as error:  # no network, no DNS, nothing listening
         log.error("cannot reach Discord: %s", error)
         return 1
     return 0

@@ -52,6 +52,6 @@ def run_platforms(settings: Settings) -> int:
     logging.getLogger("httpx").setLevel(logging.WARNING)
     try:
         return run_foreground(lambda stop: serve_platforms(settings, stop=stop))
-    except (InvalidToken, NetworkError) as error:  # Telegram's; Discord's are handled inside
+    except (InvalidToken, NetworkError, OSError) as error:  # Telegram's (Discord's: inside)
         logging.getLogger(__name__).error("%s", start_failure(error))
         return 1

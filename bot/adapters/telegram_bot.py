@@ -250,6 +250,11 @@ def reveals_tiles(reply: Reply) -> bool:
     return reply.kind == "error" and str(reply.event.get("reason", "")) in _REVEALING_REASONS
 
 
+def names_rack_tiles(reply: Reply) -> bool:
+    """Return True for a refusal that says which tiles the asker holds or lacks (any command)."""
+    return reply.kind == "error" and reply.event.get("reason") == Reason.TILE_NOT_IN_RACK
+
+
 def split_text(text: str, limit: int = TEXT_LIMIT) -> list[str]:
     """Split a long text into messages of at most `limit` characters, at line breaks."""
     parts: list[str] = []
@@ -846,8 +851,9 @@ class TelegramFrontEnd:
             await self._send_to(origin.chat_id, reply)
             return
         asked = here and origin is not None and origin.asked_secret
-        # A refusal of /try, /hint, /bag or /rack may tell about the tiles: it goes like the answer.
-        secret = is_secret(reply) or (asked and reveals_tiles(reply))
+        # A refusal of /try, /hint, /bag or /rack may tell about the tiles: it goes like the answer;
+        # so does any refusal naming tiles the rack lacks ("You have only 1 R1"), whatever asked.
+        secret = is_secret(reply) or (asked and reveals_tiles(reply)) or names_rack_tiles(reply)
         if reply.kind == "error" and origin is not None and here and not secret:
             # Other errors are safe to show: answer the command where it was typed.
             await self._send_text(

@@ -12,6 +12,7 @@ from bot.adapters.discord_bot import (
     MAX_MESSAGES,
     PLATFORM,
     message_parts,
+    split_lines,
 )
 from bot.commands import Command
 from bot.replies import ChatTarget, Reply
@@ -75,6 +76,17 @@ def test_a_text_too_long_for_the_messages_ends_with_what_was_left_out():
     shown = sum(len(d.split("\n")) for d in descriptions) - 1  # every line but the note
     assert descriptions[-1].endswith(f"… and {1000 - shown} more lines")
     assert descriptions[0].startswith("line 0 ")
+
+
+def test_every_chunk_keeps_to_the_limit_exactly():
+    """Later chunks are measured like the first: one that lands on the limit is not one over."""
+    assert split_lines("xxxxxx\nyyyyyy\naaaaa\nbbbbb", 11) == ["xxxxxx", "yyyyyy", "aaaaa\nbbbbb"]
+    assert split_lines("b" * 2048 + "\n" + "c" * 2047, 4096) == ["b" * 2048 + "\n" + "c" * 2047]
+    text = "\n".join(["a" * 4000, "b" * 2048, "c" * 2048])
+    chunks = split_lines(text, MAX_DESCRIPTION)
+    assert [len(c) for c in chunks] == [4000, 2048, 2048]
+    parts = message_parts(Reply(ChatTarget(1, PLATFORM, "1"), text))
+    assert all(len(p.embeds[0].description or "") <= MAX_DESCRIPTION for p in parts)
 
 
 async def test_the_docs_list_the_buttons_under_a_finished_game(harness):

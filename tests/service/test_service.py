@@ -250,7 +250,7 @@ BAD_INPUT = [
     ("alice", "/play", "BAD_COMMAND", "Usage: /play <move>"),
     ("alice", "/play", "BAD_COMMAND", "Say what to play, e.g. 8H QUIZ (across from 8H)"),
     ("alice", "/place C4 90", "NOT_IN_THIS_GAME", "/play <move>"),
-    ("alice", "/stats @nobody", "UNKNOWN_PLAYER", "Usage: /stats"),
+    ("alice", "/stats @nobody", "UNKNOWN_PLAYER", "I do not know @nobody yet: people are known"),
     ("alice", "/play 8H", "INVALID_MOVE", "8H QUIZ"),
     ("alice", "/play 8H XYZZYQ", "TILE_NOT_IN_RACK", "/rack"),
     ("bob", "/pass", "NOT_YOUR_TURN", "It is alice's turn in game #1, not yours; wait for it."),

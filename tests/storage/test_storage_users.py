@@ -72,6 +72,13 @@ async def test_a_handle_finds_its_holder_before_anyone_showing_that_name(db, t0)
     # Without a handle, the display name still finds a person (Telegram's @Carol_Smith).
     carol = await db.users.upsert_user("telegram", 1004, "Carol_Smith", now=t0)
     assert await db.users.find_user_by_name("telegram", "carol_smith") == carol
+    # A username changes hands: its new holder is @dora_real from then on, in any case typed.
+    newcomer = await db.users.upsert_user(
+        "telegram", 1005, "Dora_Real", handle="Dora_Real", now=t0 + timedelta(days=30)
+    )
+    assert (await db.users.get_user_by_platform_id("telegram", 1003)).handle is None
+    assert await db.users.find_user_by_name("telegram", "dora_real") == newcomer
+    assert await db.users.find_user_by_name("telegram", "DORA_REAL") == newcomer
     # Giving up a username clears the handle: the next upsert without one stores none.
     assert (await db.users.upsert_user("telegram", 1002, "Bobby", now=t0)).handle is None
     assert await db.users.find_user_by_name("telegram", "bob") == impostor

@@ -297,3 +297,39 @@ async def test_telegram_that_cannot_start_says_why_in_one_line(api, tmp_path, ca
         "no api": "cannot reach Telegram's Bot API",
     }[case]
     assert expected in done.stderr
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("command", ["telegram", "run"])
+async def test_a_taken_webhook_port_is_told_as_telegrams(api, tmp_path, command) -> None:
+    """`feudbot run` with both tokens blames Telegram's webhook, not Discord, for a taken port.
+
+    Telegram starts first, so Discord is never contacted.
+    """
+    async with FakeBotServer(api) as base_url:
+        with socket.socket() as taken:
+            taken.bind(("127.0.0.1", 0))
+            taken.listen()
+            env = {
+                **os.environ,
+                "TELEGRAM_TOKEN": api.token,
+                "TELEGRAM_API_BASE_URL": base_url,
+                "TELEGRAM_WEBHOOK_URL": "https://example.test/hook",
+                "TELEGRAM_WEBHOOK_LISTEN": "127.0.0.1",
+                "TELEGRAM_WEBHOOK_PORT": str(taken.getsockname()[1]),
+                "FEUDBOT_DB": str(tmp_path / "process.sqlite3"),
+                "DISCORD_TOKEN": "x.y.z" if command == "run" else "",
+            }
+            done = await asyncio.to_thread(
+                subprocess.run,
+                [sys.executable, "-m", "bot", command],
+                cwd=str(tmp_path),
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=45,
+            )
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    assert "cannot start the Telegram webhook" in done.stderr
+    assert "Discord" not in done.stderr

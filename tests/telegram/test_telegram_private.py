@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from datetime import timedelta
 from typing import Any
 
@@ -296,3 +297,21 @@ async def test_plain_text_in_a_private_chat_says_how_commands_look(tg, people) -
     update["edited_message"]["edit_date"] = update["edited_message"]["date"]
     assert await tg.process(update) == []
     assert tg.errors == []
+
+
+@pytest.mark.parametrize("command", ["/play 8H {t} {t} {t}", "/swap {t} {t}"])
+async def test_a_refusal_naming_rack_tiles_never_reaches_the_group(tg, people, command) -> None:
+    """A refusal such as "You have only 1 R1" tells the rack: from /play or /swap too, private."""
+    group = people.group
+    await tg.say(people.bob, "/help")
+    await tg.say(people.alice, "/new numfeud @bob seed=4")
+    state = load_state(await tg.db.games.get_game(1))
+    mover = (people.alice, people.bob)[state.to_move]
+    counts = Counter(state.rack(state.to_move))
+    single = next(t for t, n in sorted(counts.items()) if n == 1 and t != "J")
+    calls = await tg.say(mover, command.format(t=single))
+    in_group = [c.text for c in calls if c.chat_id == group["id"]]
+    assert in_group, "the group is told where the answer went"
+    assert not any(single in text for text in in_group), in_group
+    assert any("would tell about your tiles" in text for text in in_group)
+    assert load_state(await tg.db.games.get_game(1)).to_json() == state.to_json()
