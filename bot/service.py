@@ -82,6 +82,7 @@ ACTIONS = ("join", "start", "board", "rack", "pass", "rematch")
 SOLO_GAMES = tuple(key for key, gdef in sorted(GAMES.items()) if gdef.min_players == 1)
 # What a move command given without its argument hands the game's parser (see _in_game_notation).
 _BARE_MOVES = {"play": "", "try": "", "swap": "swap", "place": ""}
+SHOWN_IDS = 8  # game ids listed when a command could mean several games
 BOT_MOVES_LIMIT = 1000  # a safety net: a game where bots alone keep moving this long is a bug
 _SEED_RANGE = 2**31
 # A reminder this much late still announces its own time ("1 hour"); later, the real time left.
@@ -584,14 +585,16 @@ class Service:
                     "NO_GAME",
                     f"You have no game in this chat.{last} Start one with /new <game> @player.",
                 )
-            if "lobby" in wanted:
+            if wanted == ("lobby",):  # /join
                 raise ServiceError("NO_GAME", "There is no game to join here; start one with /new.")
             raise ServiceError(
                 "NO_GAME", f"No game is going on here.{last} Start one with /new <game>."
             )
         if len(rows) > 1:
             ordered = sorted(rows, key=lambda r: r.id)
-            ids = ", ".join(f"#{row.id}" for row in ordered)
+            ids = ", ".join(f"#{row.id}" for row in ordered[:SHOWN_IDS])
+            if len(ordered) > SHOWN_IDS:  # the advice must fit a 200-character answer whole
+                ids += f" and {len(ordered) - SHOWN_IDS} more; /games lists them"
             # The list is the asker's own games unless the command looks at anybody's.
             which = "You are in several games here" if mine else "This chat has several games"
             raise ServiceError(
@@ -1528,20 +1531,16 @@ class Service:
         over = state.outcome is not None
         user = table.users[seat_no]
         note = f"Your move: {record.shown} ({record.score:+d})."
-        if timed_out:
-            note = (
-                f"The round deadline of game #{row.id} passed, so your tile was placed for you: "
-                f"{record.shown} ({record.score:+d})."
-            )
         if not over and _round_goes_on(gdef, before, state):
             if user is None and not resigned:
                 # A bot places the moment a round opens: a line per bot per round would flood
                 # the chat (three bots, 60 lines a game); the panels and the round's end say it.
                 return []
             if timed_out:
-                # One deadline places every missing tile, the round's end names them all
-                # ("placed at the deadline"): "waiting for" the others would be untrue.
-                return [await self._round_rack(table, state, seat_no, note)] if user else []
+                # One deadline places every missing tile and the round's end names them all,
+                # telling each player privately with the next round: a word now ("waiting
+                # for" the others, whom the same deadline places next) would be untrue.
+                return []
             waiting = self._to_move_names(table, state)
             if resigned:
                 text = f"#{row.id} {player} resigned; the others play on"
@@ -1614,9 +1613,17 @@ class Service:
                 replies.append(await self._solo_record(table, state, user))
             return replies
         playing = state.waiting_for()  # a new round: every seat still in the game places
+        placed_for = {  # the tiles a deadline placed, each told to its player with the new round
+            r.seat: (
+                f"The round deadline of game #{row.id} passed, so your tile was placed for you: "
+                f"{r.shown} ({r.score:+d})."
+            )
+            for r in moves
+            if "deadline" in r.words
+        }
         for seat in table.seats:
             if seat.user_id is not None and seat.seat_no in playing:
-                mine = note if seat.seat_no == seat_no and timed_out else ""
+                mine = placed_for.get(seat.seat_no, "")
                 replies.append(await self._round_rack(table, state, seat.seat_no, mine))
         return replies
 

@@ -731,6 +731,9 @@ class TelegramFrontEnd:
             return None
         if row.status == "lobby":
             actions: Sequence[str] = LOBBY_ACTIONS
+            chat = await self.db.chats.get_chat(row.chat_id)
+            if chat is not None and int(chat.platform_chat_id) > 0:  # a private chat: no one joins
+                actions = ("start",)
         elif row.status == "active":
             actions = PLAY_ACTIONS
         else:

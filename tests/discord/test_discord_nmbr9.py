@@ -99,22 +99,20 @@ async def test_a_round_deadline_tells_each_player_by_dm_or_mention_never_both(fa
         new = list(fake.messages.values())[seen:]
         public = [m for m in new if m.public]
         mentioned = [(m.text, m.pings()["users"]) for m in public if m.pings()["users"]]
+        # One deadline, one batch: the round's news, then one mention each for the new round
+        # (the news says whose tiles the deadline placed), never a second one.
         assert mentioned == [
-            (
-                f"<@{bob}>: the round deadline of game #1 passed, so your tile was placed for "
-                "you; My rack shows where.",
-                {str(bob)},
-            ),
             (f"<@{bob}>: place your tile of round 2 in game #1.", {str(bob)}),
             (f"<@{carol}>: place your tile of round 2 in game #1.", {str(carol)}),
         ]
-        assert "round 1, the 7" in public[1].text
+        assert "round 1, the 7" in public[0].text
+        assert public[0].text.count("(placed at the deadline)") == 3
         for m in public:  # nobody's placement before the round's news says it
             assert "at L12" not in m.text
         # alice allowed DMs: she is told by DM only, that her tile was placed and where
         assert not [m for m in public if str(alice) in m.pings()["users"]]
-        [placed, dealt] = [m.text for m in new if m.kind == "dm"]
-        assert placed.startswith(
+        [dealt] = [m.text for m in new if m.kind == "dm"]  # one DM: where it went, and round 2
+        assert dealt.startswith(
             "The round deadline of game #1 passed, so your tile was placed for you: 7 at L12 0"
         )
         assert "round 2 of 20" in dealt

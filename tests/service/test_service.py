@@ -124,6 +124,8 @@ async def test_start_and_cancel_find_the_chats_only_game_for_whom_they_concern(s
     await say("alice", "/new webfeud")
     refused = error_of(await say("carol", "/start"))
     assert refused["message"] == "You are not in game #1; /join game=1 first, then start it."
+    nothing = error_of(await say("dora", "/cancel", chat="empty", admin=True))
+    assert nothing["message"] == "No game is going on here. Start one with /new <game>."
     cancelled = await say("dora", "/cancel", admin=True)
     assert cancelled[0].event["type"] == "game_cancelled", cancelled[0].text
     assert (await db.games.get_game(1)).status == "cancelled"
@@ -306,6 +308,14 @@ async def test_several_games_in_a_chat_need_a_game_id(say) -> None:
     # /board looks at anybody's games: the chat's.
     assert error_of(await say("dave", "/board"))["message"] == (
         "This chat has several games (#1, #2); add game=<id>, e.g. game=1."
+    )
+    # Many games: the first eight are listed, and the advice still arrives whole.
+    for n in range(10):
+        await say("erin", f"/new webfeud @frank seed={n}")
+    many = error_of(await say("erin", "/pass"))["message"]
+    assert many == (
+        "You are in several games here (#3, #4, #5, #6, #7, #8, #9, #10 and 2 more; /games "
+        "lists them); add game=<id>, e.g. game=3."
     )
     ok = await say("alice", f"/pass game={first}")
     assert events(ok, "move_played")[0]["game_id"] == first

@@ -101,3 +101,7 @@ async def test_a_private_chat_takes_no_invitations(tg, people) -> None:
     assert await tg.db.games.list_games(statuses=("lobby", "active")) == []
     calls = await tg.say(people.alice, "/new webfeud bot=easy seed=1", chat=private)
     assert any("has started" in c.text for c in calls)
+    # A solo NMBR 9 lobby there offers Start only: nobody else could press Join.
+    calls = await tg.say(people.alice, "/new nmbr9", chat=private)
+    [lobby] = [c for c in calls if "created" in c.text]
+    assert [b["text"] for b in lobby.buttons] == ["Start"]

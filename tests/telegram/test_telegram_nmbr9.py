@@ -63,16 +63,17 @@ async def test_a_round_deadline_tells_each_player_whose_tile_it_placed(tg, peopl
     placed = "The round deadline of game #1 passed, so your tile was placed for you: 7 at L12 0"
     assert len([t for t in private if t.startswith(placed)]) == 1
 
-    # bob and Carol cannot be written to privately: each gets a group mention, once
+    # bob and Carol cannot be written to privately: one group mention tells them both, once
     sent = [c for c in calls if c.chat_id == group["id"] and c.method == "sendMessage"]
+    told = [c for c in sent if "round deadline" in c.text]
+    assert len(told) == 1, [c.text for c in sent]
     for who in (people.bob, people.carol):
-        told = [c for c in sent if f"tg://user?id={who['id']}" in c.text]
-        assert len(told) == 1, [c.text for c in sent]
-        assert "the round deadline of game #1 passed, so your tile was placed for you" in (
-            told[0].text
-        )
-        assert "L12" not in told[0].text  # where it went is for the round's news to say
-        assert [b["text"] for b in told[0].buttons] == ["Open a private chat"]
+        assert f"tg://user?id={who['id']}" in told[0].text
+    assert "the round deadline of game #1 passed, so your tiles were placed for you" in (
+        told[0].text
+    )
+    assert "L12" not in told[0].text  # where it went is for the round's news to say
+    assert [b["text"] for b in told[0].buttons] == ["Open a private chat"]
     assert not [c for c in sent if f"tg://user?id={people.alice['id']}" in c.text]
     assert not [c for c in api.calls if c.chat_id == group["id"] and "Your rack" in c.text]
     assert tg.errors == []
