@@ -447,8 +447,11 @@ class Service:
         ukey = (user.platform, user.user_id, user.name, user.handle)
         stored_user = self._users.get(ukey)
         if stored_user is None:
+            # A person whose chat name is a bot's ("bot-hard") is never shown as one: games and
+            # leaderboards would read "bot-hard vs bot-hard". (The console refuses such names.)
+            name = f"{user.name}-person" if is_bot_name(user.name) else user.name
             stored_user = await self.db.users.upsert_user(
-                user.platform, user.user_id, user.name, handle=user.handle, now=self.clock()
+                user.platform, user.user_id, name, handle=user.handle, now=self.clock()
             )
             self._users[ukey] = stored_user
             self._names[stored_user.id] = stored_user

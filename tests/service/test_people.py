@@ -59,3 +59,11 @@ async def test_a_private_chat_has_room_for_bots_only(service) -> None:
     # In a group nothing changes: people are invited and others may join.
     [group] = await service.handle(GROUP, ALICE, "/new nmbr9")
     assert "Others can /join" in group.text
+
+
+async def test_a_person_whose_name_is_a_bots_is_never_shown_as_one(service) -> None:
+    """A Telegram first name "bot-hard" playing the hard bot: "bot-hard-person vs bot-hard"."""
+    named = UserRef("telegram", "1012", "bot-hard")
+    replies = await service.handle(GROUP, named, "/new webfeud bot=hard")
+    started = next(r for r in replies if r.kind == "game_started")
+    assert started.text.startswith("Game #1 (Webfeud) has started: bot-hard-person vs bot-hard.")
