@@ -390,7 +390,7 @@ def _by_shape(spec: CommandSpec, rest: list[str], game_id: int | None) -> Comman
             raise _fail(spec, f"/{spec.name} takes {spec.args}.")
         if rest and is_bot_name(rest[0][1:]):
             raise _fail(spec, f"{rest[0]} is a computer player, which keeps no record.")
-        return Command(spec.name, game_id, players=tuple(t[1:] for t in rest))
+        return Command(spec.name, game_id, players=tuple(_player_name(spec, t) for t in rest))
     return _parse_new(spec, rest)
 
 
@@ -403,6 +403,14 @@ def _is_player(token: str) -> bool:
     return token.startswith("@") and len(token) > 1
 
 
+def _player_name(spec: CommandSpec, token: str) -> str:
+    """Return the name an ``@name`` gives: a comma after it is forgiven ("@bob, @carol")."""
+    name = token[1:].rstrip(",;.!?:")
+    if not name or "@" in name:
+        raise _fail(spec, f"{clip(token)} is not a name: write @ and the name, e.g. @bob.")
+    return name
+
+
 def _parse_new(spec: CommandSpec, rest: list[str]) -> Command:
     if not rest or "=" in rest[0] or rest[0].startswith("@"):
         raise _fail(spec, f"Name the game first, e.g. /new webfeud @bob ({_GAME_LIST}).")
@@ -412,9 +420,10 @@ def _parse_new(spec: CommandSpec, rest: list[str]) -> Command:
     options: dict[str, str] = {}
     for token in rest[1:]:
         if _is_player(token):
-            if is_bot_name(token[1:]):
+            name = _player_name(spec, token)
+            if is_bot_name(name):
                 raise _fail(spec, f"{token} names no person: add a bot with bot=<level>.")
-            players.append(token[1:])
+            players.append(name)
             continue
         match = _OPTION.match(token)
         if match is None:

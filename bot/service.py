@@ -448,8 +448,10 @@ class Service:
         stored_user = self._users.get(ukey)
         if stored_user is None:
             # A person whose chat name is a bot's ("bot-hard") is never shown as one: games and
-            # leaderboards would read "bot-hard vs bot-hard". (The console refuses such names.)
-            name = f"{user.name}-person" if is_bot_name(user.name) else user.name
+            # leaderboards would read "bot-hard vs bot-hard". (The console refuses such names
+            # instead, every time: it must keep seeing the name that was typed.)
+            renamed = user.platform != CONSOLE and is_bot_name(user.name)
+            name = f"{user.name}-person" if renamed else user.name
             stored_user = await self.db.users.upsert_user(
                 user.platform, user.user_id, name, handle=user.handle, now=self.clock()
             )
@@ -987,7 +989,7 @@ class Service:
     ) -> list[Reply]:
         """Apply one move of the asking player, then let bot seats answer."""
         try:
-            arrival = await self._find_game(ctx, game_id, ("lobby", "active"))
+            arrival = await self._playing_game(ctx, game_id)
         except ServiceError:
             # A timeout that ended the game (Webfeud, Numfeud) beat this move: say so.
             lost = await self._lost_on_time(ctx, game_id)
@@ -1030,6 +1032,21 @@ class Service:
             table = replace(table, row=_advanced(table.row, state), state=state)
             replies += await self._run_bots(table, state)
             return replies
+
+    async def _playing_game(self, ctx: _Ctx, game_id: int | None) -> GameRow:
+        """Return the game a move means: `game=<id>`, else the asker's running game here.
+
+        A lobby takes no moves, so it does not make a bare move ambiguous (as /try, /rack and
+        /board, which look at running games, agree); with no game running, the asker's lobby is
+        found, to be refused as not started yet.
+        """
+        if game_id is None:
+            try:
+                return await self._find_game(ctx, None, ("active",))
+            except ServiceError as error:
+                if error.reason != "NO_GAME":
+                    raise
+        return await self._find_game(ctx, game_id, ("lobby", "active"))
 
     async def _lost_on_time(self, ctx: _Ctx, game_id: int | None) -> int | None:
         """Return the asker's game here that their own timeout ended, if a move meant it.
@@ -1290,7 +1307,7 @@ class Service:
 
     async def _step_control(self, ctx: _Ctx, command: Command, word: str) -> list[Reply]:
         """Play a one-word move of games whose turns are built in steps (/done, /undo, …)."""
-        row = await self._find_game(ctx, command.game_id, ("lobby", "active"))
+        row = await self._playing_game(ctx, command.game_id)
         gdef = GAMES[row.game_key]
         try:
             gdef.parse_move(word)
@@ -1494,7 +1511,8 @@ class Service:
         row, gdef = table.row, table.gdef
         if gdef.round_of(state) is None:
             raise ServiceError(
-                "NOT_IN_THIS_GAME", f"/moves belongs to NMBR 9; for {gdef.title} see /rules."
+                "NOT_IN_THIS_GAME",
+                f"/moves belongs to NMBR 9; for {gdef.title} see /rules {gdef.key}.",
             )
         if seat not in state.waiting_for():
             raise ServiceError(
@@ -2241,7 +2259,11 @@ class Service:
         return f"It is {whose}'s turn in game #{table.row.id}, not yours; {then}"
 
     def _to_move_names(self, table: _Table, state: GameState) -> str:
-        return and_list(table.names[s] for s in state.waiting_for()) or "nobody"
+        """Name whom the game waits for; in a game of rounds, bots place at once: people only."""
+        waiting = state.waiting_for()
+        if table.gdef.round_of(state) is not None:
+            waiting = tuple(s for s in waiting if table.seats[s].bot_level is None)
+        return and_list(table.names[s] for s in waiting) or "nobody"
 
     def _score_line(self, table: _Table, state: GameState) -> str:
         """Return "alice 12, bob 7 (out), carol 9": a seat that left a running game is marked."""

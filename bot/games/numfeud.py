@@ -893,6 +893,10 @@ class NumfeudState:
                 "Your tiles must connect to the tiles on the board, and no tile may be left "
                 "standing apart.",
             )
+        # Every maximal line of two or more tiles is a group or a run of three or more.
+        problem = board_problem(board)
+        if problem is not None:
+            raise problem
         # A lone tile is in no line at all: the first play too must be a combination.
         if sum(1 for code in board if code) < MIN_MELD:
             raise RuleError(
@@ -900,10 +904,6 @@ class NumfeudState:
                 f"A play makes a group or run of {MIN_MELD} or more tiles; a lone tile is "
                 "neither, e.g. 8G R5 R6 R7.",
             )
-        # Every maximal line of two or more tiles is a group or a run of three or more.
-        problem = board_problem(board)
-        if problem is not None:
-            raise problem
         # The joker cannot be part of the play that empties the inventory.
         if not rack and JOKER in played:
             raise RuleError(

@@ -412,9 +412,12 @@ def test_the_console_process_shows_its_prompt_and_quits(tmp_path) -> None:
 
 async def test_a_hot_seat_player_may_not_take_a_bots_name(tmp_path) -> None:
     """A hot-seat "@bot-hard: /join" would seat a person named like the bot: it is refused."""
-    text = await interact(tmp_path, "/new smartfeud bot=hard seed=1\n@bot-hard: /join\n/quit\n")
-    assert "bot-hard is what a computer player is called; a person needs another name" in text
+    lines = "/new smartfeud bot=hard seed=1\n@bot-hard: /join\n@bot-hard: /join\n"
+    text = await interact(tmp_path, lines + "@BOT-HARD: /new webfeud @x\n/quit\n")
+    # Refused every time, in any case (a second try once slipped through as "bot-hard-person").
+    assert text.count("is what a computer player is called; a person needs another name") == 3
     assert "joined" not in text
+    assert "(Webfeud) created" not in text
 
 
 def test_an_image_folder_that_cannot_be_written_warns_once_and_plays_on(tmp_path, capsys) -> None:

@@ -202,6 +202,9 @@ def test_first_play_is_a_combination_of_three() -> None:
     """Two tiles alone are not a combination, and neither is one tile on the centre."""
     state = rig({}, [["R5", "R6", "B1"], ["Y1"]])
     assert refused(state, "8G R5 R6") is Reason.INVALID_MELD
+    with pytest.raises(RuleError) as two:
+        state.apply(0, parse_numfeud_move("8G R5 R6"))
+    assert "lone tile" not in two.value.message  # two tiles: the line's own verdict
     assert refused(state, "8H R5") is Reason.INVALID_MELD
     with pytest.raises(RuleError, match=r"a lone tile is neither, e\.g\. 8G R5 R6 R7"):
         state.apply(0, parse_numfeud_move("8H B1"))

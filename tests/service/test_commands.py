@@ -55,6 +55,8 @@ def test_every_command_is_documented_with_its_syntax() -> None:
         ("/board game=3", Command("board", game_id=3)),
         ("/leaderboard webfeud", Command("leaderboard", text="webfeud")),
         ("/stats @Bob", Command("stats", players=("Bob",))),
+        # "@bob, @carol" as people write lists: the comma is not part of the name.
+        ("/new webfeud @bob, @carol", Command("new", game_key="webfeud", players=("bob", "carol"))),
         ("/rules Webfeud", Command("rules", text="webfeud")),
         ("/help /swap", Command("help", text="swap")),
         ("/ board game=2", Command("board", game_id=2)),  # a phone's space after the slash
@@ -121,6 +123,9 @@ def test_parse_command_reads_each_shape(line: str, expected: Command) -> None:
         ("/new webfeud @bot", "@bot names no person"),
         ("/rules", "Usage: /rules <game>"),
         ("/stats bob", "Usage: /stats [@player]"),
+        ("/new webfeud @@bob", "@@bob is not a name: write @ and the name, e.g. @bob."),
+        ("/new webfeud @bob,@carol", "@bob,@carol is not a name"),
+        ("/stats @@@", "@@@ is not a name: write @ and the name, e.g. @bob. Usage: /stats"),
         ("/stats @", "Write the player's name after the @, e.g. /stats @bob. Usage: /stats"),
         ("/stats @bot-hard-3", "@bot-hard-3 is a computer player, which keeps no record. Usage"),
     ],

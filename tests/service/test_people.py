@@ -67,3 +67,29 @@ async def test_a_person_whose_name_is_a_bots_is_never_shown_as_one(service) -> N
     replies = await service.handle(GROUP, named, "/new webfeud bot=hard")
     started = next(r for r in replies if r.kind == "game_started")
     assert started.text.startswith("Game #1 (Webfeud) has started: bot-hard-person vs bot-hard.")
+
+
+async def test_a_lobby_does_not_make_a_bare_move_ambiguous(say) -> None:
+    """A running game and a lobby: /try and /play mean the same game, the running one."""
+    await say("alice", "/new webfeud @bob seed=1")
+    await say("alice", "/new nmbr9 @carol")  # a lobby, waiting for /start
+    tried = await say("alice", "/try 8H HEX")
+    assert "would score" in tried[0].text, tried[0].text
+    played = await say("alice", "/play 8H HEX")
+    assert played[0].kind == "move_played", played[0].text
+    assert played[0].event["game_id"] == 1
+    # With no game running, the lobby is found and refused as not started.
+    lonely = await say("dora", "/new rummikub @erin")
+    assert lonely[0].kind == "game_created"
+    refused = await say("dora", "/pass")
+    assert refused[0].event["reason"] == "NOT_STARTED", refused[0].text
+
+
+async def test_bots_never_make_an_nmbr9_round_wait(say) -> None:
+    """NMBR 9 bots place the moment a round opens: "to move" names the people only."""
+    await say("alice", "/new nmbr9 @bob bot=hard seed=4")
+    replies = await say("alice", "/start")
+    started = next(r for r in replies if r.kind == "game_started")
+    assert started.text.endswith("alice and bob to move.")
+    [games] = await say("alice", "/games")
+    assert "bot-hard" not in games.text.split("—")[-1]
