@@ -262,6 +262,25 @@ async def test_feudbot_runs_telegram_as_a_process_and_stops_on_sigterm(
         assert b"Traceback" not in err
 
 
+async def feudbot(command: str, folder: Path, **settings: str) -> subprocess.CompletedProcess[str]:
+    """Run `python -m bot <command>` to its end with these settings (no .env; Discord off)."""
+    env = {
+        **os.environ,
+        "FEUDBOT_DB": str(folder / "process.sqlite3"),
+        "DISCORD_TOKEN": "",
+        **settings,
+    }
+    return await asyncio.to_thread(
+        subprocess.run,
+        [sys.executable, "-m", "bot", command],
+        cwd=str(folder),
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=45,
+    )
+
+
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize("case", ["refused token", "no api"])
 async def test_telegram_that_cannot_start_says_why_in_one_line(api, tmp_path, case) -> None:
@@ -273,21 +292,8 @@ async def test_telegram_that_cannot_start_says_why_in_one_line(api, tmp_path, ca
             with socket.socket() as closed:  # bound, never listening: connections are refused
                 closed.bind(("127.0.0.1", 0))
                 base_url = f"http://127.0.0.1:{closed.getsockname()[1]}/bot"
-        env = {
-            **os.environ,
-            "TELEGRAM_TOKEN": token,
-            "TELEGRAM_API_BASE_URL": base_url,
-            "FEUDBOT_DB": str(tmp_path / "process.sqlite3"),
-            "DISCORD_TOKEN": "",
-        }
-        done = await asyncio.to_thread(
-            subprocess.run,
-            [sys.executable, "-m", "bot", "telegram"],
-            cwd=str(tmp_path),
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=45,
+        done = await feudbot(
+            "telegram", tmp_path, TELEGRAM_TOKEN=token, TELEGRAM_API_BASE_URL=base_url
         )
     assert done.returncode == 1, done.stderr
     assert "Traceback" not in done.stderr
@@ -310,24 +316,15 @@ async def test_a_taken_webhook_port_is_told_as_telegrams(api, tmp_path, command)
         with socket.socket() as taken:
             taken.bind(("127.0.0.1", 0))
             taken.listen()
-            env = {
-                **os.environ,
-                "TELEGRAM_TOKEN": api.token,
-                "TELEGRAM_API_BASE_URL": base_url,
-                "TELEGRAM_WEBHOOK_URL": "https://example.test/hook",
-                "TELEGRAM_WEBHOOK_LISTEN": "127.0.0.1",
-                "TELEGRAM_WEBHOOK_PORT": str(taken.getsockname()[1]),
-                "FEUDBOT_DB": str(tmp_path / "process.sqlite3"),
-                "DISCORD_TOKEN": "x.y.z" if command == "run" else "",
-            }
-            done = await asyncio.to_thread(
-                subprocess.run,
-                [sys.executable, "-m", "bot", command],
-                cwd=str(tmp_path),
-                env=env,
-                capture_output=True,
-                text=True,
-                timeout=45,
+            done = await feudbot(
+                command,
+                tmp_path,
+                TELEGRAM_TOKEN=api.token,
+                TELEGRAM_API_BASE_URL=base_url,
+                TELEGRAM_WEBHOOK_URL="https://example.test/hook",
+                TELEGRAM_WEBHOOK_LISTEN="127.0.0.1",
+                TELEGRAM_WEBHOOK_PORT=str(taken.getsockname()[1]),
+                DISCORD_TOKEN="x.y.z" if command == "run" else "",
             )
     assert done.returncode == 1, done.stderr
     assert "Traceback" not in done.stderr
