@@ -1604,7 +1604,8 @@ class Service:
         else:
             text = f"#{row.id} round {done + 1}, the {card}: {played}"
         text += f" — {self._score_line(table, state)}."
-        if not over:
+        people_place = any(table.seats[s].bot_level is None for s in state.waiting_for())
+        if not over and people_place:  # (with only bots left, they resign at once instead)
             text += f" Round {done + 2}: the card is {view.get('card')}; /place <cell> <rotation>."
         round_moves = [
             {
@@ -1645,11 +1646,19 @@ class Service:
         for seat in table.seats:
             if seat.user_id is not None and seat.seat_no in playing:
                 mine = placed_for.get(seat.seat_no, "")
-                replies.append(await self._round_rack(table, state, seat.seat_no, mine))
+                replies.append(
+                    await self._round_rack(table, state, seat.seat_no, mine, at_deadline=bool(mine))
+                )
         return replies
 
-    async def _round_rack(self, table: _Table, state: GameState, seat_no: int, note: str) -> Reply:
-        """Return a seat's private view of the round: its own board and what is left to do."""
+    async def _round_rack(
+        self, table: _Table, state: GameState, seat_no: int, note: str, *, at_deadline: bool = False
+    ) -> Reply:
+        """Return a seat's private view of the round: its own board and what is left to do.
+
+        `note` goes first ("Your move: …"); `at_deadline` marks the note of a tile a round deadline
+        placed, which the adapters tell the player about when they cannot write privately.
+        """
         user = table.users[seat_no]
         assert user is not None
         view = state.view(seat_no)
@@ -1688,7 +1697,7 @@ class Service:
                 "player": table.names[seat_no],
                 "tiles": tiles,
                 "round": round_no,
-                "timeout": bool(note),
+                "timeout": at_deadline,
             },
         )
 

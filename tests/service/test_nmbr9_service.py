@@ -427,6 +427,7 @@ async def test_when_only_bots_are_left_they_resign_and_the_best_wins(say, db) ->
     assert len(resigned) == 2  # alice, then the weaker bot; the last one left wins
     # The bots had placed: the round ends with alice's resignation.
     assert resigned[0].startswith(f"#1 alice resigned; round 7, the {state.deck[6]}: bot-easy ")
+    assert "/place" not in resigned[0]  # no next round to invite anyone to: the bots resign
     loser = min((1, 2), key=lambda s: (scores[s], -s))
     winner = 3 - loser
     assert resigned[1].startswith(f"#1 {('bot-easy', 'bot-hard')[loser - 1]} resigned")

@@ -77,3 +77,15 @@ async def test_a_round_deadline_tells_each_player_whose_tile_it_placed(tg, peopl
     assert not [c for c in sent if f"tg://user?id={people.alice['id']}" in c.text]
     assert not [c for c in api.calls if c.chat_id == group["id"] and "Your rack" in c.text]
     assert tg.errors == []
+
+
+async def test_a_tile_placed_by_hand_is_never_called_placed_at_the_deadline(tg, people) -> None:
+    """bob, with no private chat, places his own tile: no "the round deadline passed" for him."""
+    await tg.say(people.bob, "/help")
+    await tg.say(people.alice, "/new nmbr9 @bob bot=easy deadline=10m seed=4")
+    await tg.say(people.alice, "/start")
+    state = load_state(await tg.db.games.get_game(1))
+    calls = await tg.say(people.bob, f"/place {choose_move(state, 1, 'easy', 1)}")
+    in_group = [c.text for c in calls if c.chat_id == people.group["id"]]
+    assert any("bob has placed this round's tile" in text for text in in_group), in_group
+    assert not any("round deadline" in text for text in in_group), in_group
