@@ -591,6 +591,15 @@ class Service:
                     f"You have no game in this chat.{last} Start one with /new <game> @player.",
                 )
             if wanted == ("lobby",):  # /join
+                running = await self.db.games.list_games(
+                    chat_id=ctx.chat.id, statuses=("active",), limit=1
+                )
+                if running:  # the game filled up and started: say so, not "no game"
+                    raise ServiceError(
+                        "ALREADY_STARTED",
+                        f"Game #{running[0].id} has already started, so it takes nobody new; "
+                        "/new starts another.",
+                    )
                 raise ServiceError("NO_GAME", "There is no game to join here; start one with /new.")
             raise ServiceError(
                 "NO_GAME", f"No game is going on here.{last} Start one with /new <game>."

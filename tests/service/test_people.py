@@ -93,3 +93,13 @@ async def test_bots_never_make_an_nmbr9_round_wait(say) -> None:
     assert started.text.endswith("alice and bob to move.")
     [games] = await say("alice", "/games")
     assert "bot-hard" not in games.text.split("—")[-1]
+
+
+async def test_joining_a_game_that_filled_up_says_it_started(say) -> None:
+    """/join after the last seat was taken: the game has started, not "no game to join"."""
+    await say("alice", "/new webfeud @bob seed=1")  # two seats: full, started at once
+    [late] = await say("carol", "/join")
+    assert late.event["reason"] == "ALREADY_STARTED"
+    assert late.text == "Game #1 has already started, so it takes nobody new; /new starts another."
+    [empty] = await say("carol", "/join", chat="elsewhere")
+    assert empty.text == "There is no game to join here; start one with /new."

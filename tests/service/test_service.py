@@ -271,7 +271,7 @@ BAD_INPUT = [
     ("alice", "/new webfeud @bob @carol", "BAD_PLAYER_COUNT", "2"),
     ("alice", "/new webfeud @alice", "DUPLICATE_PLAYER", "Usage: /new"),
     ("carol", "/cancel game={game}", "NOT_ALLOWED", "started with other players; only a chat"),
-    ("alice", "/join", "NO_GAME", "/new"),
+    ("alice", "/join", "ALREADY_STARTED", "/new starts another"),
     ("alice", "/leave", "ALREADY_STARTED", "/resign"),
     ("alice", "/rules chess", "BAD_COMMAND", "Usage: /rules"),
 ]
