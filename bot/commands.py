@@ -102,6 +102,12 @@ class CommandSpec:
             parts.append("[game=<id>]")
         return " ".join(parts)
 
+    @property
+    def example(self) -> str | None:
+        """Return the example the summary gives (``/swap AEQ?``), or None."""
+        found = _EXAMPLE.search(self.summary)
+        return found.group(1) if found else None
+
 
 COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec(
@@ -314,8 +320,7 @@ def usage(name: str) -> str:
 def _fail(
     spec: CommandSpec, problem: str, *, lacking: bool = False, game_id: int | None = None
 ) -> CommandError:
-    example = _EXAMPLE.search(spec.summary)
-    shown = f", e.g. {example.group(1)}" if example else ""
+    shown = f", e.g. {spec.example}" if spec.example else ""
     if spec.name in ("play", "swap"):
         shown += " (each game's notation: /rules <game>)"
     return CommandError(

@@ -76,12 +76,11 @@ def parse_reminders(text: str) -> tuple[timedelta, ...]:
 
     A zero duration is refused: a reminder at the deadline would come with the timeout itself.
     """
-    parts = [part for part in text.split(",") if part.strip()]
-    durations = {parse_duration(part) for part in parts}
-    if timedelta(0) in durations:
-        zero = next(part.strip() for part in parts if not parse_duration(part))
+    parsed = [(part.strip(), parse_duration(part)) for part in text.split(",") if part.strip()]
+    zero = next((part for part, duration in parsed if not duration), None)
+    if zero is not None:
         raise ValueError(f"{zero!r} is no time before the deadline; use e.g. 1h or 15m")
-    return tuple(sorted(durations, reverse=True))
+    return tuple(sorted({duration for _, duration in parsed}, reverse=True))
 
 
 def _number(env: Mapping[str, str], name: str) -> int | None:

@@ -178,8 +178,8 @@ class Dispatcher:
     async def _sleep(self) -> None:
         next_due = await self.db.deadlines.next_due_at()
         delay = RETRY_DELAY if self.service.bots_stalled else MAX_SLEEP
-        if next_due is not None:
-            delay = min(MAX_SLEEP, max(timedelta(0), next_due - self.clock()))
+        if next_due is not None:  # (a stalled bot's retry keeps its shorter wait)
+            delay = min(delay, max(timedelta(0), next_due - self.clock()))
         if delay <= timedelta(0):
             return
         # asyncio.timeout, not wait_for: 3.11's wait_for can swallow a cancellation (stop()).

@@ -793,11 +793,7 @@ class Service:
             return user
         user = await self.db.users.find_user_by_name(ctx.chat.platform, name)
         if user is None:
-            raise ServiceError(
-                "UNKNOWN_PLAYER",
-                f"I do not know @{name} yet: people are known once they have written to me. "
-                "Create the game without them and they can /join it.",
-            )
+            raise _unknown_person(name, "Create the game without them and they can /join it.")
         return user
 
     async def _cmd_join(self, ctx: _Ctx, command: Command) -> list[Reply]:
@@ -2182,11 +2178,7 @@ class Service:
             name = command.players[0]
             found = await self.db.users.find_user_by_name(ctx.chat.platform, name)
             if found is None:
-                raise ServiceError(
-                    "UNKNOWN_PLAYER",
-                    f"I do not know @{name} yet: people are known once they have written to me. "
-                    "Usage: /stats [@player]",
-                )
+                raise _unknown_person(name, usage("stats"))
             user = found
         overall = await self.db.results.user_stats(user.id)
         per_game = {}
@@ -2237,12 +2229,7 @@ class Service:
         gdef = GAMES.get(command.text)
         if gdef is None:
             raise CommandError(f"{no_such_game(command.text)} {usage('rules')}")
-        players = (
-            str(gdef.min_players)
-            if gdef.min_players == gdef.max_players
-            else f"{gdef.min_players}–{gdef.max_players}"
-        )
-        lines = [f"{gdef.title}: {players} players."]
+        lines = [f"{gdef.title}: {gdef.player_span('–')} players."]
         timeout = gdef.turn_timeout(gdef.parse_options({}))
         if timeout is not None:
             lines.append(gdef.deadline_rule(_fmt_delta(timeout)))
@@ -2507,6 +2494,14 @@ def _not_in_status(row: GameRow) -> ServiceError:
     if row.status == "cancelled":
         return ServiceError("GAME_OVER", f"Game #{row.id} was cancelled; /games lists the others.")
     return ServiceError("GAME_OVER", f"Game #{row.id} is over; start one with /new.")
+
+
+def _unknown_person(name: str, then: str) -> ServiceError:
+    """Refuse an @name nobody here goes by; `then` says what to do instead."""
+    return ServiceError(
+        "UNKNOWN_PLAYER",
+        f"I do not know @{name} yet: people are known once they have written to me. {then}",
+    )
 
 
 def _not_started(game_id: int) -> ServiceError:

@@ -46,14 +46,6 @@ def play_game(game: str, seed: int, levels: Sequence[str]) -> dict[str, Any]:
     }
 
 
-def player_counts(game: str) -> str:
-    """Say how many players a game takes: "2", "1 to 4"."""
-    spec = GAMES[game]
-    if spec.min_players == spec.max_players:
-        return str(spec.min_players)
-    return f"{spec.min_players} to {spec.max_players}"
-
-
 def run_simulation(
     *,
     game: str,
@@ -84,7 +76,7 @@ def run_simulation(
     if not spec.min_players <= len(players) <= spec.max_players:
         seats = min(max(spec.min_players, 2), spec.max_players)
         return refuse(
-            f"{game} takes {player_counts(game)} players, and --players {','.join(players)} "
+            f"{game} takes {spec.player_span()} players, and --players {','.join(players)} "
             f"names {len(players)}; name one level a seat, e.g. --players "
             + ",".join(("hard", "easy", "medium", "easy")[:seats])
         )

@@ -35,7 +35,7 @@ import logging
 import re
 import signal
 from collections import Counter
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -276,42 +276,41 @@ def _round_placers(replies: Sequence[Reply], asker: str | None) -> dict[int, tup
     """
     opened = {r.event.get("game_id") for r in replies if not r.private and r.kind in ROUND_NEWS}
     out: dict[int, tuple[int, list[str]]] = {}
-    for reply in replies:
-        to, event = reply.to, reply.event
-        game_id, round_no = event.get("game_id"), event.get("round")
-        if (
-            reply.kind == "rack"
-            and isinstance(to, UserTarget)
-            and to.platform == PLATFORM
-            and to.platform_user_id != asker
-            and isinstance(game_id, int)
-            and game_id in opened
-            and isinstance(round_no, int)
-            and event.get("tiles")
-        ):
+    for reply, uid, game_id in _racks_of_others(replies, asker):
+        round_no = reply.event.get("round")
+        if game_id in opened and isinstance(round_no, int) and reply.event.get("tiles"):
             uids = out.setdefault(game_id, (round_no, []))[1]
-            if to.platform_user_id not in uids:
-                uids.append(to.platform_user_id)
+            if uid not in uids:
+                uids.append(uid)
     return out
 
 
 def _placed_for(replies: Sequence[Reply], asker: str | None) -> dict[int, list[str]]:
     """Return, per game, who is told privately that a round deadline placed their tile."""
     out: dict[int, list[str]] = {}
+    for reply, uid, game_id in _racks_of_others(replies, asker):
+        if not reply.event.get("timeout"):
+            continue
+        uids = out.setdefault(game_id, [])
+        if uid not in uids:
+            uids.append(uid)
+    return out
+
+
+def _racks_of_others(
+    replies: Sequence[Reply], asker: str | None
+) -> Iterator[tuple[Reply, str, int]]:
+    """Yield each private rack for a Discord user other than `asker`, with their id and game."""
     for reply in replies:
         to, game_id = reply.to, reply.event.get("game_id")
         if (
             reply.kind == "rack"
-            and reply.event.get("timeout")
             and isinstance(to, UserTarget)
             and to.platform == PLATFORM
             and to.platform_user_id != asker
             and isinstance(game_id, int)
         ):
-            uids = out.setdefault(game_id, [])
-            if to.platform_user_id not in uids:
-                uids.append(to.platform_user_id)
-    return out
+            yield reply, to.platform_user_id, game_id
 
 
 def _stand_in(
@@ -722,29 +721,43 @@ class FeudBot(commands.Bot):
         placers = _round_placers(out, asker)
         for game_id, (round_no, uids) in placers.items():
             task = f"place your tile of round {round_no} in game #{game_id}."
-            by_dm = [uid for uid in uids if await self._wants_dm(uid)]
-            for uid in by_dm:
-                _stand_in(out, uid, game_id, f"<@{uid}>: {task}", round_no=round_no)
-            pinged = [uid for uid in uids if uid not in by_dm]
-            if pinged:
-                said = ", ".join(f"<@{uid}>" for uid in pinged)
-                event = {"type": "your_turn", "game_id": game_id, "round": round_no}
-                await self._insert_ping(out, pinged, f"{said}: {task}", event)
+            event = {"type": "your_turn", "game_id": game_id, "round": round_no}
+            await self._dm_or_ping(out, uids, event, task)
         for game_id, uids in _placed_for(out, asker).items():
-            uids = [uid for uid in uids if uid not in placers.get(game_id, (0, []))[1]]
-            told = f"the round deadline of game #{game_id} passed, so "
-            by_dm = [uid for uid in uids if await self._wants_dm(uid)]
-            for uid in by_dm:
-                text = f"<@{uid}>: {told}your tile was placed for you; My rack shows where."
-                _stand_in(out, uid, game_id, text)
-            pinged = [uid for uid in uids if uid not in by_dm]
-            if pinged:
-                said = ", ".join(f"<@{uid}>" for uid in pinged)
-                tiles = "your tile was" if len(pinged) == 1 else "your tiles were"
-                text = f"{said}: {told}{tiles} placed for you; My rack shows where."
-                event = {"type": "placed_for_you", "game_id": game_id}
-                await self._insert_ping(out, pinged, text, event)
+            told = f"the round deadline of game #{game_id} passed, so your"
+            where = "placed for you; My rack shows where."
+            await self._dm_or_ping(
+                out,
+                [uid for uid in uids if uid not in placers.get(game_id, (0, []))[1]],
+                {"type": "placed_for_you", "game_id": game_id},
+                f"{told} tile was {where}",
+                f"{told} tiles were {where}",
+            )
         return out
+
+    async def _dm_or_ping(
+        self,
+        out: list[Reply],
+        uids: list[str],
+        event: dict[str, Any],
+        one: str,
+        many: str | None = None,
+    ) -> None:
+        """Tell `uids` of a game: by DM, or else by one message mentioning them all.
+
+        Who wants DMs gets it with their DM'd rack, the text standing in should the DM fail.
+        The text follows the mentions: `one` for a single person, `many` (if it differs) for
+        more.
+        """
+        game_id, round_no = event["game_id"], event.get("round")
+        by_dm = [uid for uid in uids if await self._wants_dm(uid)]
+        for uid in by_dm:
+            _stand_in(out, uid, game_id, f"<@{uid}>: {one}", round_no=round_no)
+        pinged = [uid for uid in uids if uid not in by_dm]
+        if pinged:
+            said = ", ".join(f"<@{uid}>" for uid in pinged)
+            text = one if len(pinged) == 1 else many or one
+            await self._insert_ping(out, pinged, f"{said}: {text}", event)
 
     async def _wants_dm(self, uid: str) -> bool:
         """Return True when the Discord user turned DMs on (``/notify dm:True``)."""
@@ -1411,14 +1424,10 @@ def _option_help(spec: CommandSpec) -> str:
     """
     words = re.findall(r"[a-z]+", spec.args.lower()) or ["argument"]
     what = and_list(words).capitalize()
-    example = _EXAMPLE.search(spec.summary)
     shown = ""
-    if example:
-        shown = ", e.g. " + example.group(1).removeprefix(f"/{spec.name}").strip()
+    if spec.example:
+        shown = ", e.g. " + spec.example.removeprefix(f"/{spec.name}").strip()
     return short_description(f"{what}{shown} — see /help {spec.name}")
-
-
-_EXAMPLE = re.compile(r"e\.g\. `([^`]+)`")  # a command's example in its summary
 
 
 def generic(spec: CommandSpec) -> app_commands.Command[Any, Any, Any] | None:

@@ -146,7 +146,7 @@ AS_CHANNEL = (
 )
 # The group notice for a private answer that has nothing to tap for (unlike a rack).
 ASK_PRIVATELY = (
-    "{who}: my answer to /{command} {what}, so it goes only to our private chat, which you have "
+    "my answer to /{command} {what}, so it goes only to our private chat, which you have "
     "not opened yet. Open it with the button below, then send /{command} here again."
 )
 PRIVATE_WHAT = {
@@ -914,8 +914,8 @@ class TelegramFrontEnd:
         """Tell players who have not started the bot how to see their tiles (not the tiles)."""
         await self._invite_privately(
             chat_id,
-            game_id,
             users,
+            deep_link(self.username, game_id),
             f"I cannot send you your tiles privately yet. Tap “{ACTIONS['rack']}” under the "
             "board, or start a private chat with me and I will send them there.",
         )
@@ -925,32 +925,26 @@ class TelegramFrontEnd:
         tiles = "your tile was" if len(users) == 1 else "your tiles were"
         await self._invite_privately(
             chat_id,
-            game_id,
             users,
+            deep_link(self.username, game_id),
             f"the round deadline of game #{game_id} passed, so {tiles} placed for you (the "
             "round's news shows where). Start a private chat with me to get such news there.",
         )
 
     async def _invite_privately(
-        self, chat_id: int, game_id: int, users: Sequence[UserTarget], text: str
+        self, chat_id: int, users: Sequence[UserTarget], link: str, text: str
     ) -> None:
         """Mention `users` in the group with `text` and a button opening the private chat."""
         names = ", ".join(mention(u) for u in users)
-        markup = InlineKeyboardMarkup(
-            [[InlineKeyboardButton("Open a private chat", url=deep_link(self.username, game_id))]]
-        )
+        markup = InlineKeyboardMarkup([[InlineKeyboardButton("Open a private chat", url=link)]])
         await self._send_text(chat_id, f"{names}: {text}", markup=markup, html_mode=True)
 
     async def _ask_privately(
         self, chat_id: int, user: UserTarget, reply: Reply, command: str
     ) -> None:
         """Tell a player in the group that an answer is private, with a button to open the chat."""
-        text = ASK_PRIVATELY.format(
-            who=mention(user), command=html.escape(command), what=PRIVATE_WHAT[reply.kind]
-        )
-        link = f"https://t.me/{self.username}"
-        markup = InlineKeyboardMarkup([[InlineKeyboardButton("Open a private chat", url=link)]])
-        await self._send_text(chat_id, text, markup=markup, html_mode=True)
+        text = ASK_PRIVATELY.format(command=html.escape(command), what=PRIVATE_WHAT[reply.kind])
+        await self._invite_privately(chat_id, [user], f"https://t.me/{self.username}", text)
 
     async def _timeout_notice(self, reply: Reply) -> None:
         """Tell the player whose turn timed out: privately when possible, else by a mention.

@@ -351,17 +351,18 @@ class GameDef(ABC):
         """Return up to `limit` legal moves of `seat`, for `/moves` (none by default)."""
         return ()
 
+    def player_span(self, between: str = " to ") -> str:
+        """Say how many players the game takes: "2", "1 to 4" (`between` joins a range)."""
+        if self.min_players == self.max_players:
+            return str(self.min_players)
+        return f"{self.min_players}{between}{self.max_players}"
+
     def check_players(self, players: int) -> None:
         """Raise `RuleError` unless the game can be played by `players` seats."""
         if not self.min_players <= players <= self.max_players:
-            span = (
-                str(self.min_players)
-                if self.min_players == self.max_players
-                else f"{self.min_players} to {self.max_players}"
-            )
             raise RuleError(
                 Reason.BAD_PLAYER_COUNT,
-                f"{self.title} is played by {span} players, not {players}.",
+                f"{self.title} is played by {self.player_span()} players, not {players}.",
             )
 
     def parse_options(self, given: Mapping[str, str]) -> dict[str, str]:

@@ -956,15 +956,12 @@ class NumfeudState:
         cells = [_cell(*anchor.step(i)) for i in range(len(step.tiles))]
         # Every tile the step needs, counted at once ("no R5, B5", "only 1 G7"): those laid on
         # empty squares and those that free a joker, which gives the joker to lay again.
+        pairs = list(zip(cells, step.tiles, strict=True))
+        freed = [JOKER for cell, token in pairs if _frees(board[cell], token)]
         needed = [
             physical(token)
-            for cell, token in zip(cells, step.tiles, strict=True)
+            for cell, token in pairs
             if not board[cell] or _frees(board[cell], token)
-        ]
-        freed = [
-            JOKER
-            for cell, token in zip(cells, step.tiles, strict=True)
-            if board[cell] and _frees(board[cell], token)
         ]
         if missing := missing_from([*rack, *freed], needed):
             lacking = shortage([*rack, *played], missing, tile_name)
