@@ -398,6 +398,24 @@ class Service:
             return [self._error(ctx, error)]
         return await self._run(ctx, Command(parts[0], game_id=game_id))
 
+    async def turn_refusal(self, chat: ChatRef, user: UserRef, game_id: int) -> str | None:
+        """Return why `user` cannot move in game `game_id` now, or None when it waits for them.
+
+        A button that asks before it acts (Pass: "Yes, pass") asks only the player it would
+        act for; anyone else gets the refusal the move itself would get. Nothing is changed.
+        """
+        ctx = await self._context(chat, user)
+        try:
+            table = await self._table(await self._find_game(ctx, game_id, ("active",)))
+            seat_no = table.seat_of(ctx.user.id)
+            if seat_no is None:
+                raise ServiceError("NOT_A_PLAYER", f"You are not playing in game #{game_id}.")
+        except GameError as error:
+            return error.message
+        if table.state is None or seat_no not in table.state.waiting_for():
+            return self._not_yours(table, "wait for it.")
+        return None
+
     @property
     def bots_stalled(self) -> bool:
         """Whether some game's bots failed to move and wait for `resume_bots`."""

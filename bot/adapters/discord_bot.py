@@ -120,6 +120,7 @@ BUTTON_LABELS = {
     "board": "Board",
     "pass": "Pass",
     "rematch": "Rematch",
+    "passok": "Yes, pass",
 }
 BUTTON_STYLES = {
     "join": discord.ButtonStyle.primary,
@@ -128,9 +129,12 @@ BUTTON_STYLES = {
     "board": discord.ButtonStyle.secondary,
     "pass": discord.ButtonStyle.secondary,
     "rematch": discord.ButtonStyle.success,
+    "passok": discord.ButtonStyle.danger,
 }
 # Buttons that act on the game: refused when clicked on a message of an earlier turn.
-TURN_BOUND = frozenset({"pass"})
+TURN_BOUND = frozenset({"pass", "passok"})
+# Pass asks first (a stray click must not give the turn away), in a message only the player sees.
+CONFIRM_PASS = "Pass your turn in game #{game}? Only you see this; dismiss it to keep playing."
 # Events that show a game someone can act on, and the buttons under them.
 LOBBY_EVENTS = frozenset({"game_created", "game_joined", "game_left"})
 PLAY_EVENTS = frozenset({"game_started", "move_played", "timeout", "board", "draft"})
@@ -145,7 +149,7 @@ def custom_id(action: str, game_id: int, turn: int) -> str:
 
 class GameButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"fb:(?P<action>join|start|rack|board|pass|rematch):(?P<game>[0-9]{1,18}):(?P<turn>[0-9]{1,9})",
+    template=r"fb:(?P<action>join|start|rack|board|pass|passok|rematch):(?P<game>[0-9]{1,18}):(?P<turn>[0-9]{1,9})",
 ):
     """A button under a game message; it is rebuilt from its custom id, so it survives restarts."""
 
@@ -664,10 +668,37 @@ class FeudBot(commands.Bot):
                 )
                 self._handled(interaction)
                 return
+            assert row is not None
+            if action == "pass" and pass_label(row.game_key) == BUTTON_LABELS["pass"]:
+                await self._confirm_pass(interaction, game_id, turn)
+                return
+        command = Command("pass" if action == "passok" else action, game_id)
         replies = await self.service.execute(
-            self.chat_ref(interaction), self.user_ref(interaction), Command(action, game_id)
+            self.chat_ref(interaction), self.user_ref(interaction), command
         )
         await self.deliver(interaction, replies)
+
+    async def _confirm_pass(
+        self, interaction: discord.Interaction[Any], game_id: int, turn: int
+    ) -> None:
+        """Ask the player to move, privately, whether to pass (anyone else: the refusal)."""
+        refusal = await self.service.turn_refusal(
+            self.chat_ref(interaction), self.user_ref(interaction), game_id
+        )
+        if refusal is None:
+            view = _view([GameButton("passok", game_id, turn)])
+            assert view is not None
+            await interaction.followup.send(
+                CONFIRM_PASS.format(game=game_id),
+                view=view,
+                ephemeral=True,
+                allowed_mentions=NO_MENTIONS,
+            )
+        else:
+            await interaction.followup.send(
+                plain(refusal), ephemeral=True, allowed_mentions=NO_MENTIONS
+            )
+        self._handled(interaction)
 
     async def _defer(
         self, interaction: discord.Interaction[Any], *, ephemeral: bool, thinking: bool = True

@@ -72,7 +72,7 @@ from bot.games import GAMES
 from bot.reminders import Dispatcher
 from bot.replies import ChatTarget, Image, Reply, UserTarget
 from bot.service import ChatRef, Service, UserRef
-from storage import Database
+from storage import Database, GameRow
 
 log = logging.getLogger(__name__)
 
@@ -104,11 +104,15 @@ ACTIONS: dict[str, str] = {
     "pass": "Pass",
     "board": "Board",
     "rematch": "Rematch",
+    "passok": "Yes, pass",
+    "keep": "Keep playing",
 }
 LOBBY_ACTIONS = ("join", "start")
 PLAY_ACTIONS = ("rack", "pass", "board")
+# Pass asks first (a stray tap must not give the turn away): the board's keyboard shows these.
+CONFIRM_ACTIONS = ("passok", "keep")
 # Buttons that act on one turn: pressing them after that turn is refused politely.
-TURN_BOUND = frozenset({"pass"})
+TURN_BOUND = frozenset({"pass", "passok"})
 # Replies whose content is a player's secret: never shown in a group, not even as a fallback
 # (a hint names rack tiles; the unseen tiles give the rack away by what they lack; a preview
 # shows a move not played; /games lists the asker's games in other chats).
@@ -126,6 +130,7 @@ _REVEALING_REASONS = frozenset(
 BOARD_KINDS = frozenset({"game_started", "move_played", "timeout", "draft"})
 _CALLBACK = re.compile(r"^g:(\d{1,18}):([a-z]{1,8}):(\d{1,9})$")
 _DEEP_LINK = re.compile(r"^g(\d{1,18})$")
+CONFIRM_PASS = "Pass your turn in game #{id}? Tap Yes, pass, or Keep playing."
 STALE = "That button belongs to an earlier turn of game #{id}; use the newest board message."
 PLACED = "placed"  # the group notice of tiles placed at a round deadline (`_placed_notice`)
 ELSEWHERE = "That button belongs to game #{id} of another chat; nothing was changed."
@@ -552,6 +557,13 @@ class TelegramFrontEnd:
             await self._allow_dm(query.from_user)
         ref = user_ref(query.from_user)
         game_chat = ChatRef(PLATFORM, chat.platform_chat_id)
+        if action in CONFIRM_ACTIONS or (
+            action == "pass" and pass_label(row.game_key) == ACTIONS["pass"]
+        ):
+            if action != "passok":
+                await self._confirm_pass(query, origin, game_chat, ref, row, asked=action == "pass")
+                return
+            action = "pass"
         work = asyncio.ensure_future(
             self.service.handle(game_chat, ref, f"/{action} game={game_id}")
         )
@@ -562,6 +574,35 @@ class TelegramFrontEnd:
             await self._answer(origin, "Working on it…")
         replies = await work
         await self.deliver(replies, origin)
+
+    async def _confirm_pass(
+        self,
+        query: CallbackQuery,
+        origin: Origin,
+        game_chat: ChatRef,
+        user: UserRef,
+        row: GameRow,
+        *,
+        asked: bool,
+    ) -> None:
+        """Ask the player to move whether to pass (`asked`), or take the question back (Keep).
+
+        The question is the board's keyboard itself ("Yes, pass" and "Keep playing" instead of
+        Pass), so it needs no message of its own; anyone else pressing Pass gets the refusal
+        the pass would get, and the keyboard stays as it was.
+        """
+        if asked:
+            refusal = await self.service.turn_refusal(game_chat, user, row.id)
+            if refusal is not None:
+                await self._answer(origin, refusal, alert=True)
+                return
+        await self._answer(origin, CONFIRM_PASS.format(id=row.id) if asked else "")
+        markup = await self._keyboard(row.id, confirm_pass=asked)
+        if query.message is not None and markup is not None:
+            try:
+                await query.edit_message_reply_markup(reply_markup=markup)
+            except BadRequest as error:  # "not modified": the same question pressed twice
+                log.info("could not change the buttons of game %d: %s", row.id, error)
 
     async def _private_start(self, text: str, user: UserRef, origin: Origin) -> bool:
         """Handle Telegram's own /start in a private chat (plain, or a deep link ``g<id>``).
@@ -723,9 +764,12 @@ class TelegramFrontEnd:
         await self._answer(origin, "")
 
     async def _keyboard(
-        self, game_id: int, *, lobby_only: bool = False
+        self, game_id: int, *, lobby_only: bool = False, confirm_pass: bool = False
     ) -> InlineKeyboardMarkup | None:
-        """Return the buttons of a game's message as the game stands now (None when over)."""
+        """Return the buttons of a game's message as the game stands now (None when over).
+
+        `confirm_pass`: Pass gives way to a second row, "Yes, pass" and "Keep playing".
+        """
         row = await self.db.games.get_game(game_id)
         if row is None or (lobby_only and row.status != "lobby"):
             return None
@@ -738,13 +782,19 @@ class TelegramFrontEnd:
             actions = PLAY_ACTIONS
         else:
             return None
-        buttons = []
-        for action in actions:
-            label = pass_label(row.game_key) if action == "pass" else ACTIONS[action]
-            if label is not None:
-                data = callback_data(game_id, action, row.turn)
-                buttons.append(InlineKeyboardButton(label, callback_data=data))
-        return InlineKeyboardMarkup([buttons])
+        if confirm_pass:
+            actions = tuple(a for a in actions if a != "pass")
+        rows = [actions, CONFIRM_ACTIONS] if confirm_pass else [actions]
+        keyboard = []
+        for row_actions in rows:
+            buttons = []
+            for action in row_actions:
+                label = pass_label(row.game_key) if action == "pass" else ACTIONS[action]
+                if label is not None:
+                    data = callback_data(game_id, action, row.turn)
+                    buttons.append(InlineKeyboardButton(label, callback_data=data))
+            keyboard.append(buttons)
+        return InlineKeyboardMarkup(keyboard)
 
     async def _update_board(self, replies: Sequence[Reply]) -> None:
         """Show a batch of board replies of one game: edit its board message, else post one."""

@@ -112,6 +112,23 @@ class Harness:
         """Click a button and wait until the bot has fully answered."""
         return await self._run(self.fake.build_click(user, message, custom_id))
 
+    async def pass_turn(self, user: int, message: Message) -> Interaction:
+        """Click Pass under `message`, then "Yes, pass" in the private question; return that click.
+
+        A Pass refused at once (not `user`'s turn) asks nothing: that click is returned.
+        """
+        inter = await self.click(user, message, message.button("fb:pass:"))
+        asked = [
+            m
+            for m in self.replies(inter)
+            if any(c.startswith("fb:passok:") for c in m.custom_ids())
+        ]
+        if not asked:
+            return inter
+        [question] = asked
+        assert question.ephemeral
+        return await self.click(user, question, question.button("fb:passok:"))
+
     async def autocomplete(self, user: int, name: str, focused: str, **options: Any) -> list:
         """Ask for autocomplete choices; return them."""
         inter = self.fake.build_autocomplete(user, name, focused, **options)

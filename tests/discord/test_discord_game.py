@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.adapters.discord_bot import STALE
+from bot.adapters.discord_bot import CONFIRM_PASS, STALE
 from bot.ai.wordgen import best_candidate, generate_moves
 from bot.service import load_state
 
@@ -80,7 +80,7 @@ async def test_full_two_player_game_by_commands_and_buttons(harness):
             assert any(m.ephemeral and "Your rack" in m.text for m in harness.replies(inter))
         else:
             latest = fake.last_with_buttons("fb:pass:")
-            inter = await harness.click(who, latest, latest.button("fb:pass:1:"))
+            inter = await harness.pass_turn(who, latest)
             assert any(m.public and "pass" in m.text.lower() for m in harness.replies(inter))
         moves += 1
         assert moves < 20
@@ -221,3 +221,44 @@ async def test_a_nudge_pings_the_player_to_move(harness):
     [again] = harness.replies(inter)
     assert again.ephemeral
     assert "one a turn" in again.text
+
+
+async def test_pass_asks_first_in_a_message_only_the_player_sees(harness):
+    """Pass asks the player to move, ephemerally, with "Yes, pass"; only that click passes.
+
+    Anyone else's Pass gets the refusal and no question; nothing changes until the answer, and
+    the answer of an earlier turn is refused. Rummikub's Draw, a move like any other, does not ask.
+    """
+    fake = harness.fake
+    await harness.slash(harness.alice, "new", game="webfeud", player=str(harness.bob))
+    board = fake.last_with_buttons("fb:pass:1:")
+    before = await harness.db.games.get_game(1)
+    inter = await harness.click(harness.bob, board, board.button("fb:pass:"))
+    [msg] = harness.replies(inter)
+    assert (msg.ephemeral, msg.content, msg.custom_ids()) == (
+        True,
+        "It is alice's turn in game #1, not yours; wait for it.",
+        [],
+    )
+    inter = await harness.click(harness.alice, board, board.button("fb:pass:"))
+    [question] = harness.replies(inter)
+    assert question.ephemeral
+    assert question.content == CONFIRM_PASS.format(game=1)
+    assert question.custom_ids() == [f"fb:passok:1:{before.turn}"]
+    assert (await harness.db.games.get_game(1)).version == before.version
+
+    inter = await harness.click(harness.alice, question, question.button("fb:passok:"))
+    assert any(m.public and m.text.startswith("#1 alice: pass") for m in harness.replies(inter))
+    after = await harness.db.games.get_game(1)
+    assert after.turn == before.turn + 1
+    inter = await harness.click(harness.alice, question, question.button("fb:passok:"))
+    assert [m.content for m in harness.replies(inter)] == [STALE.format(game=1)]
+    assert (await harness.db.games.get_game(1)).version == after.version
+
+    await harness.slash(harness.alice, "new", game="rummikub", player=str(harness.bob))
+    await harness.slash(harness.alice, "start", game=2)
+    draw = fake.last_with_buttons("fb:pass:2:")
+    turn = (await harness.db.games.get_game(2)).turn
+    await harness.click(harness.alice, draw, draw.button("fb:pass:"))
+    assert (await harness.db.games.get_game(2)).turn == turn + 1
+    assert fake.errors == []

@@ -228,9 +228,12 @@ class DiscordDriver:
     async def press(self, who: str, action: str, game_id: int) -> list[Shown]:
         message = self.fake.last_with_buttons(f"fb:{action}:{game_id}:")
         before = set(self.fake.messages)
-        await self.harness.click(
-            self.users[who], message, message.button(f"fb:{action}:{game_id}:")
-        )
+        if action == "pass":  # Pass asks first: "Yes, pass"
+            await self.harness.pass_turn(self.users[who], message)
+        else:
+            await self.harness.click(
+                self.users[who], message, message.button(f"fb:{action}:{game_id}:")
+            )
         return self._new(before)
 
     def everything(self) -> list[Shown]:
@@ -300,7 +303,10 @@ class TelegramDriver:
         assert row is not None
         label = pass_label(row.game_key) if action == "pass" else ACTIONS[action]
         assert label is not None
-        return self._shown(await self.tg.press(self.users[who], self.tg.board(game_id), label))
+        board = self.tg.board(game_id)
+        if label == ACTIONS["pass"]:  # Pass asks first: "Yes, pass"
+            return self._shown(await self.tg.pass_turn(self.users[who], board))
+        return self._shown(await self.tg.press(self.users[who], board, label))
 
     def everything(self) -> list[Shown]:
         return self._shown(self.api.calls)

@@ -106,6 +106,19 @@ class Harness:
         data = button_data(message, label)
         return await self._process(self.api.callback_update(user, message, data))
 
+    async def pass_turn(self, user: dict[str, Any], message: dict[str, Any]) -> list[Any]:
+        """`user` presses Pass under `message`, then "Yes, pass" (the calls of the second).
+
+        A Pass refused at once (not `user`'s turn) asks nothing: the calls of that press.
+        """
+        asked = await self.press(user, message, "Pass")
+        if [c.method for c in asked] == ["answerCallbackQuery"]:
+            assert asked[0].params["show_alert"] is True, asked
+            return asked
+        assert [c.method for c in asked] == ["answerCallbackQuery", "editMessageReplyMarkup"], asked
+        confirm = self.api.message(message["chat"]["id"], message["message_id"])
+        return await self.press(user, confirm, "Yes, pass")
+
     async def press_data(
         self, user: dict[str, Any], message: dict[str, Any], data: str
     ) -> list[Any]:

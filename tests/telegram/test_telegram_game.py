@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from bot.adapters.telegram_bot import parse_callback
+from bot.adapters.telegram_bot import callback_data, parse_callback
 from bot.service import load_state
 
 pytestmark = pytest.mark.timeout(30)
@@ -99,7 +99,7 @@ async def test_a_full_game_in_a_group_by_commands_and_buttons(tg, people) -> Non
         if row.status != "active":
             break
         seat = state.waiting_for()[0]
-        calls = await tg.press(players[seat], tg.api.message(group["id"], board_id), "Pass")
+        calls = await tg.pass_turn(players[seat], tg.api.message(group["id"], board_id))
         assert calls[0].method == "answerCallbackQuery"
     row, state = await stored_state(tg, 1)
     assert row.status == "finished"
@@ -150,7 +150,7 @@ async def test_a_stale_button_is_refused_politely(tg, people) -> None:
         if b["text"] == "Pass"
     )
     game_id, _action, _turn = parse_callback(data)
-    await tg.press(people.alice, board, "Pass")  # alice passes: the turn moves on
+    await tg.pass_turn(people.alice, board)  # alice passes: the turn moves on
     row_before = await tg.db.games.get_game(game_id)
     calls = await tg.press_data(people.bob, board, data)  # bob presses the old button
     assert [c.method for c in calls] == ["answerCallbackQuery"]
@@ -218,7 +218,7 @@ async def test_not_modified_is_ignored(tg, people) -> None:
     await tg.say(people.bob, "/help")
     await tg.say(people.alice, "/new webfeud @bob seed=3")
     tg.api.fail_next("editMessageMedia", not_modified())
-    calls = await tg.press(people.alice, tg.board(1), "Pass")
+    calls = await tg.pass_turn(people.alice, tg.board(1))
     assert [c.status for c in calls if c.method == "editMessageMedia"] == [400]
     assert not [c for c in calls if c.method == "sendPhoto"]
     assert tg.errors == []
@@ -253,7 +253,7 @@ async def test_a_slow_press_is_answered_before_the_work_ends(tg, people, monkeyp
 
     monkeypatch.setattr(telegram_bot, "ANSWER_WITHIN", 0.05)
     monkeypatch.setattr(tg.service, "handle", slow)
-    calls = await tg.press(people.alice, tg.board(1), "Pass")
+    calls = await tg.pass_turn(people.alice, tg.board(1))
     # The board is edited (silently); bob, who has no private chat with the bot, is mentioned.
     assert [c.method for c in calls] == ["answerCallbackQuery", "editMessageMedia", "sendMessage"]
     assert "Working" in calls[0].text
@@ -262,8 +262,9 @@ async def test_a_slow_press_is_answered_before_the_work_ends(tg, people, monkeyp
         '<a href="tg://user?id=1002">bob</a>: Your turn in game #1 (Webfeud in Feud club), after '
         "alice: pass."
     )
-    # A slow error comes back in the group, to the presser, as for a typed command.
-    calls = await tg.press(people.alice, tg.board(1), "Pass")
+    # A slow error comes back in the group, to the presser, as for a typed command (alice's
+    # "Yes, pass" of bob's turn: Pass itself would ask first, and refuse her at once).
+    calls = await tg.press_data(people.alice, tg.board(1), callback_data(1, "passok", 1))
     assert [c.method for c in calls] == ["answerCallbackQuery", "sendMessage"]
     assert "tg://user?id=1001" in calls[1].text
     assert tg.errors == []
@@ -279,4 +280,53 @@ async def test_one_failed_send_does_not_lose_the_others(tg, people) -> None:
     calls = await tg.say(people.alice, "/new webfeud @bob seed=3")
     assert next(c.status for c in calls if c.method == "sendPhoto") == 400  # the board
     assert any(c.chat_id == people.alice["id"] and c.ok for c in calls)  # alice's rack
+    assert tg.errors == []
+
+
+def rows(message: dict[str, Any]) -> list[list[str]]:
+    return [[b["text"] for b in row] for row in message["reply_markup"]["inline_keyboard"]]
+
+
+async def test_pass_asks_first_in_the_keyboard(tg, people) -> None:
+    """Pass asks the player to move in the board's keyboard; only "Yes, pass" passes.
+
+    Anyone else pressing Pass, or "Yes, pass", gets the refusal and nothing changes; "Keep
+    playing" takes the question back. Rummikub's Draw, a move like any other, does not ask.
+    """
+    await tg.say(people.bob, "/help")
+    await tg.say(people.alice, "/new webfeud @bob seed=3")
+    before = await tg.db.games.get_game(1)
+    calls = await tg.press(people.bob, tg.board(1), "Pass")  # alice is to move
+    assert [c.method for c in calls] == ["answerCallbackQuery"]
+    assert calls[0].params["show_alert"] is True
+    assert calls[0].text == "It is alice's turn in game #1, not yours; wait for it."
+    assert rows(tg.board(1)) == [["My rack", "Pass", "Board"]]
+
+    calls = await tg.press(people.alice, tg.board(1), "Pass")
+    assert [c.method for c in calls] == ["answerCallbackQuery", "editMessageReplyMarkup"]
+    assert calls[0].text == "Pass your turn in game #1? Tap Yes, pass, or Keep playing."
+    assert calls[0].params.get("show_alert") is not True  # a toast: the buttons are the question
+    assert rows(tg.board(1)) == [["My rack", "Board"], ["Yes, pass", "Keep playing"]]
+    await tg.press(people.alice, tg.board(1), "Keep playing")
+    assert rows(tg.board(1)) == [["My rack", "Pass", "Board"]]
+    await tg.press(people.alice, tg.board(1), "Pass")
+    calls = await tg.press(people.bob, tg.board(1), "Yes, pass")  # not bob's to answer
+    assert [c.method for c in calls] == ["answerCallbackQuery"]
+    assert calls[0].text == "It is alice's turn in game #1, not yours; wait for it."
+    assert (await tg.db.games.get_game(1)).version == before.version
+
+    calls = await tg.press(people.alice, tg.board(1), "Yes, pass")
+    row, state = await stored_state(tg, 1)
+    assert (row.turn, state.history[-1].text) == (before.turn + 1, "pass")
+    assert [c.text.split(" — ")[0] for c in calls if c.method == "editMessageMedia"] == [
+        "#1 alice: pass"
+    ]
+    assert rows(tg.board(1)) == [["My rack", "Pass", "Board"]]  # the next turn's keyboard
+    assert tg.errors == []
+
+    await tg.say(people.alice, "/new rummikub @bob seed=3")
+    await tg.say(people.alice, "/start game=2")
+    turn = (await tg.db.games.get_game(2)).turn
+    await tg.press(people.alice, tg.board(2), "Draw")
+    assert (await tg.db.games.get_game(2)).turn == turn + 1
     assert tg.errors == []

@@ -137,7 +137,16 @@ async def test_a_game_over_http_polling_survives_a_restart(api, people, tmp_path
         # The bot restarts: the board message id is forgotten, the game is not.
         before = len(api.calls)
         async with Bot(settings, limiter):
-            query = api.callback_update(people.bob, old_board, old_pass)
+            # Pass asks first, in the old message's keyboard; "Yes, pass" passes.
+            api.push(api.callback_update(people.bob, old_board, old_pass))
+            asked = (group["id"], board["message_id"])
+            await api.wait_for(
+                lambda: "Yes, pass" in str(api.message(*asked).get("reply_markup")),
+                what="the question",
+            )
+            before = len(api.calls)
+            confirm = api.message(*asked)
+            query = api.callback_update(people.bob, confirm, data_of(confirm, "Yes, pass"))
             api.push(query)
             await api.wait_for(
                 lambda: any(c.method == "sendPhoto" for c in api.calls[before:]),
