@@ -119,6 +119,9 @@ TURN_BOUND = frozenset({"pass", "passok"})
 SECRET_KINDS = frozenset({"rack", "hint", "unseen", "preview", "my_games"})
 # Commands that ask for such a secret: typed in a group, each gets the "open a private chat" notice.
 ASKED_SECRETS = frozenset({"rack", "bag", "hint", "try"})
+# Moves: their answer is public, but a refusal by the rules comes after the rack check ("KNTWGLT
+# is not in the dictionary" proves the tiles are there), so it is as secret as /try's.
+MOVE_COMMANDS = frozenset({"play", "swap"})
 # A refusal of such a command that comes from the rules may tell what is on the rack ("EAWRN is
 # not in the dictionary" says the tiles are there; "you have no Q" says one is not): it is as
 # secret as the answer. Refusals about finding the game or the turn tell nothing of the tiles.
@@ -904,9 +907,14 @@ class TelegramFrontEnd:
             await self._send_to(origin.chat_id, reply)
             return
         asked = here and origin is not None and origin.asked_secret
-        # A refusal of /try, /hint, /bag or /rack may tell about the tiles: it goes like the answer;
-        # so does any refusal naming tiles the rack lacks ("You have only 1 R1"), whatever asked.
-        secret = is_secret(reply) or (asked and reveals_tiles(reply)) or names_rack_tiles(reply)
+        moved = here and origin is not None and origin.command in MOVE_COMMANDS
+        # A refusal of /try, /hint, /bag, /rack or a move may tell about the tiles: it goes like
+        # a rack; so does any refusal naming tiles the rack lacks ("You have only 1 R1").
+        secret = (
+            is_secret(reply)
+            or ((asked or moved) and reveals_tiles(reply))
+            or names_rack_tiles(reply)
+        )
         if reply.kind == "error" and origin is not None and here and not secret:
             # Other errors are safe to show: answer the command where it was typed.
             await self._send_text(

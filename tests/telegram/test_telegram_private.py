@@ -239,6 +239,35 @@ async def test_a_refused_try_never_shows_the_move_in_the_group(tg, people) -> No
     assert tg.errors == []
 
 
+async def test_a_refused_move_never_shows_the_tiles_in_the_group(tg, people) -> None:
+    """A move refused by the rules after the rack check ("… not in the dictionary") proves the
+    tiles are on the rack: like /try's, the refusal goes privately; others answer in the group."""
+    group = people.group
+    await tg.say(people.bob, "/help")
+    await tg.say(people.alice, "/new webfeud @bob seed=5")
+    rack = load_state(await tg.db.games.get_game(1)).rack(0)
+    word = "".join(t for t in rack if t != "?")  # all her tiles, in an order that is no word
+    calls = await tg.say(people.alice, f"/play 8H {word}")
+    assert [c.chat_id for c in calls] == [group["id"]]
+    assert "answer to /play would tell about your tiles" in calls[0].text
+    assert calls[0].buttons[0]["url"] == "https://t.me/feudbot_test_bot"
+    await tg.say(people.alice, "/start", chat=tg.api.private(people.alice))
+    calls = await tg.say(people.alice, f"/play 8H {word}")
+    assert [(c.method, c.chat_id) for c in calls] == [("sendMessage", people.alice["id"])]
+    assert f"{word} is not in the dictionary" in calls[0].text
+    # Refusals that tell nothing of the tiles still answer where the move was typed.
+    calls = await tg.say(people.alice, f"/play 8H {word} game=9")
+    assert [c.chat_id for c in calls] == [group["id"]]
+    assert "There is no game #9 in this chat" in calls[0].text
+    calls = await tg.say(people.bob, f"/play 8H {word}")
+    assert [c.chat_id for c in calls] == [group["id"]]
+    assert "not yours" in calls[0].text
+    assert not [c for c in in_group(tg.api.calls, group) if word in c.text]
+    assert not [c for c in in_group(tg.api.calls, group) if "dictionary" in c.text]
+    assert (await tg.db.games.get_game(1)).turn == 0
+    assert tg.errors == []
+
+
 async def test_games_in_other_chats_are_listed_only_privately(tg, people) -> None:
     """/games in a group lists that chat's games there; the asker's other games only privately."""
     group = people.group
