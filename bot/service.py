@@ -398,11 +398,12 @@ class Service:
             return [self._error(ctx, error)]
         return await self._run(ctx, Command(parts[0], game_id=game_id))
 
-    async def turn_refusal(self, chat: ChatRef, user: UserRef, game_id: int) -> str | None:
-        """Return why `user` cannot move in game `game_id` now, or None when it waits for them.
+    async def pass_question(self, chat: ChatRef, user: UserRef, game_id: int) -> tuple[bool, str]:
+        """Return (True, what to ask) when game `game_id` waits for `user`, else (False, why not).
 
         A button that asks before it acts (Pass: "Yes, pass") asks only the player it would
-        act for; anyone else gets the refusal the move itself would get. Nothing is changed.
+        act for, and says what the pass would do ("A pass now ends the game."); anyone else
+        gets the refusal the move itself would get. Nothing is changed.
         """
         ctx = await self._context(chat, user)
         try:
@@ -411,10 +412,13 @@ class Service:
             if seat_no is None:
                 raise ServiceError("NOT_A_PLAYER", f"You are not playing in game #{game_id}.")
         except GameError as error:
-            return error.message
+            return False, error.message
         if table.state is None or seat_no not in table.state.waiting_for():
-            return self._not_yours(table, "wait for it.")
-        return None
+            return False, self._not_yours(table, "wait for it.")
+        warning = _pass_warning(table, table.state, to_you=True)
+        return True, f"Pass your turn in game #{game_id}?" + (
+            f" Careful: {warning}." if warning else ""
+        )
 
     @property
     def bots_stalled(self) -> bool:
@@ -1181,7 +1185,9 @@ class Service:
         text += _points(score)
         text += " — " + self._score_line(table, state)
         if not over:
-            text += f". {to_move} to move."
+            text += f". {to_move} to move"
+            warning = _pass_warning(table, state)
+            text += f"; {warning}." if warning else "."
         replies = [await self._move_news(table, state, text, seat_no, public, score, kind)]
         user = table.users[seat_no]
         if (
@@ -1210,6 +1216,9 @@ class Service:
         if last is not None:
             after = f", after {table.names[last.seat]}: {last.shown}{_points(last.score)}"
         text = f"Your turn in {_game_named(table)}{after}."
+        warning = _pass_warning(table, state, to_you=True)
+        if warning:
+            text += f" Careful: {warning}."
         return [
             _turn_notice(table, state, seat, text)
             for seat in state.waiting_for()
@@ -2464,6 +2473,31 @@ def _play_buttons(game_id: int) -> tuple[Button, ...]:
 def _points(score: int) -> str:
     """Return what a move line adds for its points: " (+34)", or nothing for none."""
     return f" ({score:+d})" if score else ""
+
+
+def _pass_warning(table: _Table, state: GameState, *, to_you: bool = False) -> str:
+    """Return what the pass of the seat to move would do when it ends the game, else "".
+
+    "a pass now ends the game", or "a pass now puts bob out of the game" ("… puts you out …"
+    with `to_you`).
+
+    Wordfeud warns before such a pass; the rules core says what a pass does: the game's own
+    pass move is tried on the state (Webfeud's third pass in a row ends the game, SmartFeud's
+    third pass in a row of one player puts them out). Games of rounds have no one seat to move.
+    """
+    waiting = state.waiting_for()
+    if state.outcome is not None or len(waiting) != 1 or table.gdef.round_of(state) is not None:
+        return ""
+    seat = waiting[0]
+    try:
+        after = state.apply(seat, table.gdef.parse_move("pass"))
+    except GameError:
+        return ""
+    if after.outcome is not None:
+        return "a pass now ends the game"
+    if seat not in table.gdef.seats_in_game(after):
+        return f"a pass now puts {'you' if to_you else table.names[seat]} out of the game"
+    return ""
 
 
 def _turn_notice(table: _Table, state: GameState, seat: int, text: str, **extra: str) -> Reply:

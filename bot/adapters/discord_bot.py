@@ -134,7 +134,7 @@ BUTTON_STYLES = {
 # Buttons that act on the game: refused when clicked on a message of an earlier turn.
 TURN_BOUND = frozenset({"pass", "passok"})
 # Pass asks first (a stray click must not give the turn away), in a message only the player sees.
-CONFIRM_PASS = "Pass your turn in game #{game}? Only you see this; dismiss it to keep playing."
+CONFIRM_PASS = "Only you see this; dismiss it to keep playing."  # after the service's question
 # Events that show a game someone can act on, and the buttons under them.
 LOBBY_EVENTS = frozenset({"game_created", "game_joined", "game_left"})
 PLAY_EVENTS = frozenset({"game_started", "move_played", "timeout", "board", "draft"})
@@ -682,21 +682,21 @@ class FeudBot(commands.Bot):
         self, interaction: discord.Interaction[Any], game_id: int, turn: int
     ) -> None:
         """Ask the player to move, privately, whether to pass (anyone else: the refusal)."""
-        refusal = await self.service.turn_refusal(
+        ok, question = await self.service.pass_question(
             self.chat_ref(interaction), self.user_ref(interaction), game_id
         )
-        if refusal is None:
+        if ok:
             view = _view([GameButton("passok", game_id, turn)])
             assert view is not None
             await interaction.followup.send(
-                CONFIRM_PASS.format(game=game_id),
+                f"{plain(question)} {CONFIRM_PASS}",
                 view=view,
                 ephemeral=True,
                 allowed_mentions=NO_MENTIONS,
             )
         else:
             await interaction.followup.send(
-                plain(refusal), ephemeral=True, allowed_mentions=NO_MENTIONS
+                plain(question), ephemeral=True, allowed_mentions=NO_MENTIONS
             )
         self._handled(interaction)
 

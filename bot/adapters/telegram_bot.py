@@ -133,7 +133,7 @@ _REVEALING_REASONS = frozenset(
 BOARD_KINDS = frozenset({"game_started", "move_played", "timeout", "draft"})
 _CALLBACK = re.compile(r"^g:(\d{1,18}):([a-z]{1,8}):(\d{1,9})$")
 _DEEP_LINK = re.compile(r"^g(\d{1,18})$")
-CONFIRM_PASS = "Pass your turn in game #{id}? Tap Yes, pass, or Keep playing."
+CONFIRM_PASS = "Tap Yes, pass, or Keep playing."  # after the service's question
 STALE = "That button belongs to an earlier turn of game #{id}; use the newest board message."
 PLACED = "placed"  # the group notice of tiles placed at a round deadline (`_placed_notice`)
 ELSEWHERE = "That button belongs to game #{id} of another chat; nothing was changed."
@@ -595,11 +595,13 @@ class TelegramFrontEnd:
         the pass would get, and the keyboard stays as it was.
         """
         if asked:
-            refusal = await self.service.turn_refusal(game_chat, user, row.id)
-            if refusal is not None:
-                await self._answer(origin, refusal, alert=True)
+            ok, question = await self.service.pass_question(game_chat, user, row.id)
+            if not ok:
+                await self._answer(origin, question, alert=True)
                 return
-        await self._answer(origin, CONFIRM_PASS.format(id=row.id) if asked else "")
+            await self._answer(origin, f"{question} {CONFIRM_PASS}")
+        else:
+            await self._answer(origin, "")
         markup = await self._keyboard(row.id, confirm_pass=asked)
         if query.message is not None and markup is not None:
             try:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.adapters.discord_bot import CONFIRM_PASS, STALE
+from bot.adapters.discord_bot import STALE
 from bot.ai.wordgen import best_candidate, generate_moves
 from bot.service import load_state
 
@@ -243,7 +243,9 @@ async def test_pass_asks_first_in_a_message_only_the_player_sees(harness):
     inter = await harness.click(harness.alice, board, board.button("fb:pass:"))
     [question] = harness.replies(inter)
     assert question.ephemeral
-    assert question.content == CONFIRM_PASS.format(game=1)
+    assert question.content == (
+        "Pass your turn in game #1? Only you see this; dismiss it to keep playing."
+    )
     assert question.custom_ids() == [f"fb:passok:1:{before.turn}"]
     assert (await harness.db.games.get_game(1)).version == before.version
 
@@ -254,6 +256,15 @@ async def test_pass_asks_first_in_a_message_only_the_player_sees(harness):
     inter = await harness.click(harness.alice, question, question.button("fb:passok:"))
     assert [m.content for m in harness.replies(inter)] == [STALE.format(game=1)]
     assert (await harness.db.games.get_game(1)).version == after.version
+    # A pass that would end the game says so (Webfeud: the third pass in a row).
+    await harness.slash(harness.bob, "pass")
+    board = fake.last_with_buttons("fb:pass:1:")
+    inter = await harness.click(harness.alice, board, board.button("fb:pass:"))
+    [question] = harness.replies(inter)
+    assert question.content == (
+        "Pass your turn in game #1? Careful: a pass now ends the game. Only you see this; "
+        "dismiss it to keep playing."
+    )
 
     await harness.slash(harness.alice, "new", game="rummikub", player=str(harness.bob))
     await harness.slash(harness.alice, "start", game=2)

@@ -828,3 +828,34 @@ async def test_equal_records_share_a_place(say) -> None:
     [board] = await say("carol", "/leaderboard webfeud")
     assert [line.split(".")[0] for line in board.text.splitlines()[1:3]] == ["1", "1"]
     assert [row["rank"] for row in board.event["rows"]] == [1, 1]
+
+
+async def test_a_pass_that_would_end_the_game_or_put_the_player_out_is_warned_of(say) -> None:
+    """As Wordfeud does: the move's news and the player's turn notice say what a pass would do.
+
+    Webfeud's third pass in a row (by anyone) ends the game; SmartFeud's third pass in a row of
+    one player puts them out, and ends the game when one player would be left.
+    """
+    await say("alice", "/new webfeud @bob seed=3")
+    replies = await say("alice", "/pass")
+    assert replies[0].text == "#1 alice: pass — alice 0, bob 0. bob to move."
+    replies = await say("bob", "/pass")
+    assert replies[0].text == (
+        "#1 bob: pass — alice 0, bob 0. alice to move; a pass now ends the game."
+    )
+    [notice] = [r for r in replies if r.kind == "your_turn"]
+    assert notice.text == (
+        "Your turn in game #1 (Webfeud), after bob: pass. Careful: a pass now ends the game."
+    )
+    assert "is over" in (await say("alice", "/pass"))[-1].text
+
+    await say("alice", "/new smartfeud @bob @carol seed=3")
+    await say("alice", "/start")
+    for _ in range(2):
+        for name in ("alice", "bob", "carol"):
+            replies = await say(name, "/pass")
+    assert replies[0].text.endswith("alice to move; a pass now puts alice out of the game.")
+    [notice] = [r for r in replies if r.kind == "your_turn"]
+    assert notice.text.endswith("Careful: a pass now puts you out of the game.")
+    replies = await say("alice", "/pass")
+    assert replies[0].text.endswith("bob to move; a pass now ends the game.")

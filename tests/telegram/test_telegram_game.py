@@ -322,6 +322,13 @@ async def test_pass_asks_first_in_the_keyboard(tg, people) -> None:
         "#1 alice: pass"
     ]
     assert rows(tg.board(1)) == [["My rack", "Pass", "Board"]]  # the next turn's keyboard
+    # A pass that would end the game says so (Webfeud: the third pass in a row).
+    await tg.say(people.bob, "/pass")
+    calls = await tg.press(people.alice, tg.board(1), "Pass")
+    assert calls[0].text == (
+        "Pass your turn in game #1? Careful: a pass now ends the game. Tap Yes, pass, or Keep "
+        "playing."
+    )
     assert tg.errors == []
 
     await tg.say(people.alice, "/new rummikub @bob seed=3")

@@ -240,8 +240,11 @@ async def test_a_refused_try_never_shows_the_move_in_the_group(tg, people) -> No
 
 
 async def test_a_refused_move_never_shows_the_tiles_in_the_group(tg, people) -> None:
-    """A move refused by the rules after the rack check ("… not in the dictionary") proves the
-    tiles are on the rack: like /try's, the refusal goes privately; others answer in the group."""
+    """A move refused by the rules after the rack check proves the tiles are on the rack.
+
+    "… is not in the dictionary": like /try's, the refusal goes privately; others (about the
+    game, the turn) answer in the group.
+    """
     group = people.group
     await tg.say(people.bob, "/help")
     await tg.say(people.alice, "/new webfeud @bob seed=5")
