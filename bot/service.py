@@ -1152,9 +1152,9 @@ class Service:
         board_before = await self._standings(table) if over else {}
         notation = "timeout" if move is None else str(move)
         keep = not over and _round_goes_on(table.gdef, before, state)
-        # A move out of turn (a resignation) that leaves the same player to move keeps their
-        # clock: the new turn's deadlines are due when theirs were.
-        aside = before is not None and _same_mover(before, state, seat_no)
+        # A move that leaves the same player to move (a resignation out of turn, a conditional
+        # quit) keeps their clock: the new turn's deadlines are due when theirs were.
+        aside = before is not None and _same_mover(before, state)
         due = await self._timeout_due(row.id) if aside and not over else None
         ok = await self.db.games.commit_move(
             row.id,
@@ -2428,10 +2428,13 @@ def _round_moves(history: Sequence[MoveRecord], round_no: int) -> list[MoveRecor
     return sorted(moves, key=lambda r: r.seat)
 
 
-def _same_mover(before: GameState, after: GameState, seat_no: int) -> bool:
-    """Return True for a move of a seat not to move that leaves the same seats to move."""
-    waiting = before.waiting_for()
-    return seat_no not in waiting and after.waiting_for() == waiting
+def _same_mover(before: GameState, after: GameState) -> bool:
+    """Return True for a move that leaves the same seats to move: it used up no one's turn.
+
+    A move out of turn (a resignation), or the mover's own move that is no turn (SmartFeud's
+    conditional quit): the player to move keeps their clock.
+    """
+    return after.waiting_for() == before.waiting_for()
 
 
 def _round_goes_on(gdef: GameDef, before: GameState | None, after: GameState) -> bool:

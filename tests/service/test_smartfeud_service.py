@@ -89,6 +89,25 @@ async def test_a_move_resets_the_timeout_clock(say, service, clock, db) -> None:
     ]
 
 
+async def test_the_movers_own_quit_keeps_their_clock(say, service, clock, db) -> None:
+    """A conditional quit uses up no turn: the player to move keeps their deadline."""
+    await say("alice", "/new smartfeud @bob @carol wait=20m seed=7")
+    await say("alice", "/start")
+    await say("alice", "/resign")  # out of the game; bob is to move
+    pending = await db.deadlines.pending_deadlines(1)
+    [due_before] = [d.due_at for d in pending if d.kind == "timeout"]
+    clock.advance(15 * MINUTE)
+    quit_one = await say("bob", "/play quit")
+    assert quit_one[0].event["to_move"] == "bob"
+    timeouts = [d.due_at for d in await db.deadlines.pending_deadlines(1) if d.kind == "timeout"]
+    assert timeouts == [due_before]  # not 20 minutes from now
+    dispatcher = Dispatcher(service, Outbox())
+    fired = await dispatcher.run_due(clock.advance(5 * MINUTE))
+    assert [(r.kind, r.event["player"]) for r in fired if r.kind == "timeout"] == [
+        ("timeout", "bob")
+    ]
+
+
 async def test_multiplayer_resign_then_conditional_quit(say, service, db) -> None:
     """Bob resigns: alice and carol play on; when both quit, the top score wins ("quit")."""
     created = await say("alice", "/new smartfeud @bob @carol seed=3")
