@@ -591,8 +591,8 @@ class Service:
                         f"{whose} here have not started yet ({ids}); "
                         "start one with /start game=<id>.",
                     )
-            # A final board, rack or history can still be seen: name the last finished game.
-            last = ""
+            # A final board, rack or history can still be seen: that of the last finished game
+            # (right after the end is when players most want to look back).
             if ended:
                 done = await self.db.games.list_games(
                     chat_id=ctx.chat.id,
@@ -601,16 +601,10 @@ class Service:
                     limit=1,
                 )
                 if done:
-                    title = GAMES[done[0].game_key].title
-                    whose = "Your" if mine else "The"
-                    last = (
-                        f" {whose} last game here, #{done[0].id} ({title}), is over; "
-                        f"add game={done[0].id} to look at it."
-                    )
+                    return done[0]
             if mine:
                 raise ServiceError(
-                    "NO_GAME",
-                    f"You have no game in this chat.{last} Start one with /new <game> @player.",
+                    "NO_GAME", "You have no game in this chat. Start one with /new <game> @player."
                 )
             if wanted == ("lobby",):  # /join
                 running = await self.db.games.list_games(
@@ -623,9 +617,7 @@ class Service:
                         "/new starts another.",
                     )
                 raise ServiceError("NO_GAME", "There is no game to join here; start one with /new.")
-            raise ServiceError(
-                "NO_GAME", f"No game is going on here.{last} Start one with /new <game>."
-            )
+            raise ServiceError("NO_GAME", "No game is going on here. Start one with /new <game>.")
         if len(rows) > 1:
             ordered = sorted(rows, key=lambda r: r.id)
             ids = ", ".join(f"#{row.id}" for row in ordered[:SHOWN_IDS])
@@ -1930,6 +1922,8 @@ class Service:
         left = await self._time_left(table, state)
         if state.outcome is None:
             text += f". {self._turn_text(table, state, left)}."
+        else:
+            text += f". The game is over ({state.outcome.ending})."
         return [
             Reply(
                 ctx.to_chat,

@@ -670,8 +670,8 @@ async def test_history_lists_the_moves_of_every_game(say, game, move, shown) -> 
     assert any(line[3:].startswith(f"alice: {shown}") for line in lines[1:]), history.text
 
 
-async def test_looking_after_the_game_ended_names_the_last_finished_game(say) -> None:
-    """/board, /history and /rack with no game going on point to the last game, by id."""
+async def test_looking_after_the_game_ended_shows_the_last_finished_game(say) -> None:
+    """/board, /history and /rack with no game going on show the last game (the player's)."""
     assert error_of(await say("alice", "/board"))["message"] == (
         "No game is going on here. Start one with /new <game>."
     )
@@ -680,17 +680,12 @@ async def test_looking_after_the_game_ended_names_the_last_finished_game(say) ->
     await say("alice", "/new rummikub @bob seed=5")
     await say("alice", "/start")
     await say("bob", "/resign")
-    for line in ("/board", "/history"):
-        error = error_of(await say("carol", line))  # an onlooker: the chat's last game
-        assert (error["reason"], error["message"]) == (
-            "NO_GAME",
-            "No game is going on here. The last game here, #2 (Rummikub), is over; add game=2 "
-            "to look at it. Start one with /new <game>.",
-        )
-    assert error_of(await say("bob", "/rack"))["message"] == (
-        "You have no game in this chat. Your last game here, #2 (Rummikub), is over; add "
-        "game=2 to look at it. Start one with /new <game> @player."
-    )
+    [board] = await say("carol", "/board")  # an onlooker: the chat's last game
+    assert board.text == ("Game #2 (Rummikub): alice 130, bob -130. The game is over (resigned).")
+    [history] = await say("carol", "/history")
+    assert history.text.startswith("Game #2 (Rummikub), ")
+    [rack] = await say("bob", "/rack")
+    assert (rack.kind, rack.event["game_id"]) == ("rack", 2)
     assert error_of(await say("carol", "/rack"))["message"] == (
         "You have no game in this chat. Start one with /new <game> @player."
     )
