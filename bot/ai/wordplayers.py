@@ -16,6 +16,10 @@ the best 16 takes that leave no broken word for ``hard``, 8 for ``medium`` and 2
 The aimed-at score picks the candidates whose score is closest to it; a seeded draw picks one of
 them. With no legal placement every level swaps its whole rack when the bag allows it, else
 passes. Choices are deterministic: the random draws come from the seed, the turn and the seat.
+
+In SmartFeud every level joins a conditional quit: once another seat still playing has quit,
+the bot's next move is ``quit`` (then it plays its turns as before), so a quit by all the people
+ends the game and a bot never makes them play it out (`joins_the_quit`, docs/rules/smartfeud.md).
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ from bot.ai.wordgen import (
     take_options,
 )
 from bot.core.game import Pass
-from bot.games.wordgame import Swap, WordMove, WordState
+from bot.games.wordgame import Quit, Swap, WordMove, WordState
 
 __all__ = [
     "EASY_AIM",
@@ -40,6 +44,7 @@ __all__ = [
     "TAKE_BUDGET",
     "choose_word_move",
     "fallback_move",
+    "joins_the_quit",
     "pick",
 ]
 
@@ -59,6 +64,19 @@ def fallback_move(state: WordState, seat: int) -> Swap | Pass:
     if rack and len(state.bag) >= state.variant.swap_min_bag:
         return Swap(rack)
     return Pass()
+
+
+def joins_the_quit(state: WordState, seat: int) -> bool:
+    """Return whether `seat` should quit now: another seat still playing has quit (SmartFeud).
+
+    A conditional quit ends the game only when everybody still playing has quit, and bots never
+    chose to: people who quit against a bot had to play the whole game out. A bot that has not
+    quit joins as soon as anyone still playing has, rather than when all the others have, so
+    that two bots do not wait for each other; when it is the last to quit, the game ends.
+    """
+    if state.quits[seat]:
+        return False
+    return any(state.quits[s] for s in state.in_game() if s != seat)
 
 
 def _closest(pool: Sequence[Candidate], target: float, rng: random.Random) -> Candidate:
@@ -119,6 +137,8 @@ def choose_word_move(state: WordState, seat: int, level: str, seed: int) -> Word
     """Return the move a player of `level` makes for `seat` in a word game."""
     if level not in _PICKERS:
         raise ValueError(f"unknown level {level!r}; choose one of {', '.join(_PICKERS)}")
+    if joins_the_quit(state, seat):
+        return Quit()
     rng = random.Random(f"{seed}:{state.turn}:{seat}")
     candidates = generate_moves(state, seat) + word_take_moves(state, seat, level)
     choice = pick(candidates, level, rng, state.variant.rack_size)

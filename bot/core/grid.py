@@ -7,15 +7,15 @@ A bare cell is named column first (``H8``).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from bot.core.errors import InvalidMove
+from bot.core.notation import notation
 
 COLUMNS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
-_ACROSS = re.compile(r"^(\d{1,2})([A-Za-z])$")
-_DOWN = re.compile(r"^([A-Za-z])(\d{1,2})$")
+_ACROSS = notation(r"^(\d{1,2})([A-Za-z])$")
+_DOWN = notation(r"^([A-Za-z])(\d{1,2})$")
 
 
 def column_name(col: int) -> str:

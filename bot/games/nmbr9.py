@@ -17,7 +17,6 @@ player who missed the round deadline.
 from __future__ import annotations
 
 import random
-import re
 from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
@@ -36,6 +35,7 @@ from bot.core.game import (
     Resign,
 )
 from bot.core.grid import COLUMNS, cell_name
+from bot.core.notation import notation
 
 SCHEMA_VERSION = 1
 T = TypeVar("T")
@@ -196,7 +196,7 @@ class Skip:
 
 Nmbr9Move = Place | Skip | Resign
 
-_PLACE = re.compile(r"^([A-Za-z])(\d{1,2})(?:\s+(\d{1,3})\s*°?)?$")
+_PLACE = notation(r"^([A-Za-z])(\d{1,2})(?:\s+(\d{1,3})\s*°?)?$")
 
 
 def parse_nmbr9_move(text: str) -> Nmbr9Move:

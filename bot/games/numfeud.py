@@ -35,6 +35,7 @@ from bot.core.game import (
     move_words,
 )
 from bot.core.grid import COLUMNS, Anchor, cell_name, parse_anchor
+from bot.core.notation import notation
 from bot.core.tiles import draw, missing_from, new_bag, return_to_bag, shortage
 from bot.games import numtiles
 from bot.games.numtiles import HIGH, JOKER, LOW, MIN_MELD, Verdict, tile_name
@@ -55,10 +56,10 @@ TILE_COUNTS: dict[str, int] = {f"{c}{n}": 2 for c in COLOURS for n in range(LOW,
 TILE_COUNTS[JOKER] = 2  # 106 tiles
 
 _TILE = r"([RBYG])(1[0-3]|[1-9])"
-_TOKEN = re.compile(rf"^(?:{_TILE}|J(?:=({_TILE}))?)$", re.IGNORECASE)
-_SWAP_TILE = re.compile(r"[RBYG](?:1[0-3]|[1-9])|J")
-_SWAP = re.compile(r"(?:[RBYG](?:1[0-3]|[1-9])|J)+")
-_SHIFT = re.compile(r"^([A-Za-z]\d{1,2}|\d{1,2}[A-Za-z])>([A-Za-z]\d{1,2}|\d{1,2}[A-Za-z])$")
+_TOKEN = notation(rf"^(?:{_TILE}|J(?:=({_TILE}))?)$", re.IGNORECASE)
+_SWAP_TILE = notation(r"[RBYG](?:1[0-3]|[1-9])|J")
+_SWAP = notation(r"(?:[RBYG](?:1[0-3]|[1-9])|J)+")
+_SHIFT = notation(r"^([A-Za-z]\d{1,2}|\d{1,2}[A-Za-z])>([A-Za-z]\d{1,2}|\d{1,2}[A-Za-z])$")
 
 NOTATION_HELP = (
     "Lay tiles from a square: 8H R5 R6 R7 (row 8, column H, across) or H8 R5 R6 R7 (down); "

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from bot.core.errors import InvalidMove
+from bot.core.notation import notation
 
 JOKER = "J"
 COLOURS = "KBYR"  # black, blue, yellow, red: also the display order of a group
@@ -23,7 +24,7 @@ LOW, HIGH = 1, 13
 MIN_MELD = 3
 JOKER_PENALTY = 30  # a joker left on a rack at the end of the game
 
-_TILE = re.compile(r"^(?:([KBYR])(1[0-3]|[1-9])|J)$", re.IGNORECASE)
+_TILE = notation(r"^(?:([KBYR])(1[0-3]|[1-9])|J)$", re.IGNORECASE)
 
 
 def full_set(copies: int = 2, jokers: int = 2) -> dict[str, int]:

@@ -28,6 +28,7 @@ from bot.core.game import (
     Outcome,
     Resign,
 )
+from bot.core.notation import notation
 from bot.core.tiles import draw, missing_from, new_bag, shortage
 from bot.games.numtiles import (
     arrange,
@@ -153,10 +154,10 @@ _CONTROLS: dict[str, RummikubMove] = {
     "pass": Draw(),  # the generic "pass" of other games: a player who will not play draws
     "resign": Resign(),
 }
-_SPLIT = re.compile(r"^split\s+(\d+)\s+after\s+(\S+)$", re.IGNORECASE)
-_EXTEND = re.compile(r"^(\d+)\s*\+\s*(.*)$")
-_MOVE_TO = re.compile(r"^(.+?)\s*>\s*(\d+|new)$", re.IGNORECASE)
-_SOURCE = re.compile(r"^(?:(\d+):)?(\S+)$")
+_SPLIT = notation(r"^split\s+(\d+)\s+after\s+(\S+)$", re.IGNORECASE)
+_EXTEND = notation(r"^(\d+)\s*\+\s*(.*)$")
+_MOVE_TO = notation(r"^(.+?)\s*>\s*(\d+|new)$", re.IGNORECASE)
+_SOURCE = notation(r"^(?:(\d+):)?(\S+)$")
 
 
 def _parse_sources(text: str) -> tuple[Source, ...]:
@@ -176,7 +177,7 @@ def _parse_sources(text: str) -> tuple[Source, ...]:
 
 def parse_step(text: str) -> Step:
     """Parse one step: ``R5 R6 R7``, ``3+R8``, ``3:R8>5``, ``3:R8>new``, ``split 4 after R7``."""
-    text = text.strip()
+    text = " ".join(text.split())  # any space a keyboard sends; the patterns know only ASCII
     if match := _SPLIT.match(text):
         meld = int(match.group(1))
         if meld == 0:
@@ -259,6 +260,21 @@ def _initial_only(number: int) -> RuleError:
     )
 
 
+def _check_moves_something(step: Put, melds: Sequence[Meld]) -> None:
+    """Refuse a step that changes nothing: a tile moved to the meld it is in (``1:R7>1``).
+
+    Moving a whole meld to a new one is a change: the meld goes to the end of the table.
+    """
+    for meld_no, tile in step.sources:
+        if meld_no and meld_no == step.target and tile in melds[meld_no - 1]:
+            other = 2 if meld_no == 1 else 1
+            raise RuleError(
+                Reason.NOTHING_MOVED,
+                f"{tile} is already in meld {meld_no}; to move it, name another meld "
+                f"({meld_no}:{tile}>{other}) or a new one ({meld_no}:{tile}>new).",
+            )
+
+
 def apply_step(
     table: Table, rack: tuple[str, ...], step: Step, *, committed: int, opened: bool
 ) -> tuple[Table, tuple[str, ...]]:
@@ -293,6 +309,7 @@ def apply_step(
         raise _no_meld(step.target, melds)
     if not opened and 1 <= step.target <= committed:
         raise _initial_only(step.target)
+    _check_moves_something(step, melds)
     from_rack = [tile for meld, tile in step.sources if meld == 0]
     missing = missing_from(rack, from_rack)
     if missing:

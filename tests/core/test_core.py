@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 import pytest
@@ -10,6 +11,7 @@ from hypothesis import strategies as st
 
 from bot.core.errors import GameError, InvalidMove, Reason, RuleError
 from bot.core.grid import Anchor, cell_name, parse_anchor
+from bot.core.notation import notation
 from bot.core.tiles import draw, missing_from, new_bag, remove_tiles, return_to_bag, shortage
 from bot.games import GAMES
 
@@ -88,6 +90,26 @@ def test_bad_squares_are_explained(text: str) -> None:
     with pytest.raises(InvalidMove) as info:
         parse_anchor(text)
     assert "8H" in str(info.value) or "H8" in str(info.value)
+
+
+@pytest.mark.parametrize("text", ["٨G", "９H", "８H", "Ｃ４", "C⁴", "H٨", "1٥A", "𝟖H"])
+def test_a_square_has_only_ascii_digits(text: str) -> None:
+    """Other scripts' digits, which int() reads, make no square: the usual refusal, both forms."""
+    with pytest.raises(InvalidMove) as info:
+        parse_anchor(text)
+    assert str(info.value) == (
+        f"{text!r} is not a square. Write the row then the column to go across (8H), or the "
+        "column then the row to go down (H8)."
+    )
+
+
+def test_notation_patterns_know_only_ascii_digits_and_letters() -> None:
+    r"""`notation` compiles with re.ASCII: \d is 0-9, and the Kelvin sign is no K."""
+    digits = notation(r"^\d+$")
+    assert digits.match("1234567890")
+    assert not any(digits.match(text) for text in ("٣", "３", "𝟑", "³"))
+    assert notation("^k$", re.IGNORECASE).match("K")
+    assert not notation("^k$", re.IGNORECASE).match("\u212a")
 
 
 def test_cell_names_are_column_first() -> None:

@@ -317,6 +317,32 @@ def test_step_errors_name_the_problem() -> None:
     assert refusal(empty, 0, "1+R8").message == "There is no meld 1: the table has no melds yet."
 
 
+def test_a_step_that_moves_nothing_is_refused() -> None:
+    """A tile moved to the meld it is in is refused, not drafted; other moves still work.
+
+    Such a step once went into the draft (and took an undo) while the table stayed as it was.
+    """
+    state = rig([["R8", "B1"], ["K1", "K2"]], [["R5", "R6", "R7"], ["K9", "B9", "Y9"]])
+    error = refusal(state, 0, "1:R7>1")
+    assert (error.reason, error.message) == (
+        Reason.NOTHING_MOVED,
+        "R7 is already in meld 1; to move it, name another meld (1:R7>2) or a new one (1:R7>new).",
+    )
+    assert refusal(state, 0, "1+1:R5 1:R6").reason is Reason.NOTHING_MOVED
+    assert refusal(state, 0, "1:B5>1").reason is Reason.TILE_NOT_IN_MELD  # not there at all
+    assert refusal(state, 0, "2+1:R7 2:K9").message.startswith(
+        "K9 is already in meld 2; to move it, name another meld (2:K9>1) or a new one"
+    )
+    # In a draft too: the meld laid this turn (meld 3) cannot go onto itself.
+    draft = play(state, 0, "1:R7>new")
+    assert refusal(draft, 0, "3:R7>3").reason is Reason.NOTHING_MOVED
+    assert draft.draft == play(draft, 0, "3:R7>1").draft[:1]
+    # Steps that do move something still work (a whole meld moved to the end of the table too).
+    assert play(state, 0, "1:R5 1:R6 1:R7 R8>new").draft_table[2] == ("R5", "R6", "R7", "R8")
+    assert play(state, 0, "1:R5 1:R6 1:R7 2:K9>new").draft
+    assert play(state, 0, "1:R5 1:R6>new").draft_table[::2] == (("R7",), ("R5", "R6"))
+
+
 def test_failed_line_applies_nothing() -> None:
     """A line of steps is all or nothing: one bad step leaves the state as it was."""
     state = rig([["R8", "B1"], ["K1", "K2"]], [["R5", "R6", "R7"]])

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.ai import choose_move
+from bot.ai import LEVELS, choose_move
 from bot.core.errors import InvalidMove, Reason, RuleError
 from bot.core.game import Pass
 from bot.core.grid import Anchor
@@ -475,6 +475,46 @@ def test_conditional_quit_ends_the_game_when_everybody_quits() -> None:
     assert s.outcome.reason == "quit"
     assert s.outcome.winners == (0,)
     assert s.outcome.scores == (5, 0, 10)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_bot_joins_the_quit_so_a_quit_by_all_the_people_ends_the_game(level: str) -> None:
+    """Seat 1 resigned and seat 0 quit: at its turn the bot (seat 2) quits, and the game ends.
+
+    Bots never quit, so a person who quit against a bot had to play the whole game out.
+    """
+    s = play(new("CATEEEE", "OOOOOOO", "XEIIIII", players=3), 0, "8G CAT")
+    s = play(s, 1, "resign")
+    assert s.to_move == 2
+    assert not isinstance(choose_move(s, 2, level, 11), Quit)  # nobody has quit yet
+    s = play(s, 0, "quit")
+    move = choose_move(s, 2, level, 11)
+    assert move == Quit()
+    s = s.apply(2, move)
+    s.check_invariants()
+    assert s.outcome is not None
+    assert (s.outcome.reason, s.outcome.winners) == ("quit", (0,))
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_two_bots_join_a_quit_one_after_the_other(level: str) -> None:
+    """Seat 3 resigned, seat 0 quit: bot 1 quits and plays its turn, then bot 2 quits: the end.
+
+    A bot joins once anyone still playing has quit, so two bots never wait for each other.
+    """
+    s = play(new("CATEEEE", "OOOOOOO", "XEIIIII", "AAAAAAA", players=4), 0, "8G CAT")
+    s = play(play(s, 3, "resign"), 0, "quit")
+    assert s.to_move == 1
+    s = s.apply(1, choose_move(s, 1, level, 11))
+    assert (s.quits, s.outcome, s.to_move) == ((True, True, False, False), None, 1)
+    move = choose_move(s, 1, level, 11)  # it has quit: now it plays its turn
+    assert not isinstance(move, Quit)
+    s = s.apply(1, move)
+    assert s.to_move == 2
+    assert choose_move(s, 2, level, 11) == Quit()
+    s = s.apply(2, Quit())
+    assert s.outcome is not None
+    assert s.outcome.reason == "quit"
 
 
 def test_quit_needs_a_resignation_and_is_not_in_webfeud() -> None:
