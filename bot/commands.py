@@ -468,6 +468,9 @@ def _no_command(name: str) -> CommandError:
         guess = f" Did you mean /{_SYNONYMS[name]}? {_gist(SPECS[_SYNONYMS[name]].summary)}."
     if name in _MOVE_WORDS:
         guess = f" It is a move: {_MOVE_WORDS[name]}."
+    if name in GAMES:  # "/help nmbr9", "/nmbr9": the game's rules, and how to start one
+        title = GAMES[name].title
+        guess = f" {title} is a game: /rules {name} explains it, /new {name} starts one."
     return CommandError(f"There is no command /{clip(name)}.{guess} /help lists them all.")
 
 

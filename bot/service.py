@@ -692,11 +692,12 @@ class Service:
         joinable = len(occupants) < gdef.max_players and not ctx.private
         if joinable:
             text += " Others can /join"
-            text += (
-                f"; start it with /start game={row.id}."
-                if len(occupants) >= gdef.min_players
-                else "."
-            )
+            if len(occupants) < gdef.min_players:
+                text += "."
+            elif len(occupants) == 1:  # NMBR 9 can be played alone: say so
+                text += f"; /start game={row.id} starts it, alone if nobody has joined."
+            else:
+                text += f"; start it with /start game={row.id}."
         elif len(occupants) < gdef.max_players:  # alone in a private chat: a solo game
             text += f" Start it with /start game={row.id}."
         buttons = [Button("Join", f"join:{row.id}")] if joinable else []
@@ -1443,7 +1444,7 @@ class Service:
             raise ServiceError(
                 "NOT_CASUAL",
                 f"Hints are for casual games: game #{row.id} was made with assist=off. Start "
-                f"one with e.g. /new {gdef.key} @bob assist=on.",
+                f"one with e.g. /new {gdef.key} @player assist=on.",
             )
         if seat not in state.waiting_for():
             raise ServiceError("NOT_YOUR_TURN", self._not_yours(table, "ask for a hint on yours."))
@@ -1588,7 +1589,7 @@ class Service:
                 return []
             waiting = self._to_move_names(table, state)
             if resigned:
-                text = f"#{row.id} {player} resigned; the others play on"
+                text = f"#{row.id} {player}: resigned; the others play on"
             else:
                 text = f"#{row.id} {player} has placed this round's tile"
             replies = [
@@ -1623,7 +1624,7 @@ class Service:
             for r in moves
         )
         if resigned:
-            text = f"#{row.id} {player} resigned"
+            text = f"#{row.id} {player}: resigned"
             text += f"; round {done + 1}, the {card}: {played}" if played else ""
         else:
             text = f"#{row.id} round {done + 1}, the {card}: {played}"

@@ -337,7 +337,7 @@ async def test_a_resigner_leaves_the_rounds_and_the_last_one_left_wins(say, db, 
     replies = await say("bob", "/resign")
     [note] = public(replies)
     assert note.kind == "resigned"
-    assert "bob resigned; the others play on. Waiting for carol." in note.text
+    assert "bob: resigned; the others play on. Waiting for carol." in note.text
     assert private(replies, "bob") == []
     again = await say("bob", "/place A1 0")
     assert again[0].event["reason"] == "PLAYER_LEFT"
@@ -363,7 +363,7 @@ async def test_a_resigner_leaves_the_rounds_and_the_last_one_left_wins(say, db, 
     assert sorted(r.to.name for r in replies if r.kind == "rack") == ["alice", "carol"]
     assert (await state_of(db, game_id)).waiting_for() == (0, 2)
     replies = await say("carol", "/resign")
-    assert "#1 carol resigned — " in public(replies)[0].text
+    assert "#1 carol: resigned — " in public(replies)[0].text
     over = [r for r in replies if r.kind == "game_over"]
     assert over
     assert over[0].event["winners"] == ["alice"]
@@ -383,7 +383,7 @@ async def test_a_solo_resignation_ends_the_game_and_sets_no_record(say, db) -> N
     state = await state_of(db, game_id)
     await say("alice", f"/place {move_of(state, 0)}")
     replies = await say("alice", "/resign")
-    assert "#1 alice resigned — alice 0." in public(replies)[0].text
+    assert "#1 alice: resigned — alice 0." in public(replies)[0].text
     assert [r.event["winners"] for r in replies if r.kind == "game_over"] == [[]]
     assert not [r for r in replies if r.kind == "solo_record"]
     assert (await state_of(db, game_id)).outcome is not None
@@ -426,11 +426,11 @@ async def test_when_only_bots_are_left_they_resign_and_the_best_wins(say, db) ->
     resigned = [r.text for r in public(replies) if "resigned" in r.text and r.kind != "game_over"]
     assert len(resigned) == 2  # alice, then the weaker bot; the last one left wins
     # The bots had placed: the round ends with alice's resignation.
-    assert resigned[0].startswith(f"#1 alice resigned; round 7, the {state.deck[6]}: bot-easy ")
+    assert resigned[0].startswith(f"#1 alice: resigned; round 7, the {state.deck[6]}: bot-easy ")
     assert "/place" not in resigned[0]  # no next round to invite anyone to: the bots resign
     loser = min((1, 2), key=lambda s: (scores[s], -s))
     winner = 3 - loser
-    assert resigned[1].startswith(f"#1 {('bot-easy', 'bot-hard')[loser - 1]} resigned")
+    assert resigned[1].startswith(f"#1 {('bot-easy', 'bot-hard')[loser - 1]}: resigned")
     state = await state_of(db, game_id)
     assert state.outcome is not None
     assert state.outcome.winners == (winner,)

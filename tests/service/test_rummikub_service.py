@@ -154,7 +154,7 @@ async def test_hint_in_a_rummikub_game_without_assist_says_how_to_get_one(say) -
     refusal = only(await say("alice", "/hint"), "error")
     assert refusal.event["reason"] == "NOT_CASUAL"
     assert f"game #{game_id} was made with assist=off" in refusal.text
-    assert "/new rummikub @bob assist=on" in refusal.text
+    assert "/new rummikub @player assist=on" in refusal.text
 
 
 async def test_hint_in_a_casual_game_is_private_and_legal(say, db) -> None:

@@ -854,3 +854,23 @@ async def test_a_pass_that_would_end_the_game_or_put_the_player_out_is_warned_of
     assert notice.text.endswith("Careful: a pass now puts you out of the game.")
     replies = await say("alice", "/pass")
     assert replies[0].text.endswith("bob to move; a pass now ends the game.")
+
+
+async def test_a_game_named_as_a_command_points_to_its_rules(say) -> None:
+    """/help nmbr9 (or /nmbr9) is no command: the answer names /rules nmbr9 and /new nmbr9."""
+    for line in ("/help nmbr9", "/nmbr9"):
+        assert error_of(await say("alice", line))["message"] == (
+            "There is no command /nmbr9. NMBR 9 is a game: /rules nmbr9 explains it, /new nmbr9 "
+            "starts one. /help lists them all."
+        )
+
+
+async def test_a_lobby_that_can_be_played_alone_says_so(say) -> None:
+    """NMBR 9 alone: /start plays it alone; a game of two or more says the usual."""
+    [created] = await say("alice", "/new nmbr9")
+    assert created.text == (
+        "Game #1 (NMBR 9) created with alice. Others can /join; /start game=1 starts it, alone "
+        "if nobody has joined."
+    )
+    [created] = await say("bob", "/new rummikub @carol")
+    assert created.text.endswith("Others can /join; start it with /start game=2.")
