@@ -1028,6 +1028,8 @@ class Service:
                 raise ServiceError("NOT_A_PLAYER", f"You are not playing in game #{row.id}.")
             moved = row.version != arrival.version and _moved_since(arrival, table.state, seat_no)
             waiting = table.state is not None and seat_no in table.state.waiting_for()
+            if text.strip().lower() == "resign":  # allowed on any turn: nothing came too late
+                moved, waiting = False, True
             if (moved or not waiting) and await self._ran_out(row.id, seat_no):
                 raise ServiceError(
                     "TIME_RAN_OUT",

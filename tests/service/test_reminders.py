@@ -291,6 +291,18 @@ async def test_a_move_that_arrives_after_its_deadline_is_told_the_time_ran_out(
     assert fine[0].kind == "move_played"
 
 
+async def test_a_resignation_right_after_a_timeout_is_taken(service, clock) -> None:
+    """Resigning is allowed on any turn: after alice's own timeout it is not "too late"."""
+    room, alice = ChatRef(CONSOLE, "room"), UserRef(CONSOLE, "alice", "alice")
+    await service.handle(room, alice, "/new rummikub @bob time=15s seed=1")
+    await service.handle(room, alice, "/start")
+    fired = await Dispatcher(service, Outbox()).run_due(clock.advance(timedelta(seconds=16)))
+    assert [r.kind for r in fired][:1] == ["timeout"]
+    replies = await service.handle(room, alice, "/resign")
+    assert replies[0].text.startswith("#1 alice: resigned"), replies[0].text
+    assert [r.kind for r in replies][-1] == "game_over"
+
+
 async def test_a_move_after_a_timeout_that_ended_the_game_is_told_so(service, clock) -> None:
     """Webfeud: alice's timeout loses the game; her late move is told the time ran out.
 
