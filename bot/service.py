@@ -83,6 +83,8 @@ SOLO_GAMES = tuple(key for key, gdef in sorted(GAMES.items()) if gdef.min_player
 # What a move command given without its argument hands the game's parser (see _in_game_notation).
 _BARE_MOVES = {"play": "", "try": "", "swap": "swap", "place": ""}
 SHOWN_IDS = 8  # game ids listed when a command could mean several games
+LEADERBOARD_TOP = 10  # places shown (all who share the last one), then the asker's own row
+LEADERBOARD_READ = 100_000  # rows read to place the asker: every player of a chat, or of all
 BOT_MOVES_LIMIT = 1000  # a safety net: a game where bots alone keep moving this long is a bug
 _SEED_RANGE = 2**31
 # A reminder this much late still announces its own time ("1 hour"); later, the real time left.
@@ -2134,13 +2136,19 @@ class Service:
         if year is None and key == "numfeud":
             year = self.clock().astimezone(UTC).year
         by_points = year is not None and key == "numfeud"
-        rows = await self.db.results.leaderboard(
+        ranked = await self.db.results.leaderboard(
             chat_id=None if everywhere else ctx.chat.id,
             game_key=key,
-            limit=10,
+            limit=LEADERBOARD_READ,
             year=year,
             by_points=by_points,
         )
+        # The top places (all who share the last of them), then the asker's own row below.
+        board = [(rank, row) for rank, row in zip(places(ranked), ranked, strict=True)]
+        top = [(rank, row) for rank, row in board if rank <= LEADERBOARD_TOP]
+        mine = next(((r, row) for r, row in board if row.user_id == ctx.user.id), None)
+        below = mine if mine is not None and mine not in top else None
+        rows = [row for _rank, row in top]
         game = GAMES[key].title if key else "all games"
         if year is None:
             title = f"Leaderboard of {where} — {game}"
@@ -2149,11 +2157,9 @@ class Service:
         else:
             title = f"Leaderboard {year} of {where} — {game}"
         lines = [title]
-        lines += [
-            f"{rank}. {row.display_name}: {plural(row.wins, 'win')} in"
-            f" {plural(row.games, 'game')}, {plural(row.points, 'point')}"
-            for rank, row in zip(places(rows), rows, strict=True)
-        ]
+        lines += [_leader_line(rank, row) for rank, row in top]
+        if below is not None:
+            lines += ["…", _leader_line(*below)]
         # Games played alone rank nobody: the best personal records, apart.
         scope = None if everywhere else ctx.chat.id
         solo = (
@@ -2180,15 +2186,14 @@ class Service:
             Reply(
                 ctx.to_chat,
                 "\n".join(lines),
-                images=await self._leaderboard_images(rows, title, ctx.user.id),
+                images=await self._leaderboard_images(top, title, mine),
                 event={
                     "type": "leaderboard",
                     "game": key,
                     "year": year,
                     "scope": "everywhere" if everywhere else "chat",
-                    "rows": [
-                        _row_json(rank, row) for rank, row in zip(places(rows), rows, strict=True)
-                    ],
+                    "rows": [_row_json(rank, row) for rank, row in top],
+                    "asker_row": None if below is None else _row_json(*below),
                     "solo_records": {r.display_name: r.best for r in solo},
                 },
             )
@@ -2309,7 +2314,10 @@ class Service:
         return await self._render("board", state, names=table.names, viewer=viewer)
 
     async def _leaderboard_images(
-        self, rows: Sequence[LeaderboardRow], title: str, viewer_id: int
+        self,
+        top: Sequence[tuple[int, LeaderboardRow]],
+        title: str,
+        mine: tuple[int, LeaderboardRow] | None,
     ) -> tuple[bytes | Image, ...]:
         if not self.render:
             return ()
@@ -2322,13 +2330,12 @@ class Service:
         if make is None or row_type is None:
             return ()
         leader_rows = [
-            row_type(rank, row.display_name, row.games, row.wins, row.points)
-            for rank, row in zip(places(rows), rows, strict=True)
+            row_type(rank, row.display_name, row.games, row.wins, row.points) for rank, row in top
         ]
-        viewer = next(
-            (lr for lr, row in zip(leader_rows, rows, strict=True) if row.user_id == viewer_id),
-            None,
-        )
+        viewer = None
+        if mine is not None:
+            rank, row = mine
+            viewer = row_type(rank, row.display_name, row.games, row.wins, row.points)
         data = await asyncio.to_thread(make, leader_rows, title=title, viewer_row=viewer)
         return (Image("leaderboard.png", data),)
 
@@ -2565,6 +2572,14 @@ def _not_started(game_id: int) -> ServiceError:
 def _already_played(game_id: int) -> ServiceError:
     return ServiceError(
         "ALREADY_PLAYED", f"That turn was already played in game #{game_id}; nothing was changed."
+    )
+
+
+def _leader_line(rank: int, row: LeaderboardRow) -> str:
+    """Return one leaderboard line: "2. bob: 3 wins in 5 games, 412 points"."""
+    return (
+        f"{rank}. {row.display_name}: {plural(row.wins, 'win')} in"
+        f" {plural(row.games, 'game')}, {plural(row.points, 'point')}"
     )
 
 

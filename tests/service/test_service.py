@@ -874,3 +874,22 @@ async def test_a_lobby_that_can_be_played_alone_says_so(say) -> None:
     )
     [created] = await say("bob", "/new rummikub @carol")
     assert created.text.endswith("Others can /join; start it with /start game=2.")
+
+
+async def test_the_leaderboard_keeps_everyone_sharing_a_top_place_and_shows_the_asker(say) -> None:
+    """Eleven players tied at #1 are all listed, not cut at ten by id.
+
+    The asker, below the top places, gets their own row after "…" (the image: a dotted line).
+    """
+    for i in range(11):
+        await say("alice", f"/new webfeud @p{i:02d}")
+        await say("alice", "/resign")
+    [board] = await say("alice", "/leaderboard webfeud")
+    lines = board.text.splitlines()
+    assert lines[1:12] == [f"1. p{i:02d}: 1 win in 1 game, 0 points" for i in range(11)]
+    assert lines[12:14] == ["…", "12. alice: 0 wins in 11 games, 0 points"]
+    assert len(board.event["rows"]) == 11
+    assert board.event["asker_row"]["player"] == "alice"
+    [board] = await say("p03", "/leaderboard webfeud")  # among the top: no extra row
+    assert "…" not in board.text.splitlines()
+    assert board.event["asker_row"] is None
