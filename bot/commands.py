@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 
 from bot.core.errors import GameError
-from bot.core.words import clip
+from bot.core.words import clip, visible_name
 from bot.games import GAMES
 
 BOT_LEVEL_NAMES = ("easy", "medium", "hard")
@@ -410,7 +410,7 @@ def _is_player(token: str) -> bool:
 
 def _player_name(spec: CommandSpec, token: str) -> str:
     """Return the name an ``@name`` gives: a comma after it is forgiven ("@bob, @carol")."""
-    name = token[1:].rstrip(",;.!?:")
+    name = visible_name(token[1:]).rstrip(",;.!?:")
     if not name or "@" in name:
         raise _fail(spec, f"{clip(token)} is not a name: write @ and the name, e.g. @bob.")
     return name

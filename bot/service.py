@@ -56,7 +56,7 @@ from bot.commands import (
 from bot.config import DEFAULT_REMINDERS
 from bot.core.errors import GameError, InvalidMove, NoSuchMove, Reason, RuleError
 from bot.core.game import GameDef, GameState, Move, MoveRecord
-from bot.core.words import and_list, clip, plural
+from bot.core.words import and_list, clip, plural, visible_name
 from bot.games import GAMES
 from bot.replies import Button, ChatTarget, Image, Reply, UserTarget
 from storage import (
@@ -474,8 +474,9 @@ class Service:
             # A person whose chat name is a bot's ("bot-hard") is never shown as one: games and
             # leaderboards would read "bot-hard vs bot-hard". (The console refuses such names
             # instead, every time: it must keep seeing the name that was typed.)
-            renamed = user.platform != CONSOLE and is_bot_name(user.name)
-            name = f"{user.name}-person" if renamed else user.name
+            shown = visible_name(user.name) or "player"
+            renamed = user.platform != CONSOLE and is_bot_name(shown)
+            name = f"{shown}-person" if renamed else shown
             stored_user = await self.db.users.upsert_user(
                 user.platform, user.user_id, name, handle=user.handle, now=self.clock()
             )

@@ -32,6 +32,7 @@ from typing import TextIO
 
 from bot.adapters.common import APOLOGY, last_image_number, reply_json, save_images, text_board
 from bot.config import DEFAULT_REMINDERS
+from bot.core.words import visible_name
 from bot.reminders import Dispatcher
 from bot.replies import ChatTarget, Reply
 from bot.service import CONSOLE, ChatRef, Service, UserRef
@@ -85,6 +86,7 @@ class Console:
         Names are case-blind, and a player keeps the spelling they were first known by:
         "@Bob: /rack" acts as bob without renaming him Bob in every later message.
         """
+        name = visible_name(name) or name  # "@b\u200bob:" is bob (see `visible_name`)
         known = await self.service.db.users.get_user_by_platform_id(CONSOLE, name.lower())
         shown = known.display_name if known is not None else name
         return UserRef(CONSOLE, name.lower(), shown, is_admin=name.lower() == self.name.lower())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable
 
 
@@ -21,3 +22,18 @@ def and_list(items: Iterable[str]) -> str:
 def clip(text: str, limit: int = 20) -> str:
     """Return `text` cut to `limit` characters with an ellipsis, to echo a user's long input."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# Characters that draw nothing or turn the text around: controls, format characters (zero-width
+# spaces and joiners, right-to-left overrides, soft hyphens) and line or paragraph separators.
+_INVISIBLE = frozenset({"Cc", "Cf", "Zl", "Zp"})
+
+
+def visible_name(name: str) -> str:
+    """Return a player's name without invisible characters, its spaces collapsed.
+
+    ``b\u200bob`` would show as "bob" yet be another player, and ``\u202ebob`` reverses the
+    text after it wherever the name is shown; the name is what the others see.
+    """
+    kept = "".join(ch for ch in name if unicodedata.category(ch) not in _INVISIBLE)
+    return " ".join(kept.split())

@@ -893,3 +893,17 @@ async def test_the_leaderboard_keeps_everyone_sharing_a_top_place_and_shows_the_
     [board] = await say("p03", "/leaderboard webfeud")  # among the top: no extra row
     assert "…" not in board.text.splitlines()
     assert board.event["asker_row"] is None
+
+
+async def test_invisible_characters_are_no_part_of_a_name(say) -> None:
+    """Names keep only what shows: "@b\u200bob" is bob, not a second "bob".
+
+    A zero-width space draws nothing; a right-to-left override turns the text after it around.
+    """
+    replies = await say("alice", "/new webfeud @b\u200bob")
+    assert replies[0].text == "Game #1 (Webfeud) created with alice, bob."
+    await say("bob", "/resign")
+    stats = await say("\u202ecarol\u200d", "/stats")
+    assert stats[0].text.startswith("carol:"), stats[0].text
+    stats = await say("alice", "/stats @bob")
+    assert stats[0].text.startswith("bob:"), stats[0].text
