@@ -2168,19 +2168,21 @@ class Service:
             if key in SOLO_GAMES
             else []
         )
+        alone = [  # all games asked for: say where the solo records are
+            k
+            for k in (SOLO_GAMES if key is None else ())
+            if await self.db.results.solo_records(k, chat_id=scope, year=year, limit=1)
+        ]
+        listed = ", ".join(f"/leaderboard {k}" for k in alone)
         if not rows:
-            alone = [  # all games asked for: say where the solo records are
-                k
-                for k in (SOLO_GAMES if key is None else ())
-                if await self.db.results.solo_records(k, chat_id=scope, year=year, limit=1)
-            ]
             if solo:
                 lines.append("No games against others yet.")
             elif alone:
-                listed = ", ".join(f"/leaderboard {k}" for k in alone)
                 lines.append(f"No games against others yet; the solo records: {listed}.")
             else:
                 lines.append("No finished games yet.")
+        elif alone:
+            lines.append(f"Solo records: {listed}.")
         if solo:
             lines.append("Solo records: " + ", ".join(f"{r.display_name} {r.best}" for r in solo))
         return [

@@ -327,6 +327,11 @@ async def test_solo_games_keep_the_personal_record(say, db) -> None:
     )
     # A multi-player game does not count towards the solo record.
     assert (await say("alice", "/leaderboard webfeud"))[0].event["solo_records"] == {}
+    # With games against others too, all games' leaderboard still says where the records are.
+    await say("alice", "/new webfeud @bob")
+    await say("alice", "/resign")
+    overall = (await say("alice", "/leaderboard"))[0]
+    assert overall.text.splitlines()[-1] == "Solo records: /leaderboard nmbr9."
 
 
 async def test_a_resigner_leaves_the_rounds_and_the_last_one_left_wins(say, db, service) -> None:
