@@ -107,6 +107,8 @@ ACTIONS: dict[str, str] = {
     "passok": "Yes, pass",
     "keep": "Keep playing",
 }
+# Commands that end a game: not in the command menu, whose entries are sent by one tap.
+TYPED_ONLY = frozenset({"resign", "cancel"})
 LOBBY_ACTIONS = ("join", "start")
 PLAY_ACTIONS = ("rack", "pass", "board")
 # Pass asks first (a stray tap must not give the turn away): the board's keyboard shows these.
@@ -284,9 +286,15 @@ def split_text(text: str, limit: int = TEXT_LIMIT) -> list[str]:
 
 
 def command_menu() -> list[BotCommand]:
-    """Return the command menu: every command of the language with its first sentence."""
+    """Return the command menu: the commands of the language with their first sentence.
+
+    A tap on a menu entry sends it at once, so the commands that end a game (`TYPED_ONLY`) are
+    left out: they are typed, never one stray tap away (/help lists them).
+    """
     menu = []
     for spec in COMMANDS:
+        if spec.name in TYPED_ONLY:
+            continue
         summary = spec.summary.replace("`", "").split(". ")[0].rstrip(".")
         menu.append(BotCommand(spec.name, clip(summary, COMMAND_DESCRIPTION_LIMIT)))
     return menu
