@@ -219,6 +219,13 @@ def ranks(
     return tuple(1 + sum(other > mine for other in key) for mine in key)
 
 
+def signed(points: int) -> str:
+    """Write a change of score as messages and images do: "+5", "−5" (a minus sign), "0"."""
+    if points < 0:
+        return f"−{-points}"
+    return f"+{points}" if points else "0"
+
+
 @dataclass(frozen=True, slots=True)
 class OptionSpec:
     """One `name=value` option of a game, with its allowed values."""
@@ -350,6 +357,22 @@ class GameDef(ABC):
     def some_moves(self, state: GameState, seat: int, limit: int = 8) -> tuple[Move, ...]:
         """Return up to `limit` legal moves of `seat`, for `/moves` (none by default)."""
         return ()
+
+    def describe_suggestion(self, state: GameState, seat: int, move: Move) -> str:
+        """Say what a move of `some_moves` gives `seat` ("level 2, +16"), or "" (nothing to add).
+
+        `/moves` shows it beside the move, for games whose notation alone does not say it.
+        """
+        return ""
+
+    def ending_note(self, state: GameState, names: Sequence[str]) -> str:
+        """Return one sentence explaining a finished game's result where its scores alone do not.
+
+        The chat's game-over message adds it after the scores: who went out and what the tiles
+        left on the racks did, or why the smaller inventory won. `names` has one name per seat.
+        "" when the scores say it all (the default) or the game is not over.
+        """
+        return ""
 
     def player_span(self, between: str = " to ") -> str:
         """Say how many players the game takes: "2", "1 to 4" (`between` joins a range)."""

@@ -29,6 +29,7 @@ from bot.core.game import (
     RESIGNED,
     GameDef,
     GameState,
+    Move,
     MoveRecord,
     OptionSpec,
     Outcome,
@@ -70,6 +71,13 @@ DEADLINE_OPTION = OptionSpec(
     "deadline", tuple(DEADLINES), "24h", "time each round gives a player to place the tile"
 )
 
+# The rules a player needs before the first round, for /rules (docs/rules/nmbr9.md).
+RULES_SUMMARY = (
+    "20 rounds: each turns up a card, and every player places that number tile in their own "
+    "display at once. A tile lies flat, on the table (level 0) or wholly on tiles below, on at "
+    "least two of them, and shares an edge with a tile of its own level if that level has any. "
+    "Each tile scores its number × its level (the table scores nothing); the most points win."
+)
 NOTATION_HELP = (
     "Place the round's tile: /place C4 90 — C4 is the top-left square of the box around the "
     "turned tile (columns A–Z, rows 1–26) and 90 turns it clockwise (0, 90, 180 or 270). "
@@ -864,8 +872,8 @@ class Nmbr9Def(GameDef):
         )
 
     def notation_help(self) -> str:
-        """Return the move notation with an example."""
-        return NOTATION_HELP
+        """Return the rules a player needs in brief, then the move notation with an example."""
+        return f"{RULES_SUMMARY}\n{NOTATION_HELP}"
 
     def turn_timeout(self, options: Mapping[str, str]) -> timedelta | None:
         """Return the round deadline (option ``deadline``, 24 h by default)."""
@@ -904,6 +912,24 @@ class Nmbr9Def(GameDef):
         """Return up to `limit` legal placements for `/moves`, the highest levels first."""
         assert isinstance(state, Nmbr9State)
         return suggest_placements(state, seat, limit)
+
+    def describe_suggestion(self, state: GameState, seat: int, move: Move) -> str:
+        """Say where a placement of /moves puts the round's tile: "level 2, +16", "on the table".
+
+        "" for a move that is not a legal placement of `seat`'s tile this round.
+        """
+        assert isinstance(state, Nmbr9State)
+        number = state.card
+        if not isinstance(move, Place) or number is None or seat not in state.waiting_for():
+            return ""
+        try:
+            level, _ = state.displays[seat].check(number, move)
+        except RuleError:
+            return ""
+        if level == 0:
+            return on_level(level)
+        points = Placed(number, move.row, move.col, move.rotation, level).points
+        return f"{level_name(level)}, +{points}"
 
 
 NMBR9 = Nmbr9Def(

@@ -61,6 +61,18 @@ _SWAP_TILE = notation(r"[RBYG](?:1[0-3]|[1-9])|J")
 _SWAP = notation(r"(?:[RBYG](?:1[0-3]|[1-9])|J)+")
 _SHIFT = notation(r"^([A-Za-z]\d{1,2}|\d{1,2}[A-Za-z])>([A-Za-z]\d{1,2}|\d{1,2}[A-Za-z])$")
 
+# The rules a player needs before the first turn, for /rules (docs/rules/numfeud.md).
+RULES_SUMMARY = (
+    "Win by laying all your tiles first (16 to start), in groups (one number in 3 or 4 colours) "
+    "and runs (3 or more numbers in a row in one colour), across or down; the first play "
+    "covers H8, later ones join the board, and every line of two or more tiles is a group or "
+    "run. A joker laid in an earlier turn and the tiles beside it are locked; "
+    "your last play may not lay a joker. A pass draws a tile; a swap draws one more than it "
+    "returns, 13 tiles swapped per game at most. Your inventory holds 20 tiles at most: at 20 "
+    "with no tile to lay you lose 50 and your opponent gains 50. Bag empty and both pass: the "
+    "smaller inventory wins. Ranking points: the winner gains the loser's inventory sum (a "
+    "joker counts 15), the loser loses it; resigning after your first move costs 50."
+)
 NOTATION_HELP = (
     "Lay tiles from a square: 8H R5 R6 R7 (row 8, column H, across) or H8 R5 R6 R7 (down); "
     "write board tiles too; a joker with what it stands for, J=R5. Move an unlocked board tile "
@@ -1227,12 +1239,36 @@ class NumfeudDef(GameDef):
         )
 
     def notation_help(self) -> str:
-        """Return the move notation with examples."""
-        return NOTATION_HELP
+        """Return the rules a player needs in brief, then the move notation with examples."""
+        return f"{RULES_SUMMARY}\n{NOTATION_HELP}"
 
     def turn_timeout(self, options: Mapping[str, str]) -> timedelta | None:
         """Return the turn deadline: 72 hours."""
         return TIMEOUT
+
+    def ending_note(self, state: GameState, names: Sequence[str]) -> str:
+        """Say, for a game that ended blocked, that the smaller inventory won and the sums.
+
+        The sums are `inventory_value`, as `_finish_blocked` scored them; other endings say
+        enough with their scores.
+        """
+        assert isinstance(state, NumfeudState)
+        outcome = state.outcome
+        if outcome is None or outcome.reason != "blocked":
+            return ""
+        values = [inventory_value(rack) for rack in state.racks]
+        sums = ", ".join(
+            f"{names[seat]} {values[seat]}"
+            for seat in sorted(range(state.players), key=values.__getitem__)
+        )
+        joker = (
+            f" (a joker counts {JOKER_VALUE})"
+            if any(is_joker(t) for rack in state.racks for t in rack)
+            else ""
+        )
+        if not outcome.winners:
+            return f"Equal inventories, so nobody wins and each loses their own sum: {sums}{joker}."
+        return f"The smaller inventory wins: {sums}{joker}."
 
     def missed_deadline(self) -> str:
         """Say what a missed turn deadline does: the player resigns for -50."""

@@ -31,6 +31,8 @@ from bot.core.game import (
 from bot.core.notation import notation
 from bot.core.tiles import draw, missing_from, new_bag, shortage
 from bot.games.numtiles import (
+    JOKER,
+    JOKER_PENALTY,
     arrange,
     check_meld,
     full_set,
@@ -136,6 +138,15 @@ class Draw:
 
 RummikubMove = Line | Done | Undo | Reset | Draw | Resign
 
+# The rules a player needs before the first turn, for /rules (docs/rules/rummikub.md).
+RULES_SUMMARY = (
+    "Be the first to lay all your tiles, in groups (one number in 3 or 4 colours) and runs "
+    "(3 or more numbers in a row in one colour). Your initial meld must be worth 30 or more, "
+    "from your own rack, before you may touch the melds on the table. Cannot or will not lay? "
+    "Draw a tile. When the pool is empty everyone plays once more and the smallest rack wins. "
+    "The winner gains the tiles left on the other racks (a joker counts 30); each loser loses "
+    "their own."
+)
 NOTATION_HELP = (
     "Tiles: K B Y R + 1-13 (R5, B13), J = joker. Melds are numbered. R5 R6 R7 new meld; "
     "3+R8 add R8 to meld 3; 3:R8>5 move R8 from meld 3 to 5; 3:R8>new; K6 K7 2:K5 new meld "
@@ -842,13 +853,32 @@ class RummikubDef(GameDef):
         return state._replay(tuple(parse_step(text) for text in data["draft"]))
 
     def notation_help(self) -> str:
-        """Return the move notation with examples."""
-        return NOTATION_HELP
+        """Return the rules a player needs in brief, then the move notation with examples."""
+        return f"{RULES_SUMMARY}\n{NOTATION_HELP}"
 
     def turn_timeout(self, options: Mapping[str, str]) -> timedelta | None:
         """Return the turn time limit of the ``time`` option (None: no limit, the default)."""
         seconds = TIME_LIMITS.get(options.get("time", "none"))
         return None if seconds is None else timedelta(seconds=seconds)
+
+    def ending_note(self, state: GameState, names: Sequence[str]) -> str:
+        """Say that the smallest rack won, with each rack's value, where the racks decided it.
+
+        That is when the pool ran out, or a resignation ended a game of three or more.
+        """
+        assert isinstance(state, RummikubState)
+        outcome = state.outcome
+        stayed = state.in_game()
+        if outcome is None or outcome.reason not in ("pool", "resign") or len(stayed) < 2:
+            return ""
+        values = {seat: state.rack_value(seat) for seat in stayed}
+        racks = ", ".join(
+            f"{names[seat]} {values[seat]}" for seat in sorted(stayed, key=values.__getitem__)
+        )
+        joker = any(JOKER in state.racks[seat] for seat in stayed)
+        return f"The smallest rack wins: {racks}" + (
+            f" (a joker counts {JOKER_PENALTY})." if joker else "."
+        )
 
     def missed_deadline(self) -> str:
         """Say what a missed turn time does: the draft is taken back and three tiles drawn."""
@@ -887,6 +917,7 @@ RUMMIKUB = RummikubDef(
 
 __all__ = [
     "NOTATION_HELP",
+    "RULES_SUMMARY",
     "RUMMIKUB",
     "Done",
     "Draw",

@@ -89,6 +89,15 @@ WAIT_OPTION = OptionSpec(
     "wait", tuple(WAITS), "48h", "the waiting time per turn; running out counts as a pass"
 )
 
+# The rules a player needs before the first turn, for /rules (docs/rules/smartfeud.md).
+RULES_SUMMARY = (
+    "Score the most points. Each turn you may take one tile from the board; lay it again in "
+    "that turn's word, with tiles of your own. Laying all 7 rack tiles adds 30; the 7 and a "
+    "taken tile, 50. The starter's extra blank must be laid on the first turn or is lost. The "
+    "first word covers one of the four centre squares. Three passes in a row by one player "
+    "lose that player the game. The game ends when the bag is empty and a player goes out; "
+    "the tiles left on the racks do not count."
+)
 NOTATION_HELP = (
     "Play a word: 8H QUIZ (across) or H8 QUIZ (down), the whole word with board letters; "
     "lower case = blank (all lower case: your own tiles first). "
@@ -114,4 +123,5 @@ SMARTFEUD = WordGameDef(
     timeout_passes=True,
     help=NOTATION_HELP,
     usage=USAGE,
+    rules=RULES_SUMMARY,
 )

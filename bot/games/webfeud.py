@@ -56,6 +56,15 @@ VARIANT = Variant(
     pass_limit=3,
 )
 
+# The rules a player needs before the first turn, for /rules (docs/rules/webfeud.md).
+RULES_SUMMARY = (
+    "Score more points than your opponent: a word scores its letters (a blank 0) with the "
+    "premium squares under its new tiles, and laying all 7 tiles adds 30. The first word covers "
+    "the centre square H8; later words join the board. The game ends when the bag is empty and "
+    "a player goes out (they gain the value of the tiles left on the other rack, which its "
+    "holder loses) or after three passes in a row (each loses their own rack's value)."
+)
+
 WEBFEUD = WordGameDef(
     key="webfeud",
     title="Webfeud",
@@ -64,4 +73,5 @@ WEBFEUD = WordGameDef(
     options=(BOARD_OPTION,),
     variant=VARIANT,
     timeout=timedelta(hours=72),
+    rules=RULES_SUMMARY,
 )

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from itertools import combinations, product
@@ -29,6 +29,7 @@ from bot.core.game import (
     Pass,
     Resign,
     move_words,
+    signed,
 )
 from bot.core.grid import COLUMNS, Anchor, cell_name, parse_anchor
 from bot.core.tiles import draw, missing_from, new_bag, return_to_bag, shortage
@@ -998,6 +999,7 @@ class WordGameDef(GameDef):
     waits: Mapping[str, timedelta] | None = None
     timeout_passes: bool = False  # a turn deadline counts as a pass (else the player loses)
     help: str = NOTATION_HELP
+    rules: str = ""  # the rules a player needs in brief, before the notation in /rules
     usage: str = USAGE  # the short notation that ends a message about unreadable text
 
     @property
@@ -1106,8 +1108,8 @@ class WordGameDef(GameDef):
         )
 
     def notation_help(self) -> str:
-        """Return the move notation with examples."""
-        return self.help
+        """Return the rules a player needs in brief, then the move notation with examples."""
+        return f"{self.rules}\n{self.help}" if self.rules else self.help
 
     def turn_timeout(self, options: Mapping[str, str]) -> timedelta | None:
         """Return the turn deadline (from the `wait=` option when the game has one)."""
@@ -1120,6 +1122,38 @@ class WordGameDef(GameDef):
         """Return the seats still playing (not resigned, not out on passes or time)."""
         assert isinstance(state, WordState)
         return state.in_game()
+
+    def ending_note(self, state: GameState, names: Sequence[str]) -> str:
+        """Say who ended the game and what the tiles left on the racks did to the scores.
+
+        As the game-over image does (its ending line and each seat's "includes +5 for the
+        tiles left on the other racks"): the last move's points plus these make the scores.
+        """
+        assert isinstance(state, WordState)
+        outcome = state.outcome
+        if outcome is None or not state.history:
+            return ""
+        last = state.history[-1].seat  # the move that ended the game
+        racks = ", ".join(
+            f"{names[seat]} {signed(delta)}"
+            for seat, delta in enumerate(state.adjustments)
+            if delta
+        )
+        if outcome.reason == "out":
+            if racks:
+                return f"{names[last]} went out; the tiles left on the racks: {racks}."
+            return (
+                f"{names[last]} went out; {self.title} counts no tiles left on the racks."
+                if not state.variant.end_adjust
+                else f"{names[last]} went out."
+            )
+        if outcome.reason == "passes":
+            if racks:
+                return f"The tiles left on the racks were deducted: {racks}."
+            if state.left[last] == "passes":  # SmartFeud: one player's passes put them out
+                limit = state.variant.seat_pass_limit
+                return f"{names[last]} passed {limit} times in a row and is out of the game."
+        return ""
 
     def missed_deadline(self) -> str:
         """Say what a missed turn deadline does: a pass (SmartFeud) or a lost game (Webfeud)."""

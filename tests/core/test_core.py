@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.core.errors import GameError, InvalidMove, Reason, RuleError
+from bot.core.game import GameDef, Resign, signed
 from bot.core.grid import Anchor, cell_name, parse_anchor
 from bot.core.notation import notation
 from bot.core.tiles import draw, missing_from, new_bag, remove_tiles, return_to_bag, shortage
@@ -203,3 +204,19 @@ def test_counted_words_and_lists_read_as_english() -> None:
     assert and_list(["Ann"]) == "Ann"
     assert and_list(iter(["Ann", "Bob"])) == "Ann and Bob"
     assert and_list(["Ann", "Bob", "Cy", "Di"]) == "Ann, Bob, Cy and Di"
+
+
+def test_the_game_over_and_moves_hooks_say_nothing_by_default() -> None:
+    """A game without them adds no ending note and no words beside a /moves suggestion."""
+    from bot.games.nmbr9 import NMBR9, Place
+    from bot.games.numfeud import NUMFEUD
+
+    state = NUMFEUD.new_game(2, seed=1, options={})
+    over = state.apply(0, Resign())
+    assert GameDef.ending_note(NUMFEUD, over, ("alice", "bob")) == ""
+    assert GameDef.describe_suggestion(NMBR9, state, 0, Place(0, 0, 0)) == ""
+
+
+def test_signed_writes_a_score_change_with_a_minus_sign() -> None:
+    """+5, −5 (U+2212, as the game-over image writes it) and 0."""
+    assert (signed(5), signed(-5), signed(0)) == ("+5", "−5", "0")

@@ -516,3 +516,50 @@ def test_json_round_trip_keeps_everything() -> None:
     again = NMBR9.from_json(data)
     assert again == state
     assert again.displays == state.displays
+
+
+# --- /moves descriptions and /rules -----------------------------------------------------------
+
+
+def test_describe_suggestion_gives_the_level_and_points_of_a_placement() -> None:
+    """A level-0 tile is "on the table"; a 3 on level 2 is "level 2, +6", as its record says."""
+    first = rigged(9)
+    assert NMBR9.describe_suggestion(first, 0, Place(0, 0, 0)) == "on the table"
+    state = play(play(nine_block(1, 6, 3), 0, "B3 90"), 0, "B1 90")
+    move = NMBR9.parse_move("B2 90")
+    assert NMBR9.describe_suggestion(state, 0, move) == "level 2, +6"
+    assert play(state, 0, "B2 90").history[-1].score == 6
+
+
+def test_describe_suggestion_matches_every_suggested_placement() -> None:
+    """Each /moves placement's words name the level and points the placement then gets."""
+    state = nine_block(5)
+    moves = NMBR9.some_moves(state, 0)
+    assert moves
+    for move in moves:
+        after = state.apply(0, move)
+        placed = after.placements[0][-1]
+        assert placed is not None
+        expected = (
+            "on the table" if placed.level == 0 else f"level {placed.level}, +{placed.points}"
+        )
+        assert NMBR9.describe_suggestion(state, 0, move) == expected
+
+
+def test_describe_suggestion_is_empty_for_what_is_no_placement() -> None:
+    """Skip, an illegal placement, or a seat with nothing to place: no words."""
+    state = nine_block(1)
+    assert NMBR9.describe_suggestion(state, 0, Skip()) == ""
+    assert NMBR9.describe_suggestion(state, 0, Place(0, 0, 0)) == ""  # the 1 on one 9 alone
+    over = state
+    while over.outcome is None:
+        over = over.auto_place(0)
+    assert NMBR9.describe_suggestion(over, 0, Place(10, 10, 0)) == ""
+
+
+def test_rules_summary_states_rounds_placing_and_scoring() -> None:
+    """/rules nmbr9: 20 rounds, where a tile may lie, number × level, then the notation."""
+    text = NMBR9.notation_help()
+    for fact in ("20 rounds", "on at least two of them", "shares an edge", "number × its level"):
+        assert fact in text
+    assert "/place C4 90" in text

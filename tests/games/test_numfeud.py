@@ -639,3 +639,60 @@ def test_search_finds_lays_and_frees() -> None:
     for text in plays:
         play(state, text).check_invariants()
     assert isinstance(next(state.plays(0)), Turn)
+
+
+# --- the game-over note and /rules ------------------------------------------------------------
+
+NAMES = ("alice", "bob")
+
+
+def test_ending_note_blocked_says_the_smaller_inventory_wins_with_the_sums() -> None:
+    """Bag empty and both passed: the note gives each inventory sum, smallest first."""
+    state = rig(RUN, [["Y2", "B10"], ["J", "G13"]], bag=())
+    over = play(play(state, "pass"), "pass", 1)
+    assert over.outcome is not None
+    assert over.outcome.reason == "blocked"
+    assert over.scores == (28, -28)
+    assert NUMFEUD.ending_note(over, NAMES) == (
+        "The smaller inventory wins: alice 12, bob 28 (a joker counts 15)."
+    )
+    low_second = rig(RUN, [["J", "G13"], ["Y2", "B10"]], bag=())
+    over = play(play(low_second, "pass"), "pass", 1)
+    assert NUMFEUD.ending_note(over, NAMES) == (
+        "The smaller inventory wins: bob 12, alice 28 (a joker counts 15)."
+    )
+
+
+def test_ending_note_blocked_with_equal_sums_says_nobody_wins() -> None:
+    """Equal sums: nobody wins, each loses their own; no joker left, so none is explained."""
+    state = rig(RUN, [["Y2", "B10"], ["G12"]], bag=())
+    over = play(play(state, "pass"), "pass", 1)
+    assert over.outcome is not None
+    assert over.outcome.winners == ()
+    assert NUMFEUD.ending_note(over, NAMES) == (
+        "Equal inventories, so nobody wins and each loses their own sum: alice 12, bob 12."
+    )
+
+
+def test_ending_note_is_empty_for_the_other_endings() -> None:
+    """Going out or resigning: the scores say enough."""
+    out = play(rig(RUN, [["R8"], ["Y2", "B10", "J"]]), "8J R8")
+    assert out.outcome is not None
+    assert NUMFEUD.ending_note(out, NAMES) == ""
+    assert NUMFEUD.ending_note(play(rig(RUN, [["R8"], ["Y2"]]), "resign"), NAMES) == ""
+
+
+def test_rules_summary_states_how_to_win_and_the_limits() -> None:
+    """/rules numfeud: the aim, pass and swap, the 13-tile swap cap, 20 tiles, ranking points."""
+    text = NUMFEUD.notation_help()
+    for fact in (
+        "Win by laying all your tiles first",
+        "A pass draws a tile",
+        "13 tiles swapped per game at most",
+        "20 tiles at most",
+        "lose 50",
+        "the smaller inventory wins",
+        "Ranking points: the winner gains the loser's inventory sum (a joker counts 15)",
+        "8H R5 R6 R7",
+    ):
+        assert fact in text

@@ -684,3 +684,54 @@ def test_history_is_public_text_only() -> None:
     state = play(state, 1, "draw")
     assert [r.text for r in state.history] == ["1+R8; done", "drew a tile"]
     assert state.history[0].words == ("R8",)
+
+
+# --- the game-over note and /rules ------------------------------------------------------------
+
+
+def test_ending_note_when_the_pool_ran_out_says_the_smallest_rack_wins() -> None:
+    """Pool out, everyone moved once more: the note gives each rack's value, smallest first."""
+    state = last_round_state()
+    for seat in (0, 1, 0):
+        state = play(state, seat, "draw")
+    assert state.outcome is not None
+    assert RUMMIKUB.ending_note(state, ("alice", "bob")) == (
+        "The smallest rack wins: bob 37, alice 38 (a joker counts 30)."
+    )
+
+
+def test_ending_note_when_a_resignation_in_the_last_round_leaves_two() -> None:
+    """Three players, last round: bob resigns, the game ends and the smaller rack left wins."""
+    table = [list(run) for run in FULL_RUNS[:-1]] + [["R6", "R7", "R8", "R9", "R10", "R11"]]
+    racks = [["R1", "R2", "J"], ["R3", "R4", "J"], ["R12", "R13"]]
+    state = RUMMIKUB.rigged(racks, table, opened=[True] * 3, pool=["R5"])
+    state.check_invariants()
+    state = play(state, 0, "draw")  # the pool is empty: the last round
+    state = play(state, 1, "resign")
+    assert state.outcome is not None
+    assert (state.outcome.reason, state.outcome.winners) == ("resign", (2,))
+    assert RUMMIKUB.ending_note(state, ("alice", "bob", "carol")) == (
+        "The smallest rack wins: carol 25, alice 38 (a joker counts 30)."
+    )
+
+
+def test_ending_note_is_empty_when_a_player_went_out_or_one_resigned() -> None:
+    """Going out, or a two-player resignation: the scores say enough."""
+    out = play(rig([["R8"], ["K2", "K3"]], [["R5", "R6", "R7"]]), 0, "1+R8; done")
+    assert RUMMIKUB.ending_note(out, ("alice", "bob")) == ""
+    resigned = play(rig([["R8"], ["K2", "K3"]], [["R5", "R6", "R7"]]), 1, "resign")
+    assert RUMMIKUB.ending_note(resigned, ("alice", "bob")) == ""
+
+
+def test_rules_summary_states_the_initial_meld_and_the_end() -> None:
+    """/rules rummikub: the aim, the 30-point initial meld, drawing, the end and the scores."""
+    text = RUMMIKUB.notation_help()
+    for fact in (
+        "first to lay all your tiles",
+        "initial meld must be worth 30 or more, from your own rack",
+        "Draw a tile",
+        "smallest rack wins",
+        "a joker counts 30",
+        "3+R8",
+    ):
+        assert fact in text

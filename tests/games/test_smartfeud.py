@@ -606,3 +606,43 @@ def test_notation_round_trips(
     """parse_move(str(move)) == move, with or without a take, and for the other moves."""
     for move in (Place(Anchor(row, col, across), word, take), Swap("AE?"), Pass(), Quit()):
         assert SMARTFEUD.parse_move(str(move)) == move
+
+
+# --- the game-over note -----------------------------------------------------------------------
+
+NAMES = ("alice", "bob")
+
+
+def test_ending_note_says_who_went_out_and_that_no_rack_counts() -> None:
+    """Going out: the note names the player and says SmartFeud deducts no rack."""
+    s = replace(new("QI", "ZA"), racks=("QI?", "ZAEEEEE"), bag="")
+    s = s.apply(0, SMARTFEUD.parse_move("8H QI"))
+    assert s.outcome is not None
+    assert SMARTFEUD.ending_note(s, NAMES) == (
+        "alice went out; SmartFeud counts no tiles left on the racks."
+    )
+
+
+def test_ending_note_names_the_player_out_on_three_passes() -> None:
+    """Three passes by one player: the note says who passed them (nothing was deducted)."""
+    s = section()
+    for seat in (1, 0, 1, 0, 1):
+        s = play(s, seat, "pass")
+    assert s.outcome is not None
+    assert s.outcome.reason == "passes"
+    assert SMARTFEUD.ending_note(s, NAMES) == "bob passed 3 times in a row and is out of the game."
+
+
+def test_rules_summary_states_the_essentials() -> None:
+    """/rules smartfeud: taking a tile, both bonuses, the extra blank, passes and the end."""
+    text = SMARTFEUD.notation_help()
+    for fact in (
+        "take one tile from the board",
+        "adds 30",
+        "50",
+        "extra blank",
+        "Three passes in a row by one player",
+        "do not count",
+        "8H QUIZ take G7",
+    ):
+        assert fact in text

@@ -470,3 +470,47 @@ def test_state_is_hashable_value() -> None:
     """States compare by value (replace gives an equal copy)."""
     s = new()
     assert replace(s) == s
+
+
+# --- the game-over note -----------------------------------------------------------------------
+
+NAMES = ("alice", "bob")
+
+
+def test_ending_note_names_who_went_out_and_the_rack_adjustment() -> None:
+    """The note makes the scores add up: the last move's points plus the tiles left on the racks."""
+    s = new()
+    for seat, text in ((0, "8H QUIZ"), (1, "K8 ZAX"), (0, "K8 ZAXES"), (1, "pass"), (0, "11K ER")):
+        s = play(s, seat, text)
+    assert s.outcome is not None
+    assert WEBFEUD.ending_note(s, NAMES) == (
+        "alice went out; the tiles left on the racks: alice +5, bob −5."
+    )
+    for seat in (0, 1):  # what the note adds to the moves' points is the final score
+        moved = sum(r.score for r in s.history if r.seat == seat)
+        assert moved + s.adjustments[seat] == s.outcome.scores[seat]
+
+
+def test_ending_note_after_three_passes_gives_each_racks_deduction() -> None:
+    """Three passes in a row: every rack's value is deducted, and the note says by how much."""
+    s = new()
+    for seat in (0, 1, 0):
+        s = play(s, seat, "pass")
+    assert s.outcome is not None
+    assert WEBFEUD.ending_note(s, NAMES) == (
+        "The tiles left on the racks were deducted: alice −26, bob −14."
+    )
+
+
+def test_ending_note_is_empty_where_the_scores_say_it_all() -> None:
+    """A resignation, or a game still running, needs no note."""
+    s = new()
+    assert WEBFEUD.ending_note(s, NAMES) == ""
+    assert WEBFEUD.ending_note(play(s, 0, "resign"), NAMES) == ""
+
+
+def test_rules_summary_states_the_essentials() -> None:
+    """/rules webfeud: the aim, the bonus, the centre square and both endings, then the notation."""
+    text = WEBFEUD.notation_help()
+    for fact in ("all 7 tiles adds 30", "centre square H8", "three passes in a row", "8H QUIZ"):
+        assert fact in text
