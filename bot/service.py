@@ -1549,10 +1549,14 @@ class Service:
                 "ALREADY_PLACED",
                 f"You have placed this round's tile in game #{row.id}; wait for the next round.",
             )
-        moves = [str(move) for move in gdef.some_moves(state, seat)]
+        found = gdef.some_moves(state, seat)
+        moves = [str(move) for move in found]
+        listed = []
+        for move in found:
+            what = gdef.describe_suggestion(state, seat, move)  # "level 2, +16"
+            listed.append(f"/place {move}" + (f" ({what})" if what else ""))
         text = (
-            f"Some placements in game #{row.id}, highest level first: "
-            + ", ".join(f"/place {move}" for move in moves)
+            f"Some placements in game #{row.id}, highest level first: " + ", ".join(listed)
             if moves
             else f"Your tile fits nowhere in game #{row.id}: /place skip sets it aside."
         )
@@ -1884,6 +1888,11 @@ class Service:
                 + ", ".join(f"{n} {s}" for n, s in zip(table.names, outcome.scores, strict=True))
                 + "."
             ]
+        # What the scores alone do not tell: who went out, the racks' adjustments, the smaller
+        # inventory that won a blocked game (the rules core says it).
+        note = table.gdef.ending_note(state, table.names)
+        if note:
+            lines.append(note)
         # The game's top move, as word apps show at the end (Rummikub's turns score nothing).
         best = max(state.history, key=lambda r: r.score, default=None)
         if best is not None and best.score > 0:

@@ -146,6 +146,9 @@ async def test_moves_lists_legal_placements_privately(say, db) -> None:
     assert hint.event["moves"]
     for move in hint.event["moves"]:
         state.apply(1, parse_nmbr9_move(move))  # legal: raises otherwise
+    # Each with where it lands: the first tile of a display lies on the table.
+    assert hint.text.endswith(f"/place {hint.event['moves'][-1]} (on the table)")
+    assert hint.text.count("(on the table)") == len(hint.event["moves"])
     await say("bob", f"/place {hint.event['moves'][0]}")
     refused = await say("bob", "/moves")
     assert refused[0].event["reason"] == "ALREADY_PLACED"

@@ -856,6 +856,18 @@ async def test_a_pass_that_would_end_the_game_or_put_the_player_out_is_warned_of
     assert replies[0].text.endswith("bob to move; a pass now ends the game.")
 
 
+async def test_the_game_over_message_explains_what_the_scores_do_not(say) -> None:
+    """Three passes end a Webfeud game: the racks' deductions are told (the rules core's note)."""
+    await say("alice", "/new webfeud @bob seed=3")
+    await say("alice", "/pass")
+    await say("bob", "/pass")
+    over = (await say("alice", "/pass"))[-1]
+    assert over.text.splitlines()[:2] == [
+        "Game #1 is over (passes in a row). alice won — alice -10, bob -18.",
+        "The tiles left on the racks were deducted: alice −10, bob −18.",
+    ]
+
+
 async def test_a_game_named_as_a_command_points_to_its_rules(say) -> None:
     """/help nmbr9 (or /nmbr9) is no command: the answer names /rules nmbr9 and /new nmbr9."""
     for line in ("/help nmbr9", "/nmbr9"):
