@@ -10,18 +10,18 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from bot.core.game import GameState
-from bot.core.words import clip
 from renderers.cards import LeaderRow, best_move, render_game_over, render_leaderboard
 from renderers.nmbr9 import render_board as render_nmbr9_board
 from renderers.nmbr9 import render_rack as render_nmbr9_rack
 from renderers.numfeud import render_board as render_numfeud_board
 from renderers.numfeud import render_rack as render_numfeud_rack
 from renderers.numtiles import render_number_rack, render_table
-from renderers.toolkit import DEFAULT, Theme
+from renderers.toolkit import DEFAULT, NAME_CHARS, Theme, player_name, player_names
 from renderers.wordgame import render_board, render_rack
 
 __all__ = [
     "DEFAULT",
+    "NAME_CHARS",
     "BoardRenderer",
     "LeaderRow",
     "NoRenderer",
@@ -39,23 +39,22 @@ __all__ = [
 ]
 
 BoardRenderer = Callable[..., bytes]  # (state, *, names, viewer, last_move, theme) -> PNG
-# A name in an image is cut to this many characters, so that what follows it in a line ("…
-# wins!", the move just played, who is still to place) always shows.
-NAME_CHARS = 20
+# A name in an image goes through `player_name` (drawable, never empty, at most `NAME_CHARS`
+# characters); each renderer does it too, and doing it twice changes nothing.
 
 
 def _short(names: Sequence[object]) -> list[str]:
-    """Return the players' names cut to `NAME_CHARS`."""
-    return [clip(str(name), NAME_CHARS) for name in names]
+    """Return the players' names as the images draw them (`player_names`)."""
+    return player_names(names)
 
 
-def _short_names(kw: dict[str, object]) -> dict[str, object]:
-    """Return renderer keywords with the players' names cut to `NAME_CHARS`."""
+def _short_names(kw: dict[str, object], seat: int | None = None) -> dict[str, object]:
+    """Return renderer keywords with the players' names as the images draw them."""
     out = dict(kw)
-    if isinstance(names := kw.get("names"), Sequence):
+    if isinstance(names := kw.get("names"), Sequence) and not isinstance(names, str):
         out["names"] = _short(names)
     if isinstance(name := kw.get("name"), str):
-        out["name"] = clip(name, NAME_CHARS)
+        out["name"] = player_name(name, seat)
     return out
 
 
@@ -104,7 +103,7 @@ def rack_png(state: GameState, seat: int, **kw: object) -> bytes:
     renderer = RACKS.get(state.game_key)
     if renderer is None:
         raise NoRenderer(f"no rack image for {state.game_key!r}")
-    return renderer(state, seat, **_short_names(kw))
+    return renderer(state, seat, **_short_names(kw, seat))
 
 
 def game_over_png(state: GameState, *, names: Sequence[str], theme: Theme = DEFAULT) -> bytes:

@@ -17,11 +17,14 @@ from renderers.toolkit import (
     draw_star,
     fit_text,
     new_canvas,
+    player_name,
+    player_names,
     rounded_box,
     text,
     text_width,
     to_png,
 )
+from renderers.wordgame import move_text
 
 __all__ = [
     "TOP",
@@ -112,6 +115,7 @@ def render_game_over(state: GameState, *, names: Sequence[str], theme: Theme = D
         raise ValueError("the game is not over yet")
     if len(names) != state.players:
         raise ValueError(f"need {state.players} names, got {len(names)}")
+    names = player_names(names)
     pad, width = theme.padding, theme.width
     scores = outcome.scores
     order = finishing_order(state)
@@ -140,13 +144,8 @@ def render_game_over(state: GameState, *, names: Sequence[str], theme: Theme = D
     for side in (-1, 1):
         draw_star(image, (width / 2 + side * (half + 36), y - 2), 20, fill=theme.gold)
     last_seat = state.history[-1].seat if state.history else None
-    text(
-        draw,
-        (width / 2, y + 56),
-        _ending(outcome, last_seat, names),
-        size=22,
-        fill=theme.text_muted,
-    )
+    ending = fit_text(_ending(outcome, last_seat, names), size=22, max_width=width - 2 * pad)
+    text(draw, (width / 2, y + 56), ending, size=22, fill=theme.text_muted)
 
     # Final scores, winners first.
     y = 200
@@ -212,7 +211,12 @@ def render_game_over(state: GameState, *, names: Sequence[str], theme: Theme = D
             anchor="rm",
         )
         room = width - 2 * pad - 48 - text_width(f"{best.score}", size=44, bold=True) - 24
-        line = fit_text(f"{names[best.seat]} · {best.text}", size=28, max_width=room, bold=True)
+        # What the chat reads (NMBR 9: "8 at L10 0 on level 3"), not only the notation.
+        shown = (
+            move_text(best, state.board, state.size) if isinstance(state, WordState) else best.shown
+        )
+        said = f"{names[best.seat]} · {shown}"
+        line = fit_text(said, size=28, max_width=room, bold=True)
         text(draw, (pad + 24, y + 60), line, size=28, fill=theme.text, bold=True, anchor="lm")
         if best.words:
             words = fit_text("Words: " + ", ".join(best.words), size=19, max_width=room)
@@ -271,7 +275,8 @@ def _leader_line(
         text(draw, (pad + 41, centre), str(row.rank), size=19, fill=theme.background, bold=True)
     else:
         text(draw, (pad + 41, centre), str(row.rank), size=21, fill=theme.text_muted, bold=True)
-    name = fit_text(row.name, size=24, max_width=width - 2 * pad - 80 - 330, bold=True)
+    shown = player_name(row.name, fallback=f"player #{row.rank}")
+    name = fit_text(shown, size=24, max_width=width - 2 * pad - 80 - 330, bold=True)
     text(draw, (pad + 80, centre), name, size=24, fill=theme.text, bold=True, anchor="lm")
     for (_, right), value in zip(_COLUMNS, (row.games, row.wins, row.points), strict=True):
         bold = right == _COLUMNS[-1][1]
@@ -293,11 +298,12 @@ def render_leaderboard(
     viewer_row: LeaderRow | None = None,
     theme: Theme = DEFAULT,
 ) -> bytes:
-    """Return the PNG of a leaderboard: the top 10 rows, then the asker's row if not among them.
+    """Return the PNG of a leaderboard: the top 10 places, then the asker's row if not among them.
 
-    `rows` come best first; `viewer_row` is the asking player's own row (None: not ranked).
+    `rows` come best first; every row that shares one of the top places is drawn (eleven tied
+    at #1 are eleven rows); `viewer_row` is the asking player's own row (None: not ranked).
     """
-    top = list(rows[:TOP])
+    top = [row for row in rows if row.rank <= TOP]
     extra = viewer_row is not None and viewer_row not in top
     pad, width = theme.padding, theme.width
     body = max(1, len(top)) * LINE + (LINE + 24 if extra else 0)

@@ -29,6 +29,8 @@ from renderers.toolkit import (
     fit_text,
     header_height,
     new_canvas,
+    player_name,
+    player_names,
     rounded_box,
     text,
     to_png,
@@ -263,6 +265,7 @@ def render_board(
     """
     if len(names) != state.players:
         raise ValueError(f"need {state.players} names, got {len(names)}")
+    names = player_names(names)
     view = state.view(viewer)
     displays = view["displays"]
     views = [top_view(entries) for entries in displays]
@@ -353,6 +356,7 @@ def render_rack(state: Nmbr9State, seat: int, *, name: str, theme: Theme = DEFAU
     """
     if not 0 <= seat < state.players:
         raise ValueError(f"no seat {seat} in a game of {state.players}")
+    name = player_name(name, seat)
     view = state.view(seat)
     entries = view["displays"][seat]
     squares = top_view(entries)

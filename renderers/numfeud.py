@@ -34,6 +34,8 @@ from renderers.toolkit import (
     font,
     header_height,
     new_canvas,
+    player_name,
+    player_names,
     rounded_box,
     text,
     text_width,
@@ -233,6 +235,7 @@ def render_board(
     """
     if len(names) != state.players:
         raise ValueError(f"need {state.players} names, got {len(names)}")
+    names = player_names(names)
     view = state.view(None)
     top = header_height(theme, state.players)
     pad, gutter = theme.padding, theme.gutter
@@ -281,6 +284,7 @@ def render_rack(state: NumfeudState, seat: int, *, name: str, theme: Theme = DEF
     """
     if not 0 <= seat < state.players:
         raise ValueError(f"no seat {seat} in a {state.players}-player game")
+    name = player_name(name, seat)
     tiles = state.rack(seat)
     rows = max(1, -(-len(tiles) // RACK_PER_ROW))
     pad = theme.padding

@@ -15,15 +15,18 @@ from __future__ import annotations
 
 import functools
 import textwrap
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from PIL import Image, ImageDraw
 
+from bot.core.errors import GameError
 from bot.core.game import GameState, Outcome
 from bot.core.words import plural
 from bot.games.numtiles import COLOUR_NAMES, JOKER, colour, is_joker, number, rack_value
+from bot.games.rummikub import Line, Put, parse_rummikub_move
 from renderers.toolkit import (
     DEFAULT,
     SUPERSAMPLE,
@@ -35,6 +38,8 @@ from renderers.toolkit import (
     font,
     header_height,
     new_canvas,
+    player_name,
+    player_names,
     rounded_box,
     text,
     to_png,
@@ -45,6 +50,7 @@ __all__ = [
     "MeldBox",
     "TileInks",
     "colour_legend",
+    "last_laid",
     "layout_melds",
     "number_tile",
     "render_number_rack",
@@ -198,9 +204,17 @@ def layout_melds(lengths: Sequence[int], *, left: int, right: int, top: int) -> 
 
 
 def _draw_meld(
-    image: Image.Image, box: MeldBox, meld: Mapping[str, Any], theme: Theme, inks: TileInks
+    image: Image.Image,
+    box: MeldBox,
+    meld: Mapping[str, Any],
+    theme: Theme,
+    inks: TileInks,
+    laid: frozenset[int] = frozenset(),
 ) -> None:
-    """Draw one numbered meld: its panel (framed if invalid or changed), number and tiles."""
+    """Draw one numbered meld: its panel (framed if invalid or changed), number and tiles.
+
+    The tiles at the positions `laid` (the last turn's, from its player's rack) are highlighted.
+    """
     draw = ImageDraw.Draw(image)
     tiles: list[str] = list(meld["tiles"])
     invalid = not meld["valid"]
@@ -232,8 +246,8 @@ def _draw_meld(
     if not tiles:
         text(draw, (x + TILE_W / 2, middle), "empty", size=13, fill=theme.text_muted)
         return
-    for tile in tiles:
-        sprite = number_tile(tile, TILE_W, TILE_H, inks=inks, fresh=changed)
+    for k, tile in enumerate(tiles):
+        sprite = number_tile(tile, TILE_W, TILE_H, inks=inks, fresh=changed or k in laid)
         image.paste(sprite, (x, y), sprite)
         x += TILE_W + TILE_GAP
     if invalid:  # not by colour alone: a cross in the corner of the panel
@@ -244,18 +258,29 @@ def _draw_meld(
 
 
 PROBLEM_CHARS = 90  # a line of the invalid-meld notes; a longer reason wraps, never cut
+PROBLEM_LINES = 8  # at most this many lines of notes; then "… and 12 more invalid melds"
 
 
 def _problem_lines(melds: Sequence[Mapping[str, Any]]) -> list[str]:
     """Return the notes of the invalid melds, wrapped so that each whole reason shows.
 
-    ``INVALID meld 5 (R4): has only 1 tile``; a note longer than `PROBLEM_CHARS` goes on.
+    ``INVALID meld 5 (R4): has only 1 tile``; a note longer than `PROBLEM_CHARS` goes on. The
+    notes stop before `PROBLEM_LINES` lines with a count of the invalid melds not listed (their
+    red frames still show), so a draft of many split melds keeps the image phone-sized.
     """
-    lines: list[str] = []
+    notes = []
     for m in melds:
         if not m["valid"]:
             note = f"INVALID meld {m['number']} ({' '.join(m['tiles'])}): {m['problem']}"
-            lines += textwrap.wrap(note, PROBLEM_CHARS, subsequent_indent="    ")
+            notes.append(textwrap.wrap(note, PROBLEM_CHARS, subsequent_indent="    "))
+    lines: list[str] = []
+    for k, wrapped in enumerate(notes):
+        rest = len(notes) - k
+        room = PROBLEM_LINES - len(lines) - (rest > 1)  # keep a line for the count
+        if len(wrapped) > room:
+            lines.append(f"… and {plural(rest, 'more invalid meld')}")
+            break
+        lines += wrapped
     return lines
 
 
@@ -297,6 +322,53 @@ def _describe(record_text: str) -> str:
     if record_text.endswith("; done") or record_text == "done":
         return "played " + record_text.removesuffix("; done").removesuffix("done").strip()
     return record_text
+
+
+def last_laid(view: Mapping[str, Any]) -> dict[int, frozenset[int]]:
+    """Return meld index -> tile positions of the tiles the last turn laid from its rack.
+
+    The record of a finished turn lists the tiles that left the rack (its ``words``) and its
+    steps (its text). A new meld laid whole from the rack (``R6 R7 R8``) is found as a meld of
+    exactly those tiles; any other laid tile is marked where it is the only copy on the table,
+    or the only copy in a meld holding other laid tiles. The table before the turn is not kept,
+    so a tile whose twin (two of each, two jokers) lies elsewhere may stay unmarked, and tiles
+    moved between melds are not marked. Nothing is marked while a turn is being drafted.
+    """
+    history = view.get("history") or []
+    if not history or view.get("draft"):
+        return {}
+    laid = Counter(history[-1].get("words") or ())
+    melds = [list(meld["tiles"]) for meld in view["melds"]]
+    marked: dict[int, set[int]] = {}
+    try:
+        move = parse_rummikub_move(str(history[-1].get("text", "")))
+    except GameError:
+        move = None
+    steps = move.steps if isinstance(move, Line) else ()
+    for step in steps:
+        if not isinstance(step, Put) or step.target or any(m for m, _ in step.sources):
+            continue
+        whole = sorted(tile for _, tile in step.sources)
+        if Counter(whole) - laid:
+            continue
+        for m in reversed(range(len(melds))):  # new melds are laid after the old ones
+            if m not in marked and sorted(melds[m]) == whole:
+                marked[m] = set(range(len(melds[m])))
+                laid -= Counter(whole)
+                break
+    for tile, count in laid.items():
+        spots = [
+            (m, k)
+            for m, meld in enumerate(melds)
+            for k, code in enumerate(meld)
+            if code == tile and k not in marked.get(m, ())
+        ]
+        if len(spots) > count:  # a twin is on the table: where other laid tiles went
+            spots = [(m, k) for m, k in spots if m in marked]
+        if len(spots) == count:
+            for m, k in spots:
+                marked.setdefault(m, set()).add(k)
+    return {m: frozenset(ks) for m, ks in marked.items()}
 
 
 def _empty_table(view: Mapping[str, Any]) -> str:
@@ -361,6 +433,7 @@ def render_table(
     """
     if len(names) != state.players:
         raise ValueError(f"need {state.players} names, got {len(names)}")
+    names = player_names(names)
     view = state.view(None)  # a spectator's view: never a rack
     if not last_move:
         view = {**view, "history": []}
@@ -385,8 +458,9 @@ def render_table(
             size=19,
             fill=theme.text_muted,
         )
-    for box, meld in zip(boxes, melds, strict=True):
-        _draw_meld(image, box, meld, theme, inks)
+    laid = last_laid(view)
+    for m, (box, meld) in enumerate(zip(boxes, melds, strict=True)):
+        _draw_meld(image, box, meld, theme, inks, laid.get(m, frozenset()))
     draw = ImageDraw.Draw(image)
     for k, line in enumerate(problems):
         y = bottom + 6 + k * PROBLEM_H + PROBLEM_H / 2
@@ -419,6 +493,7 @@ def render_number_rack(
     """
     if not 0 <= seat < state.players:
         raise ValueError(f"no seat {seat} in a game of {state.players}")
+    name = player_name(name, seat)
     view = state.view(seat)
     tiles: list[str] = list(state.rack(seat))
     pad = theme.padding

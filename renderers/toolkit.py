@@ -3,8 +3,12 @@
 A frozen `Theme` names every colour and size; the primitives (fonts, centred text, rounded boxes,
 tiles, grids with coordinates, the players' header strip) take it explicitly, so a renderer is a
 pure function of its inputs. Output is deterministic: the shipped font, Pillow's basic text layout
-(no system shaping library), fixed PNG settings and no metadata, so the same input gives the same
-bytes.
+(no system shaping library) for every line without right-to-left letters, fixed PNG settings and
+no metadata, so the same input gives the same bytes.
+
+Every player name drawn goes through `player_name` (or `player_names`): it keeps what the font can
+draw, stands in "player 2" when nothing can be, and marks the name so that `fit_text` shortens the
+name, not the words around it, when a line is too wide.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont, features
 
 __all__ = [
     "DEFAULT",
@@ -31,12 +35,15 @@ __all__ = [
     "font",
     "header_height",
     "new_canvas",
+    "player_name",
+    "player_names",
     "printable",
     "rounded_box",
     "text",
     "text_width",
     "tile_sprite",
     "to_png",
+    "wrap_parts",
 ]
 
 # Rounded shapes are drawn this many times larger, then shrunk: cheap anti-aliasing, cached.
@@ -103,12 +110,44 @@ def _font_bytes(bold: bool) -> bytes:
 
 
 @functools.cache
-def font(size: int, *, bold: bool = False) -> ImageFont.FreeTypeFont:
-    """Return the shipped DejaVu Sans at `size` pixels, loaded on first use and cached."""
-    # BASIC layout: the same glyph positions on every machine, whether or not libraqm is there.
-    return ImageFont.truetype(
-        io.BytesIO(_font_bytes(bold)), size, layout_engine=ImageFont.Layout.BASIC
-    )
+def font(size: int, *, bold: bool = False, rtl: bool = False) -> ImageFont.FreeTypeFont:
+    """Return the shipped DejaVu Sans at `size` pixels, loaded on first use and cached.
+
+    The layout is Pillow's BASIC one (the same glyph positions on every machine, whether or not
+    libraqm is there), except with `rtl` when libraqm is available: RAQM then orders right-to-left
+    runs and joins Arabic letters. `rtl` without libraqm gives the BASIC font.
+    """
+    layout = ImageFont.Layout.RAQM if rtl and raqm_available() else ImageFont.Layout.BASIC
+    return ImageFont.truetype(io.BytesIO(_font_bytes(bold)), size, layout_engine=layout)
+
+
+@functools.cache
+def raqm_available() -> bool:
+    """Tell whether Pillow can shape text with libraqm (bidi ordering, Arabic joining)."""
+    return bool(features.check("raqm"))
+
+
+def has_rtl(content: str) -> bool:
+    """Tell whether `content` has a right-to-left letter (Hebrew, Arabic, …)."""
+    return any(unicodedata.bidirectional(ch) in ("R", "AL") for ch in content)
+
+
+def _font_for(content: str, size: int, bold: bool) -> ImageFont.FreeTypeFont:
+    """Return the font to draw `content` with: RAQM only for right-to-left text (if available)."""
+    return font(size, bold=bold, rtl=has_rtl(content))
+
+
+# A player's name inside a line is wrapped in these two control characters (which no name keeps:
+# `printable` drops control characters), so that `fit_text` can shorten the name, not the line.
+NAME_OPEN, NAME_CLOSE = "\x0e", "\x0f"
+# A name is cut to this many (drawable) characters before any image is drawn, which bounds the
+# work of `fit_text`; that then shortens it to the pixels a line has room for.
+NAME_CHARS = 40
+FSI, PDI = "\u2068", "\u2069"  # first-strong isolate … pop directional isolate
+
+
+def _unmark(content: str) -> str:
+    return content.replace(NAME_OPEN, "").replace(NAME_CLOSE, "")
 
 
 def text(
@@ -122,12 +161,22 @@ def text(
     anchor: str = "mm",
 ) -> None:
     """Draw `content` at `xy`, centred on it by default (Pillow anchor ``"mm"``)."""
-    draw.text(xy, content, font=font(size, bold=bold), fill=fill, anchor=anchor)
+    content = _unmark(content)
+    face = _font_for(content, size, bold)
+    if face.layout_engine == ImageFont.Layout.RAQM:
+        # An English line with a Hebrew or Arabic name in it: the line reads left to right.
+        draw.text(xy, content, font=face, fill=fill, anchor=anchor, direction="ltr")
+    else:
+        draw.text(xy, content, font=face, fill=fill, anchor=anchor)
 
 
 def text_width(content: str, *, size: int, bold: bool = False) -> float:
     """Return the advance width of `content` in pixels."""
-    return font(size, bold=bold).getlength(content)
+    content = _unmark(content)
+    face = _font_for(content, size, bold)
+    if face.layout_engine == ImageFont.Layout.RAQM:
+        return face.getlength(content, direction="ltr")
+    return face.getlength(content)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -148,23 +197,104 @@ _MISSING = "\ue000"  # a private-use code point: DejaVu draws its missing-glyph 
 
 
 def printable(content: str) -> str:
-    """Return `content` in NFC, without characters the font lacks (emoji) or runs of spaces."""
+    """Return `content` in NFC without what the font lacks (emoji, CJK), controls or space runs."""
     content = unicodedata.normalize("NFC", content)
-    kept = "".join(ch for ch in content if ch.isspace() or _has_glyph(ch))
+    kept = "".join(
+        ch
+        for ch in content
+        if ch.isspace() or (unicodedata.category(ch) != "Cc" and _has_glyph(ch))
+    )
     return " ".join(kept.split())
 
 
+def player_name(name: str, seat: int | None = None, *, fallback: str = "") -> str:
+    """Return a player's name as every image draws it: drawable, never empty, marked.
+
+    Characters the font cannot draw (emoji, CJK, full-width letters) are dropped and the rest is
+    kept; a name with nothing drawable becomes "player 2" (its seat counted from 1), or
+    `fallback`, so two such players still differ. The name is cut to `NAME_CHARS` characters with
+    one ellipsis, and marked so that `fit_text` shortens it (not the words around it) when the
+    line it is in is too wide. Applying it twice changes nothing.
+    """
+    shown = printable(_unmark(name))
+    if not shown:
+        shown = fallback or ("a player" if seat is None else f"player {seat + 1}")
+    if len(shown) > NAME_CHARS:
+        shown = shown[: NAME_CHARS - 1].rstrip(" …") + "…"
+    return NAME_OPEN + shown + NAME_CLOSE
+
+
+def player_names(names: Sequence[object]) -> list[str]:
+    """Return `player_name` of each seat's name (seat k's placeholder is "player k+1")."""
+    return [player_name(str(name), seat) for seat, name in enumerate(names)]
+
+
+def _cut(content: str, max_width: float, *, size: int, bold: bool) -> str:
+    """Return `content` cut to fit `max_width` with one ellipsis (at least its first letter)."""
+    content = content.rstrip(" …")
+    while len(content) > 1 and text_width(content + "…", size=size, bold=bold) > max_width:
+        content = content[:-1].rstrip(" …")
+    return content + "…"
+
+
 def fit_text(content: str, *, size: int, max_width: float, bold: bool = False) -> str:
-    """Return `content`, shortened with an ellipsis if it is wider than `max_width`."""
+    """Return `content`, shortened with one ellipsis if it is wider than `max_width`.
+
+    Players' names in it (marked by `player_name`) are shortened first, the widest first, down
+    to a letter and an ellipsis each; only if that is not enough is the end of the line cut.
+    The result has no name marks.
+    """
+    parts = content.replace(NAME_CLOSE, NAME_OPEN).split(NAME_OPEN)
+    # Even parts are the line's own words, odd parts are names.
+    parts = [printable(part) if k % 2 else _clean_words(part) for k, part in enumerate(parts)]
+    if len(parts) == 1 and not parts[0] and content.strip():
+        return "?"  # emoji only: still show that something is there
+    width = sum(text_width(part, size=size, bold=bold) for part in parts)
+    names = {k: parts[k] for k in range(1, len(parts), 2)}
+    while width > max_width + 0.01:
+        # The widest name still longer than a letter and an ellipsis.
+        shrinkable = [k for k, name in names.items() if len(name.rstrip("…")) > 1]
+        if not shrinkable:
+            break
+        k = max(shrinkable, key=lambda k: (text_width(parts[k], size=size, bold=bold), -k))
+        before = text_width(parts[k], size=size, bold=bold)
+        parts[k] = names[k] = names[k].rstrip("…")[:-1].rstrip() + "…"
+        width += text_width(parts[k], size=size, bold=bold) - before
+    for k in names:
+        if has_rtl(parts[k]) and raqm_available():
+            # A bidi isolate: "דוד · 8H QUIZ" must not pull the 8 into the Hebrew run.
+            parts[k] = FSI + parts[k] + PDI
+    line = "".join(parts)
+    if text_width(line, size=size, bold=bold) <= max_width:
+        return line
+    return _cut(line, max_width, size=size, bold=bold)
+
+
+def wrap_parts(
+    parts: Sequence[str], *, size: int, max_width: float, bold: bool = False, sep: str = " · "
+) -> list[str]:
+    """Join `parts` with `sep` into as few lines as fit `max_width`, breaking only between parts.
+
+    A part wider than a line on its own is shortened with `fit_text`.
+    """
+    lines: list[str] = []
+    for part in parts:
+        joined = lines[-1] + sep + part if lines else part
+        if lines and text_width(joined, size=size, bold=bold) <= max_width:
+            lines[-1] = joined
+        else:
+            lines.append(part)
+    return [fit_text(line, size=size, max_width=max_width, bold=bold) for line in lines]
+
+
+def _clean_words(content: str) -> str:
+    """Return a line's own words without what the font cannot draw, keeping edge spaces."""
     cleaned = printable(content)
-    if not cleaned and content.strip():
-        cleaned = "?"  # a name of emoji only: still show that somebody is there
-    content = cleaned
-    if text_width(content, size=size, bold=bold) <= max_width:
-        return content
-    while content and text_width(content + "…", size=size, bold=bold) > max_width:
-        content = content[:-1]
-    return content.rstrip() + "…"
+    if not cleaned:
+        return " " if content and content.isspace() else ""
+    lead = " " if content[:1].isspace() else ""
+    trail = " " if content[-1:].isspace() else ""
+    return lead + cleaned + trail
 
 
 # --- canvas and output -------------------------------------------------------------------------
@@ -394,14 +524,19 @@ def _draw_panel(
     text(draw, (x1 - 18, middle), score, size=40, fill=theme.text, bold=True, anchor="rm")
     room = (x1 - x0) - 24 - 18 - text_width(score, size=40, bold=True) - 14
     name = fit_text(player.name, size=26, max_width=room, bold=True)
-    name_y = middle - 12 if player.caption else middle
+    # A caption too wide for its line ("drafting · 10 tiles · not opened") is drawn smaller,
+    # and if that is not enough, on two lines; it is cut only if two lines are not enough.
+    caption = player.caption.upper()
+    size = 17 if text_width(caption, size=17, bold=True) <= room else 15
+    captions = wrap_parts(caption.split(" · "), size=size, max_width=room, bold=True)
+    captions = captions if caption else []
+    name_y = middle - (12 if len(captions) == 1 else 19 if captions else 0)
     text(draw, (x0 + 24, name_y), name, size=26, fill=theme.text, bold=True, anchor="lm")
-    if player.caption:
-        colour = (
-            theme.gold if player.winner else theme.accent if player.active else theme.text_muted
-        )
-        caption = fit_text(player.caption.upper(), size=17, max_width=room, bold=True)
-        text(draw, (x0 + 24, middle + 18), caption, size=17, fill=colour, bold=True, anchor="lm")
+    colour = theme.gold if player.winner else theme.accent if player.active else theme.text_muted
+    for k, line in enumerate(captions[:2]):
+        line = fit_text(line, size=size, max_width=room, bold=True)
+        y = middle + (18 if len(captions) == 1 else 6 + 18 * k)
+        text(draw, (x0 + 24, y), line, size=size, fill=colour, bold=True, anchor="lm")
 
 
 def draw_header(

@@ -16,7 +16,9 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from bot.core.errors import GameError
 from bot.core.game import MoveRecord, Outcome
+from bot.core.grid import parse_anchor
 from bot.core.words import and_list, plural
 from bot.games.wordgame import (
     BLANK,
@@ -41,16 +43,20 @@ from renderers.toolkit import (
     fit_text,
     header_height,
     new_canvas,
+    player_name,
+    player_names,
     rounded_box,
     text,
     tile_sprite,
     to_png,
+    wrap_parts,
 )
 
 __all__ = [
     "GAME_COLOURS",
     "PublicBoard",
     "game_theme",
+    "move_text",
     "public_board",
     "render_board",
     "render_rack",
@@ -187,11 +193,38 @@ def _tile(
 # --- the header --------------------------------------------------------------------------------
 
 
-def _describe(record: MoveRecord, names: Sequence[str]) -> str:
+BLANK_MARK = "₀"  # after a blank's letter in a move's text, as the board shows its value 0
+
+
+def move_text(record: MoveRecord, board: str, size: int) -> str:
+    """Return a placement's notation as the images write it: "H4 PINNUL₀AE".
+
+    Letters are upper case and a blank's letter is followed by ₀, as the board draws a blank:
+    its letter in upper case with the value 0. The typed notation will not do: in the font a
+    blank's lower-case "l" looks like an upper-case "I", and a word typed all in lower case is
+    not all blanks. What is a blank is read from the board (from the case where it has no tile).
+    """
+    parts = record.text.split()
+    if len(parts) < 2 or not record.cells:
+        return record.text
+    try:
+        anchor = parse_anchor(parts[0])
+    except GameError:
+        return record.text
+    letters = []
+    for k, ch in enumerate(parts[1]):
+        row, col = (anchor.row, anchor.col + k) if anchor.across else (anchor.row + k, anchor.col)
+        tile = board[row * size + col] if 0 <= row < size and 0 <= col < size else EMPTY
+        blank = tile.islower() if tile != EMPTY else ch.islower()
+        letters.append(ch.upper() + (BLANK_MARK if blank else ""))
+    return " ".join([parts[0], "".join(letters), *parts[2:]])
+
+
+def _describe(record: MoveRecord, names: Sequence[str], pub: PublicBoard) -> str:
     """Say what a move did, for the status line: "Ann played 8H QUIZ for 52"."""
     name = names[record.seat]
     if record.cells:
-        return f"{name} played {record.text} for {record.score}"
+        return f"{name} played {move_text(record, pub.board, pub.size)} for {record.score}"
     if record.text == "pass":
         return f"{name} passed"
     return f"{name} {record.text}"
@@ -259,11 +292,11 @@ def _status(pub: PublicBoard, names: Sequence[str]) -> str:
         # The result replaces the bag; a resignation or timeout is in that player's panel.
         parts.append(_result(pub.outcome, names))
         if pub.history and pub.history[-1].cells:
-            parts.append("last: " + _describe(pub.history[-1], names))
+            parts.append("last: " + _describe(pub.history[-1], names, pub))
         return " · ".join(parts)
     parts.append(f"{plural(pub.bag, 'tile')} in the bag" if pub.bag else "the bag is empty")
     if pub.history:
-        parts.append("last: " + _describe(pub.history[-1], names))
+        parts.append("last: " + _describe(pub.history[-1], names, pub))
     elif pub.to_move is not None:
         star = "the star" if pub.layout.count(START) == 1 else "a star"
         parts.append(f"{names[pub.to_move]} starts on {star}")
@@ -336,6 +369,7 @@ def render_board(
     """
     if len(names) != state.players:
         raise ValueError(f"need {state.players} names, got {len(names)}")
+    names = player_names(names)
     image = _draw_board(
         public_board(state), names, viewer, last_move, game_theme(state.game_key, theme)
     )
@@ -347,6 +381,7 @@ def render_board(
 RACK_TILE = 96
 RACK_GAP = 14
 SLOT_GAP = 28  # extra room before SmartFeud's slot for a taken tile
+FOOTER_LINE = 26  # the height of each further line of the rack's footer
 
 
 def _draw_slot(image: Image.Image, at: tuple[int, int], size: int, tile: str, theme: Theme) -> None:
@@ -375,6 +410,7 @@ def render_rack(state: WordState, seat: int, *, name: str, theme: Theme = DEFAUL
     """
     if not 0 <= seat < state.players:
         raise ValueError(f"no seat {seat} in a game of {state.players}")
+    name = player_name(name, seat)
     values = state.variant.values
     tiles = state.racks[seat]
     # SmartFeud: one more slot, for a tile taken from the board; on the starter's first turn
@@ -395,7 +431,17 @@ def render_rack(state: WordState, seat: int, *, name: str, theme: Theme = DEFAUL
     row_width = slots * tile_size + (slots - 1) * RACK_GAP + extra
     title_h = 64
     tray_pad = 18
-    height = pad + title_h + tile_size + 2 * tray_pad + pad + 30
+    bag = len(state.bag)
+    facts = [f"{plural(bag, 'tile')} in the bag" if bag else "the bag is empty"]
+    if BLANK in tiles:
+        facts.append("a blank tile (0 points) plays as any letter")
+    if slot_tile:
+        facts.append("extra blank: play it this turn or lose it")
+    elif has_slot:
+        facts.append("last slot: a tile taken from the board")
+    # The footer wraps between its facts (SmartFeud's three do not fit one line).
+    footer = wrap_parts(facts, size=19, max_width=theme.width - 2 * pad)
+    height = pad + title_h + tile_size + 2 * tray_pad + pad + 30 + FOOTER_LINE * (len(footer) - 1)
     image = new_canvas(theme.width, height, theme)
     draw = ImageDraw.Draw(image)
 
@@ -459,13 +505,8 @@ def render_rack(state: WordState, seat: int, *, name: str, theme: Theme = DEFAUL
         )
         image.paste(sprite, (x, y), sprite)
 
-    bag = len(state.bag)
-    footer = (f"{plural(bag, 'tile')} in the bag" if bag else "the bag is empty") + (
-        " · a blank tile (0 points) plays as any letter" if BLANK in tiles else ""
-    )
-    if slot_tile:
-        footer += " · extra blank: play it this turn or lose it"
-    elif has_slot:
-        footer += " · last slot: a tile taken from the board"
-    text(draw, (theme.width / 2, height - pad - 12), footer, size=19, fill=theme.text_muted)
+    first = height - pad - 12 - FOOTER_LINE * (len(footer) - 1)
+    for k, line in enumerate(footer):
+        y = first + k * FOOTER_LINE
+        text(draw, (theme.width / 2, y), line, size=19, fill=theme.text_muted)
     return to_png(image)

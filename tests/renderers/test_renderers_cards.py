@@ -12,6 +12,7 @@ from bot.core.game import ENDINGS, MoveRecord, Outcome
 from bot.games.rummikub import RUMMIKUB
 from bot.games.webfeud import WEBFEUD
 from renderers import (
+    NAME_CHARS,
     LeaderRow,
     best_move,
     board_png,
@@ -118,6 +119,15 @@ def test_the_leaderboard_shows_at_most_ten_rows() -> None:
     assert render_leaderboard(rows(15), title=title) == render_leaderboard(rows(10), title=title)
 
 
+def test_everyone_sharing_a_top_place_is_drawn() -> None:
+    """Eleven players tied at #1 are eleven rows: a place is never cut in two."""
+    tied = [LeaderRow(1, f"p{i}", 1, 1, 0) for i in range(11)]
+    assert (
+        size(render_leaderboard(tied, title="T"))[1]
+        > size(render_leaderboard(tied[:10], title="T"))[1]
+    )
+
+
 def test_the_asker_outside_the_top_ten_gets_a_row_below() -> None:
     """A viewer ranked 17th adds a separated row; one in the top ten adds nothing."""
     base = size(render_leaderboard(rows(12), title="T"))
@@ -152,9 +162,9 @@ def test_a_resigner_is_listed_below_those_who_played_on() -> None:
 
 
 def test_a_long_name_is_cut_before_it_reaches_an_image(finished) -> None:
-    """Names are cut to 20 characters in every image, so "… wins!" or the move still shows."""
-    long = "Wilhelmina_Von_Longname_The_Third"
-    short = "Wilhelmina_Von_Long…"
+    """Names are cut to NAME_CHARS characters in every image, then fitted to the pixels."""
+    long = "Wilhelmina_Von_Longname_The_Third" * 2
+    short = long[: NAME_CHARS - 1] + "…"
     assert game_over_png(finished, names=[long, "bob"]) == render_game_over(
         finished, names=[short, "bob"]
     )

@@ -1,0 +1,256 @@
+"""Text in the images: undrawable, wide and right-to-left names, lines that must show whole.
+
+Footers, captions and move text must show whole, and lists of problems must stay short.
+"""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image, ImageChops, ImageDraw, ImageFont, ImageStat
+
+import renderers
+import renderers.cards
+import renderers.toolkit
+import renderers.wordgame
+from bot.core.game import MoveRecord, Outcome
+from bot.games.rummikub import RUMMIKUB
+from bot.games.smartfeud import SMARTFEUD
+from bot.lexicon import Lexicon
+from renderers import board_png, game_over_png, rack_png
+from renderers.cards import _ending
+from renderers.numtiles import PROBLEM_LINES, _problem_lines, last_laid, render_table
+from renderers.toolkit import (
+    DEFAULT,
+    NAME_CHARS,
+    PlayerBadge,
+    draw_header,
+    fit_text,
+    font,
+    has_rtl,
+    header_height,
+    new_canvas,
+    player_name,
+    player_names,
+    raqm_available,
+    text,
+    text_width,
+)
+from renderers.wordgame import BLANK_MARK, _status, move_text, public_board
+from tests.renderers.conftest import game_over_out, midgame
+from tests.renderers.test_renderers_nmbr9 import played
+
+CJK = ["山田太郎", "田中花子"]
+
+
+def shown(content: str, room: float = 10_000, size: int = 20, bold: bool = False) -> str:
+    """Return what a line is drawn as (names marked by `player_name` are fitted)."""
+    return fit_text(content, size=size, max_width=room, bold=bold)
+
+
+@pytest.fixture
+def drawn(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Collect every string the renderers draw with the toolkit's `text`."""
+    lines: list[str] = []
+    real = renderers.toolkit.text
+
+    def spy(draw: ImageDraw.ImageDraw, xy: tuple[float, float], content: str, **kw: object) -> None:
+        lines.append(renderers.toolkit._unmark(content))
+        real(draw, xy, content, **kw)  # type: ignore[arg-type]
+
+    for module in ("toolkit", "cards", "wordgame", "nmbr9", "numtiles", "numfeud"):
+        monkeypatch.setattr(f"renderers.{module}.text", spy)
+    return lines
+
+
+# --- 1. names the font cannot draw -------------------------------------------------------------
+
+
+def test_a_name_with_nothing_drawable_becomes_its_seat() -> None:
+    """CJK or full-width names become "player 2", never tofu, "?" or nothing; seats differ."""
+    assert [shown(name) for name in player_names(CJK)] == ["player 1", "player 2"]
+    # Cut to 20 characters only after filtering: the full-width name is not just "…".
+    assert shown(renderers._short(["Ｗ" * 25, "bob"])[0]) == "player 1"
+    assert shown(player_name("山田 Bob 🎉", 1)) == "Bob"  # the drawable part is kept
+    assert shown(player_name("🙂", None, fallback="player #4")) == "player #4"
+    assert player_name(player_name("Zoë", 0), 0) == player_name("Zoë", 0)  # idempotent
+    said = shown(_ending(Outcome((0, 0), (0,), "resign"), 1, player_names(["alice", CJK[0]])))
+    assert said == "player 2 resigned."
+
+
+def test_cjk_names_draw_exactly_as_their_placeholders(drawn: list[str]) -> None:
+    """Every image of CJK players is the image of players named "player 1" and "player 2"."""
+    placeholders = ["player 1", "player 2"]
+    over = game_over_out()
+    assert game_over_png(over, names=CJK) == game_over_png(over, names=placeholders)
+    assert board_png(midgame(), names=CJK) == board_png(midgame(), names=placeholders)
+    nine = played(2, 20)
+    assert board_png(nine, names=CJK) == board_png(nine, names=placeholders)
+    assert rack_png(midgame(3), 1, name=CJK[1]) == rack_png(midgame(3), 1, name="player 2")
+    assert not any("□" in line or line.strip() == "?" for line in drawn)
+
+
+# --- 2. names wider than their room ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("letter", ["M", "W"])
+def test_a_wide_name_is_shortened_not_the_words_after_it(letter: str) -> None:
+    """What follows a name ("wins!", the best move, a display's score) always shows, once cut."""
+    name = player_name(letter * NAME_CHARS, 0)
+    title = shown(f"{name} wins!", room=740, size=44, bold=True)
+    assert title.endswith("… wins!")
+    assert title.count("…") == 1
+    assert text_width(title, size=44, bold=True) <= 740
+    best = shown(f"{name} · B7 TAXI", room=500, size=28, bold=True)
+    assert best.endswith("… · B7 TAXI")
+    assert shown(f"{name} — 46", room=260, size=18, bold=True).endswith("… — 46")
+    # A name cut to NAME_CHARS already ends with an ellipsis: fitting does not add another.
+    cut = shown(player_name(letter * 40, 0) + " played", room=300, size=19)
+    assert cut.count("…") == 1
+    assert cut.endswith("… played")
+
+
+def test_two_wide_names_share_the_room() -> None:
+    """Both names of a tie are shortened, neither vanishes."""
+    one, two = player_names(["M" * 20, "W" * 20])
+    tie = shown(f"A tie: {one} and {two}", room=740, size=44, bold=True)
+    assert tie.startswith("A tie: M")
+    assert " and W" in tie
+    assert tie.count("…") == 2
+
+
+def test_the_game_over_card_keeps_wins_and_the_best_move(drawn: list[str]) -> None:
+    """With 20 M's the card still says "wins!" and what the best move was."""
+    game_over_png(game_over_out(), names=["M" * 20, "W" * 20])
+    assert any(line.endswith("… wins!") for line in drawn)
+    assert any(line.endswith("· 8H QUIZ") for line in drawn)
+    assert not any("……" in line for line in drawn)
+
+
+# --- 3. right-to-left names --------------------------------------------------------------------
+
+
+def test_latin_text_keeps_the_basic_layout() -> None:
+    """Text without right-to-left letters is laid out by BASIC, so its bytes never change."""
+    assert not has_rtl("Zoë Ωμέγα Привет · 8H QUIZ")
+    assert font(20).layout_engine == ImageFont.Layout.BASIC
+    assert renderers.toolkit._font_for("alice wins!", 20, False).layout_engine == (
+        ImageFont.Layout.BASIC
+    )
+    assert text_width("alice", size=20) == font(20).getlength("alice")
+
+
+def pixels(content: str, *, layout: ImageFont.Layout) -> Image.Image:
+    canvas = Image.new("L", (240, 60), 0)
+    face = renderers.toolkit.font(30, rtl=layout == ImageFont.Layout.RAQM)
+    ImageDraw.Draw(canvas).text((120, 30), content, font=face, fill=255, anchor="mm")
+    return canvas
+
+
+def test_hebrew_reads_right_to_left_when_raqm_is_there() -> None:
+    """With libraqm, "אב" is drawn as BASIC would draw "בא": the first letter on the right."""
+    assert has_rtl("דוד")
+    assert has_rtl("محمد")
+    if not raqm_available():
+        pytest.skip("Pillow has no libraqm here: right-to-left text falls back to BASIC")
+    canvas = Image.new("L", (240, 60), 0)
+    text(ImageDraw.Draw(canvas), (120, 30), "אב", size=30, fill="#ffffff")
+    reversed_basic = pixels("בא", layout=ImageFont.Layout.BASIC)
+    as_typed_basic = pixels("אב", layout=ImageFont.Layout.BASIC)
+    diff = ImageStat.Stat(ImageChops.difference(canvas.convert("L"), reversed_basic)).mean[0]
+    wrong = ImageStat.Stat(ImageChops.difference(canvas.convert("L"), as_typed_basic)).mean[0]
+    assert diff < wrong / 4
+    # Arabic letters join: the shaped word is narrower than its isolated letters side by side.
+    assert text_width("محمد", size=30) < font(30).getlength("محمد")
+
+
+# --- 4. the SmartFeud rack footer --------------------------------------------------------------
+
+
+def test_the_smartfeud_rack_footer_wraps_instead_of_running_off(drawn: list[str]) -> None:
+    """Bag, blank and slot notes all show, each line within the image."""
+    lex = Lexicon.from_words(["SECTION"])
+    state = SMARTFEUD.new_game(2, seed=1, options={}, lexicon=lex, bag="SECTION" + "NEE?EEE" + "AB")
+    png = rack_png(state.apply(0, SMARTFEUD.parse_move("8G SECTION")), 1, name="Bob")
+    footer = [line for line in drawn if "bag" in line or "slot" in line or "blank" in line]
+    assert " · ".join(footer).endswith(
+        "plays as any letter · last slot: a tile taken from the board"
+    )
+    width = Image.open(io.BytesIO(png)).width
+    assert all(text_width(line, size=19) <= width - 2 * DEFAULT.padding for line in footer)
+
+
+# --- 5. the NMBR 9 best move -------------------------------------------------------------------
+
+
+def test_the_nmbr9_best_move_says_the_tile_and_level(drawn: list[str]) -> None:
+    """The card reads as the chat does: "8 at L10 0 on level 3", not only "L10 0"."""
+    state = played(2, 20)
+    game_over_png(state, names=["alice", "bob"])
+    best = renderers.cards.best_move(state.history)
+    assert best is not None
+    assert best.label
+    assert any(line.endswith(f"· {best.label}") and " at " in line for line in drawn)
+
+
+# --- 6. Rummikub: the last turn's tiles --------------------------------------------------------
+
+
+def test_the_tiles_the_last_turn_laid_are_marked() -> None:
+    """A run laid from the rack is marked, even where a twin of one tile lies in another meld."""
+    state = RUMMIKUB.rigged(
+        [["R6", "R7", "R8", "K1"], ["K2"]], [["K7", "B7", "R7"]], opened=[True, True]
+    )
+    state = state.apply(0, RUMMIKUB.parse_move("R6 R7 R8; done"))
+    view = state.view(None)
+    assert last_laid(view) == {1: frozenset({0, 1, 2})}  # meld 2; the R7 of meld 1 is not
+    assert render_table(state, names=["a", "b"]) != render_table(
+        state, names=["a", "b"], last_move=False
+    )
+    added = state.apply(1, RUMMIKUB.parse_move("draw"))
+    assert last_laid(added.view(None)) == {}  # the last turn drew: nothing laid
+
+
+# --- 7. a caption too wide for its panel -------------------------------------------------------
+
+
+def test_a_long_caption_shows_whole(drawn: list[str]) -> None:
+    """A caption like "you · drafting · 10 tiles · not opened" is smaller or on two lines."""
+    image = new_canvas(900, header_height(DEFAULT, 2), DEFAULT)
+    caption = "you · drafting · 10 tiles · not opened"
+    badges = [PlayerBadge("alice", -145, caption, active=True), PlayerBadge("bob", 3, "")]
+    draw_header(image, badges, "status", DEFAULT)
+    assert not any("…" in line for line in drawn)
+    assert "NOT OPENED" in " ".join(drawn)
+    assert " · ".join(line for line in drawn if line.isupper()) == caption.upper()
+
+
+# --- 8. blanks in the move text ----------------------------------------------------------------
+
+
+def test_a_blank_in_the_status_line_is_marked_as_on_the_board() -> None:
+    """A blank shows as on the board, its upper-case letter and 0: 6I HaND is "6I HA₀ND"."""
+    state = midgame(4)
+    assert "last: Bob played 6I HA₀ND for" in _status(public_board(state), ["Alice", "Bob"])
+    # A word typed in lower case from one's own tiles has no blank: the board says so.
+    record = MoveRecord(0, "8H quiz", 23, cells=(112, 113, 114, 115))
+    assert move_text(record, state.board, state.size) == "8H QUIZ"
+    blank_l = MoveRecord(0, "H4 PINNUlAE", 45, cells=(1,))
+    empty = "." * 225
+    assert move_text(blank_l, empty, 15) == f"H4 PINNUL{BLANK_MARK}AE"
+
+
+# --- 9. a draft with many invalid melds --------------------------------------------------------
+
+
+def test_the_invalid_meld_notes_are_capped() -> None:
+    """50 invalid melds give at most PROBLEM_LINES lines, the last counting the rest."""
+    melds = [
+        {"number": k, "tiles": ["R1", "R2"], "valid": False, "problem": "has only 2 tiles"}
+        for k in range(1, 51)
+    ]
+    lines = _problem_lines(melds)
+    assert len(lines) == PROBLEM_LINES
+    assert lines[-1] == f"… and {50 - PROBLEM_LINES + 1} more invalid melds"
+    assert len(_problem_lines(melds[:3])) == 3
