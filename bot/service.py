@@ -526,7 +526,7 @@ class Service:
                 names.append(user.display_name if user else f"player {seat.seat_no + 1}")
         state = load_state(row) if row.snapshot is not None else None
         chat = await self._chat(row.chat_id)
-        return _Table(row, chat, seats, tuple(names), tuple(users), state)
+        return _Table(row, chat, seats, _told_apart(names), tuple(users), state)
 
     async def move_chat(self, platform: str, old_chat_id: str, new_chat_id: str) -> Chat | None:
         """Give a chat its new platform id (a Telegram group upgraded to a supergroup).
@@ -2585,6 +2585,20 @@ def _already_played(game_id: int) -> ServiceError:
     return ServiceError(
         "ALREADY_PLAYED", f"That turn was already played in game #{game_id}; nothing was changed."
     )
+
+
+def _told_apart(names: Sequence[str]) -> tuple[str, ...]:
+    """Return the seats' names with a repeated one numbered, as bots are ("Sam", "Sam-2").
+
+    Two people may show the same name (Telegram users without a username are known by their
+    full name): "Sam vs Sam" would leave nobody knowing whose turn it is.
+    """
+    seen: dict[str, int] = {}
+    out = []
+    for name in names:
+        count = seen[name.casefold()] = seen.get(name.casefold(), 0) + 1
+        out.append(name if count == 1 else f"{name}-{count}")
+    return tuple(out)
 
 
 def _leader_line(rank: int, row: LeaderboardRow) -> str:

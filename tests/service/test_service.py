@@ -919,3 +919,13 @@ async def test_invisible_characters_are_no_part_of_a_name(say) -> None:
     assert stats[0].text.startswith("carol:"), stats[0].text
     stats = await say("alice", "/stats @bob")
     assert stats[0].text.startswith("bob:"), stats[0].text
+
+
+async def test_two_players_showing_the_same_name_are_told_apart(service) -> None:
+    """Two Telegram users called Sam (no username) play as "Sam vs Sam-2", as bots are numbered."""
+    group = ChatRef("telegram", "-100")
+    one, two = UserRef("telegram", "1", "Sam"), UserRef("telegram", "2", "Sam")
+    await service.handle(group, one, "/new webfeud")
+    replies = await service.handle(group, two, "/join")
+    started = next(r for r in replies if r.kind == "game_started")
+    assert started.text.startswith("Game #1 (Webfeud) has started: Sam vs Sam-2. Sam to move.")
