@@ -664,6 +664,9 @@ class Service:
                 "Only you and I are in this private chat: invite people in a group I am in; "
                 f"here you can play bots, e.g. /new {gdef.key} bot=hard.",
             )
+        named = 1 + len(command.players) + len(command.player_ids) + len(command.bots)
+        if named > gdef.max_players:  # before anyone named is looked up (or made, in a console)
+            gdef.check_players(named)
         occupants: list[tuple[int | None, BotLevel | None]] = [(ctx.user.id, None)]
         for invited in await self._people_named(ctx, command):
             if any(user_id == invited.id for user_id, _ in occupants):
@@ -679,8 +682,6 @@ class Service:
                 f"{gdef.title} needs {gdef.min_players} players and nobody else can join this "
                 f"private chat: add bots, e.g. /new {gdef.key} bot=hard.",
             )
-        if len(occupants) > gdef.max_players:
-            gdef.check_players(len(occupants))
         row = await self.db.games.create_game(
             ctx.chat.id,
             gdef.key,

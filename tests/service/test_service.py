@@ -929,3 +929,11 @@ async def test_two_players_showing_the_same_name_are_told_apart(service) -> None
     replies = await service.handle(group, two, "/join")
     started = next(r for r in replies if r.kind == "game_started")
     assert started.text.startswith("Game #1 (Webfeud) has started: Sam vs Sam-2. Sam to move.")
+
+
+async def test_a_new_game_with_too_many_players_is_refused_before_anyone_is_made(say, db) -> None:
+    """A refused /new changes nothing: not even the console's hot-seat players it named."""
+    refusal = error_of(await say("alice", "/new webfeud @bob @carol"))
+    assert refusal["reason"] == "BAD_PLAYER_COUNT"
+    assert await db.users.get_user_by_platform_id("console", "bob") is None
+    assert await db.users.get_user_by_platform_id("console", "carol") is None
