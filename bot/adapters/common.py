@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -192,3 +193,34 @@ def reply_json(reply: Reply, images: list[Path]) -> str:
         ensure_ascii=False,
         sort_keys=False,
     )
+
+
+# A summary's sentences, clauses and abbreviations (`short_description`).
+_SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)\.\s")
+_CLAUSE_END = re.compile(r"[:;]\s")
+MIN_CLAUSE = 40  # shorter clauses ("NMBR 9: …") say too little on their own
+_ABBREVIATION_END = re.compile(r"[,;:]?\s*\b(?:e\.g|i\.e)\.?$")
+
+
+def short_description(text: str, limit: int = 100) -> str:
+    """Fit a summary into `limit` characters (Discord's 100): first sentence, clauses, or words.
+
+    A sentence ends at ". " but not after "e.g." or "i.e.". A first sentence too long is cut
+    after its last whole clause (": " or "; " outside brackets, 40 characters in at least),
+    else at a word with "…"; a cut never leaves an abbreviation ("…, e.g.") at the end.
+    """
+    if len(text) <= limit:
+        return text
+    first = _SENTENCE_END.split(text, maxsplit=1)[0].rstrip(".") + "."
+    if len(first) <= limit:
+        return first
+    clauses = [
+        m.start()
+        for m in _CLAUSE_END.finditer(first)
+        if MIN_CLAUSE <= m.start() < limit
+        and first.count("(", 0, m.start()) == first.count(")", 0, m.start())
+    ]
+    if clauses:
+        return _ABBREVIATION_END.sub("", first[: clauses[-1]]) + "."
+    words = text[: limit - 1].rsplit(" ", 1)[0]
+    return _ABBREVIATION_END.sub("", words).rstrip(",;:") + "…"

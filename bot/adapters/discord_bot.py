@@ -45,7 +45,13 @@ from discord import app_commands
 from discord.ext import commands
 from discord.utils import MISSING
 
-from bot.adapters.common import APOLOGY, ended_game, image_bytes, image_name
+from bot.adapters.common import (
+    APOLOGY,
+    ended_game,
+    image_bytes,
+    image_name,
+    short_description,
+)
 from bot.commands import BOT_LEVEL_NAMES, COMMANDS, Command, CommandError, CommandSpec
 from bot.config import Settings
 from bot.core.errors import GameError
@@ -1196,36 +1202,6 @@ def _with_notify_help(replies: list[Reply]) -> list[Reply]:
         else r
         for r in replies
     ]
-
-
-def short_description(text: str, limit: int = 100) -> str:
-    """Fit a summary into Discord's 100 characters: its first sentence, clauses, or words.
-
-    A sentence ends at ". " but not after "e.g." or "i.e.". A first sentence too long is cut
-    after its last whole clause (": " or "; " outside brackets, 40 characters in at least),
-    else at a word with "…"; a cut never leaves an abbreviation ("…, e.g.") at the end.
-    """
-    if len(text) <= limit:
-        return text
-    first = _SENTENCE_END.split(text, maxsplit=1)[0].rstrip(".") + "."
-    if len(first) <= limit:
-        return first
-    clauses = [
-        m.start()
-        for m in _CLAUSE_END.finditer(first)
-        if MIN_CLAUSE <= m.start() < limit
-        and first.count("(", 0, m.start()) == first.count(")", 0, m.start())
-    ]
-    if clauses:
-        return _ABBREVIATION_END.sub("", first[: clauses[-1]]) + "."
-    words = text[: limit - 1].rsplit(" ", 1)[0]
-    return _ABBREVIATION_END.sub("", words).rstrip(",;:") + "…"
-
-
-_SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)\.\s")
-_CLAUSE_END = re.compile(r"[:;]\s")
-MIN_CLAUSE = 40  # shorter clauses ("NMBR 9: …") say too little on their own
-_ABBREVIATION_END = re.compile(r"[,;:]?\s*\b(?:e\.g|i\.e)\.?$")
 
 
 GAME_ID_HELP = "Which game (needed only when this channel has several)"

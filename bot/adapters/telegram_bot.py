@@ -64,7 +64,13 @@ from telegram.ext import (
 )
 from telegram.request import BaseRequest
 
-from bot.adapters.common import APOLOGY, ended_game, image_bytes, image_name
+from bot.adapters.common import (
+    APOLOGY,
+    ended_game,
+    image_bytes,
+    image_name,
+    short_description,
+)
 from bot.commands import COMMANDS
 from bot.config import Settings
 from bot.core.errors import GameError, Reason
@@ -83,6 +89,7 @@ CAPTION_LIMIT = 1024
 ALERT_LIMIT = 200
 CALLBACK_DATA_LIMIT = 64
 COMMAND_DESCRIPTION_LIMIT = 256
+MENU_DESCRIPTION = 100  # a menu line: the summary's first sentence, as Discord shows it
 GROUP_MESSAGES_PER_MINUTE = 20  # Telegram's limit for one group, in any 60 seconds
 # AIORateLimiter's group limiter is a leaky bucket (aiolimiter): `group_max_rate` messages may go
 # at once, then one every `group_time_period / group_max_rate` seconds, so within any 60 s it
@@ -295,8 +302,9 @@ def command_menu() -> list[BotCommand]:
     for spec in COMMANDS:
         if spec.name in TYPED_ONLY:
             continue
-        summary = spec.summary.replace("`", "").split(". ")[0].rstrip(".")
-        menu.append(BotCommand(spec.name, clip(summary, COMMAND_DESCRIPTION_LIMIT)))
+        # Short, as Discord's: its first sentence, not cut at "e.g." ("…, e.g. /play 8H QUIZ.").
+        summary = short_description(spec.summary.replace("`", ""), MENU_DESCRIPTION)
+        menu.append(BotCommand(spec.name, summary))
     return menu
 
 

@@ -13,8 +13,8 @@ import discord
 import pytest
 from discord_harness import FixedClock, Harness, clocked
 
-from bot.adapters.common import APOLOGY
-from bot.adapters.discord_bot import FeudBot, short_description, swap_suggestions
+from bot.adapters.common import APOLOGY, short_description
+from bot.adapters.discord_bot import FeudBot, swap_suggestions
 from bot.commands import COMMANDS
 from bot.games import GAMES
 from bot.service import load_state, utcnow

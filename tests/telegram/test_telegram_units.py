@@ -62,7 +62,14 @@ def test_the_command_menu_is_valid_for_set_my_commands() -> None:
     assert [c.command for c in menu] == [
         spec.name for spec in COMMANDS if spec.name not in ("resign", "cancel")
     ]
-    assert all(1 <= len(c.description) <= 256 for c in menu)
+    assert all(1 <= len(c.description) <= 100 for c in menu)
+    described = {c.command: c.description for c in menu}
+    # A first sentence whole: never cut at "e.g." (the old cut left "… notation, e.g").
+    assert (
+        described["play"]
+        == "Play a move in the game's notation, e.g. /play 8H QUIZ (see /rules <game>)."
+    )
+    assert not [d for d in described.values() if d.endswith(("e.g", "e.g."))]
 
 
 def test_split_text_keeps_every_line_under_the_limit() -> None:
