@@ -621,6 +621,11 @@ class Service:
                     )
                 raise ServiceError("NO_GAME", "There is no game to join here; start one with /new.")
             raise ServiceError("NO_GAME", "No game is going on here. Start one with /new <game>.")
+        if len(rows) > 1 and mine and "active" in wanted:
+            # Several games of the asker's: a bare command means the one waiting for them.
+            waiting = [row for row in rows if await self._waits_for(row, ctx.user.id)]
+            if len(waiting) == 1:
+                return waiting[0]
         if len(rows) > 1:
             ordered = sorted(rows, key=lambda r: r.id)
             ids = ", ".join(f"#{row.id}" for row in ordered[:SHOWN_IDS])
@@ -702,10 +707,25 @@ class Service:
                 text += f"; /start game={row.id} starts it, alone if nobody has joined."
             else:
                 text += f"; start it with /start game={row.id}."
-        elif len(occupants) < gdef.max_players:  # alone in a private chat: a solo game
-            text += f" Start it with /start game={row.id}."
+        # Nobody else can join a private chat: a game there starts at once when it can.
+        starts = len(occupants) == gdef.max_players or (
+            ctx.private and len(occupants) >= gdef.min_players
+        )
+        running = [
+            other.id
+            for other in await self.db.games.list_games(
+                chat_id=ctx.chat.id, user_id=ctx.user.id, statuses=("active",)
+            )
+            if other.id != row.id
+        ]
+        if running and starts:  # bare moves then mean the game that waits for you
+            ids = ", ".join(f"#{i}" for i in sorted(running)[:SHOWN_IDS])
+            text += (
+                f" You have other games running here ({ids}): a bare move goes to the one "
+                "waiting for you; add game=<id> when several are."
+            )
         buttons = [Button("Join", f"join:{row.id}")] if joinable else []
-        if gdef.min_players <= len(occupants) < gdef.max_players:
+        if gdef.min_players <= len(occupants) < gdef.max_players and not starts:
             buttons.append(Button("Start", f"start:{row.id}"))
         replies = [
             Reply(
@@ -721,7 +741,7 @@ class Service:
                 },
             )
         ]
-        if len(occupants) == gdef.max_players:
+        if starts:
             async with self._lock(row.id):
                 replies += await self._start(table)
         return replies
@@ -1058,6 +1078,14 @@ class Service:
             table = replace(table, row=_advanced(table.row, state), state=state)
             replies += await self._run_bots(table, state)
             return replies
+
+    async def _waits_for(self, row: GameRow, user_id: int) -> bool:
+        """Return whether running game `row` waits for `user_id` to move (or place)."""
+        if row.status != "active":
+            return False
+        table = await self._table(row)
+        seat = table.seat_of(user_id)
+        return seat is not None and table.state is not None and seat in table.state.waiting_for()
 
     async def _playing_game(self, ctx: _Ctx, game_id: int | None) -> GameRow:
         """Return the game a move means: `game=<id>`, else the asker's running game here.

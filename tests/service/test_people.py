@@ -41,7 +41,7 @@ async def test_at_name_is_the_person_whose_username_it_is(service, clock) -> Non
 async def test_a_private_chat_has_room_for_bots_only(service) -> None:
     """In a private chat nobody else can be invited or wait to join: bots and solo NMBR 9 only.
 
-    An invited person could never play there; a solo game gets a Start button and no Join.
+    An invited person could never play there; nobody can join, so a game starts at once.
     """
     private = ChatRef("telegram", "1001", private=True)
     await service.handle(GROUP, BOB, "/games")
@@ -51,11 +51,16 @@ async def test_a_private_chat_has_room_for_bots_only(service) -> None:
         assert refused.event["reason"] == "PRIVATE_CHAT"
         assert "e.g. /new" in refused.text
     assert await service.db.games.list_games(statuses=("lobby", "active")) == []
-    [solo] = await service.handle(private, ALICE, "/new nmbr9")
-    assert solo.text == "Game #1 (NMBR 9) created with alice. Start it with /start game=1."
-    assert [b.label for b in solo.buttons] == ["Start"]
-    replies = await service.handle(private, ALICE, "/new webfeud bot=hard")
+    solo = await service.handle(private, ALICE, "/new nmbr9")
+    assert solo[0].text == "Game #1 (NMBR 9) created with alice."
+    assert solo[0].buttons == ()
+    assert "game_started" in [r.kind for r in solo]
+    replies = await service.handle(private, ALICE, "/new rummikub bot=easy")
     assert "has started" in replies[1].text
+    assert replies[0].text.endswith(
+        "You have other games running here (#1): a bare move goes to the one waiting for you; "
+        "add game=<id> when several are."
+    )
     # In a group nothing changes: people are invited and others may join.
     [group] = await service.handle(GROUP, ALICE, "/new nmbr9")
     assert "Others can /join" in group.text

@@ -323,6 +323,17 @@ async def test_several_games_in_a_chat_need_a_game_id(say) -> None:
     assert events(bob, "move_played")[0]["game_id"] == first
 
 
+async def test_a_bare_command_means_the_one_game_waiting_for_the_asker(say) -> None:
+    """Of several games here, the one whose turn is the asker's: /pass, /rack need no id."""
+    await say("alice", "/new webfeud @bob seed=1")
+    await say("alice", "/new webfeud @carol seed=2")
+    await say("alice", "/pass game=2")  # game 2 now waits for carol; game 1 still for alice
+    passed = await say("alice", "/pass")
+    assert events(passed, "move_played")[0]["game_id"] == 1
+    # Now neither waits for alice: a bare command still asks which game.
+    assert error_of(await say("alice", "/rack"))["reason"] == "WHICH_GAME"
+
+
 async def test_cancel_by_creator_or_admin(say, db) -> None:
     """The creator or a chat admin may cancel; its deadlines go with it."""
     start = await say("alice", "/new webfeud @bob seed=1")

@@ -101,7 +101,8 @@ async def test_a_private_chat_takes_no_invitations(tg, people) -> None:
     assert await tg.db.games.list_games(statuses=("lobby", "active")) == []
     calls = await tg.say(people.alice, "/new webfeud bot=easy seed=1", chat=private)
     assert any("has started" in c.text for c in calls)
-    # A solo NMBR 9 lobby there offers Start only: nobody else could press Join.
+    # Solo NMBR 9 there starts at once: nobody else could join, so there is no lobby.
     calls = await tg.say(people.alice, "/new nmbr9", chat=private)
-    [lobby] = [c for c in calls if "created" in c.text]
-    assert [b["text"] for b in lobby.buttons] == ["Start"]
+    [created] = [c for c in calls if "created" in c.text]
+    assert not {"Join", "Start"} & {b["text"] for b in created.buttons}
+    assert (await tg.db.games.get_game(2)).status == "active"
