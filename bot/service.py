@@ -946,11 +946,15 @@ class Service:
         )
         table = replace(table, row=row, state=state)
         to_move = self._to_move_names(table, state)
+        players = " vs ".join(table.names)
+        text = f"Game #{row.id} ({gdef.title}) has started: {players}. {to_move} to move."
+        how = gdef.how_to_move()
+        if how:  # for newcomers: how a move is written, and where the rest is
+            text += f"\n{how} /rules {gdef.key} has the rest."
         replies = [
             Reply(
                 _chat_target(table.chat),
-                f"Game #{row.id} ({gdef.title}) has started: {' vs '.join(table.names)}. "
-                f"{to_move} to move.",
+                text,
                 images=await self._board_images(table, state),
                 buttons=_play_buttons(row.id),
                 event={

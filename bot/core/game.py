@@ -266,6 +266,10 @@ class GameDef(ABC):
         """Return how long a player has for a turn (None: no limit)."""
         return None
 
+    def how_to_move(self) -> str:
+        """Say in a line how a move is written, for newcomers at the deal ("": nothing to add)."""
+        return ""
+
     deadline_task: ClassVar[str] = "Each turn must be played"  # what the deadline is for
 
     def missed_deadline(self) -> str:

@@ -1242,6 +1242,13 @@ class NumfeudDef(GameDef):
         """Return the rules a player needs in brief, then the move notation with examples."""
         return f"{RULES_SUMMARY}\n{NOTATION_HELP}"
 
+    def how_to_move(self) -> str:
+        """Say in a line how a move is written, for newcomers at the deal."""
+        return (
+            "Lay tiles with /play 8H R5 R6 R7: from square 8H (row 8, column H) across; H8 … goes "
+            "down (R red, B blue, Y yellow, G green, J joker). The first play covers H8."
+        )
+
     def turn_timeout(self, options: Mapping[str, str]) -> timedelta | None:
         """Return the turn deadline: 72 hours."""
         return TIMEOUT

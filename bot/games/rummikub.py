@@ -856,6 +856,13 @@ class RummikubDef(GameDef):
         """Return the rules a player needs in brief, then the move notation with examples."""
         return f"{RULES_SUMMARY}\n{NOTATION_HELP}"
 
+    def how_to_move(self) -> str:
+        """Say in a line how a move is written, for newcomers at the deal."""
+        return (
+            "Lay melds with /play R5 R6 R7 (K black, B blue, Y yellow, R red, J joker), then "
+            "/done; or /draw a tile."
+        )
+
     def turn_timeout(self, options: Mapping[str, str]) -> timedelta | None:
         """Return the turn time limit of the ``time`` option (None: no limit, the default)."""
         seconds = TIME_LIMITS.get(options.get("time", "none"))

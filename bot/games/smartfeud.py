@@ -124,4 +124,8 @@ SMARTFEUD = WordGameDef(
     help=NOTATION_HELP,
     usage=USAGE,
     rules=RULES_SUMMARY,
+    how=(
+        "Play a word with /play 8H QUIZ: from square 8H (row 8, column H) across; H8 QUIZ goes "
+        "down. Add take G7 to lay a board tile again."
+    ),
 )

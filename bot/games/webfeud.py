@@ -74,4 +74,8 @@ WEBFEUD = WordGameDef(
     variant=VARIANT,
     timeout=timedelta(hours=72),
     rules=RULES_SUMMARY,
+    how=(
+        "Play a word with /play 8H QUIZ: from square 8H (row 8, column H) across; H8 QUIZ goes "
+        "down. The first word covers H8."
+    ),
 )

@@ -1000,6 +1000,7 @@ class WordGameDef(GameDef):
     timeout_passes: bool = False  # a turn deadline counts as a pass (else the player loses)
     help: str = NOTATION_HELP
     rules: str = ""  # the rules a player needs in brief, before the notation in /rules
+    how: str = ""  # how a move is written, in a line, told when a game starts
     usage: str = USAGE  # the short notation that ends a message about unreadable text
 
     @property
@@ -1009,6 +1010,10 @@ class WordGameDef(GameDef):
         return self.variant
 
     previews: ClassVar[bool] = True
+
+    def how_to_move(self) -> str:
+        """Say in a line how a move is written (the `how` of the game)."""
+        return self.how
 
     def try_move(self, state: GameState, seat: int, move: Move) -> GameState:
         """Check a move as in normal mode: in pro mode /try names the word /play would lose on."""

@@ -948,3 +948,21 @@ async def test_a_new_game_with_too_many_players_is_refused_before_anyone_is_made
     assert refusal["reason"] == "BAD_PLAYER_COUNT"
     assert await db.users.get_user_by_platform_id("console", "bob") is None
     assert await db.users.get_user_by_platform_id("console", "carol") is None
+
+
+async def test_a_game_starts_with_how_a_move_is_written(say) -> None:
+    """Newcomers are told at the deal how a move is written (NMBR 9's rounds say it already)."""
+    replies = await say("alice", "/new webfeud @bob")
+    [started] = [r for r in replies if r.kind == "game_started"]
+    assert started.text.splitlines()[1] == (
+        "Play a word with /play 8H QUIZ: from square 8H (row 8, column H) across; H8 QUIZ goes "
+        "down. The first word covers H8. /rules webfeud has the rest."
+    )
+    replies = await say("carol", "/new rummikub bot=easy")
+    replies = await say("carol", "/start")
+    [started] = [r for r in replies if r.kind == "game_started"]
+    assert "(K black, B blue, Y yellow, R red, J joker)" in started.text
+    replies = await say("dave", "/new nmbr9")
+    replies = await say("dave", "/start")
+    [started] = [r for r in replies if r.kind == "game_started"]
+    assert len(started.text.splitlines()) == 1
