@@ -51,6 +51,7 @@ DeadlineListener = Callable[[datetime], object]
 
 # Waits this long for another process's write lock (e.g. `feudbot migrate` while running).
 BUSY_TIMEOUT_MS = 5000
+WAL_RETRY_S = 0.05  # between tries to switch a file another opener is switching to WAL
 
 
 class CannotOpenDatabase(Exception):
@@ -95,6 +96,25 @@ def _explain(error: sqlite3.Error | MigrationError) -> str:
     if "unable to open" in text:
         return "SQLite cannot open or create it; check you may read and write it and its folder"
     return text
+
+
+async def _turn_on_wal(conn: aiosqlite.Connection) -> None:
+    """Switch a connection to WAL, waiting (up to the busy timeout) for another opener.
+
+    Two processes opening a fresh file at once both switch it to WAL; the switch needs the file
+    to itself, and SQLite may answer "database is locked" at once instead of calling the busy
+    handler, so the switch is retried here for as long as the busy timeout would have waited.
+    """
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            await conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or loop.time() >= deadline:
+                raise
+            await asyncio.sleep(WAL_RETRY_S)
 
 
 async def _connect(name: str) -> aiosqlite.Connection:
@@ -166,7 +186,7 @@ class Database:
             # Set first: another process's lock is waited for from the first statement on.
             await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             # journal_mode and foreign_keys cannot change inside a transaction: set them first.
-            await conn.execute("PRAGMA journal_mode = WAL")
+            await _turn_on_wal(conn)
             await conn.execute("PRAGMA foreign_keys = ON")
             # WAL + NORMAL never corrupts and survives an app crash; only a power cut may lose
             # the last few commits. It saves an fsync per move.
