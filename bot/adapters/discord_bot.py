@@ -14,9 +14,11 @@ seconds, before touching the database or rendering) → build a `Command` from t
 Buttons (Join, Start, My rack, Board, Pass) are `GameButton` dynamic items whose custom id
 (``fb:<action>:<game id>:<turn>``) carries ids only; they are registered in `setup_hook`, so a
 button on any old message works after a restart, and a Pass clicked on an earlier turn (or of
-a game that has ended) gets a polite ephemeral answer. Everything else that fails lands in one
-handler (`FeudBot.report_error`): it is logged and the user gets a short ephemeral apology, never
-a traceback.
+a game that has ended) gets a polite ephemeral answer. Only a game's newest message keeps live
+buttons (`FeudBot._keep_live`), and the draft steps of one Rummikub turn edit one message
+(`FeudBot._edit_draft`). Everything else that fails lands in one handler
+(`FeudBot.report_error`): it is logged and the user gets a short ephemeral apology, never a
+traceback.
 
 ```python
 bot = FeudBot(service, dev_guild_id=settings.discord_dev_guild_id)
@@ -146,6 +148,23 @@ LOBBY_EVENTS = frozenset({"game_created", "game_joined", "game_left"})
 PLAY_EVENTS = frozenset({"game_started", "move_played", "timeout", "board", "draft"})
 # The chat's news that opens a round of NMBR 9 (the start, the round's last tile placed).
 ROUND_NEWS = frozenset({"game_started", "move_played", "timeout"})
+# News that closes a lobby or a game: the game's older messages lose their buttons, even when
+# the news itself has none (a game of bots only ends without a Rematch).
+CLOSING_EVENTS = frozenset({"game_started", "game_over", "game_cancelled"})
+# The asker's private note when a draft step updated the game's draft message in place.
+DRAFT_UPDATED = "The draft message of the game is updated:"
+# What an invitee to a lobby hears: the game waits for its Start.
+START_HINT = "it begins when someone presses Start."
+
+
+@dataclass(frozen=True, slots=True)
+class LiveMessage:
+    """The message of a game whose buttons act: the newest this process posted with buttons."""
+
+    channel_id: int
+    message_id: int
+    kind: str  # the event it shows: a "draft" is edited in place by the turn's next step
+    turn: int
 
 
 def custom_id(action: str, game_id: int, turn: int) -> str:
@@ -349,15 +368,15 @@ async def _answer(
     view: discord.ui.View | None,
     *,
     ephemeral: bool = False,
-) -> None:
-    """Send one message of an answer to an interaction.
+) -> discord.Message:
+    """Send one message of an answer to an interaction; return it.
 
     The first fills the deferred "thinking" message; later ones are follow-ups, ephemeral ones
     seen by the asker alone.
     """
     extras = interaction.extras
     if extras.get("pending"):
-        await interaction.edit_original_response(
+        message = await interaction.edit_original_response(
             content=part.content,
             embeds=part.embeds,
             attachments=part.files,
@@ -365,14 +384,15 @@ async def _answer(
             allowed_mentions=part.mentions,
         )
         extras["pending"] = False
-        return
-    await interaction.followup.send(
+        return message
+    return await interaction.followup.send(
         part.content or MISSING,
         embeds=part.embeds,
         files=part.files,
         view=view or MISSING,
         ephemeral=ephemeral,
         allowed_mentions=part.mentions,
+        wait=True,  # what interaction follow-ups always do: the message comes back
     )
 
 
@@ -557,6 +577,9 @@ class FeudBot(commands.Bot):
             Dispatcher(service, self._dispatch) if run_dispatcher else None
         )
         self._in_flight: set[int] = set()  # interactions being handled (for a clean shutdown)
+        # Per game, its one message with live buttons (in memory, as Telegram's `boards`: after
+        # a restart the next message is new and an older one keeps its buttons, which still work).
+        self._live: dict[int, LiveMessage] = {}
         self._idle = asyncio.Event()
         self._idle.set()
 
@@ -645,6 +668,8 @@ class FeudBot(commands.Bot):
         replies = await self.service.execute(
             self.chat_ref(interaction), self.user_ref(interaction), command
         )
+        if command.name == "new" and invite:
+            replies = await self._with_invitations(interaction, replies, invite)
         await self.deliver(interaction, adjust(replies) if adjust else replies)
 
     async def on_button(
@@ -831,15 +856,23 @@ class FeudBot(commands.Bot):
             r for r in replies if isinstance(r.to, UserTarget) and r.to.platform_user_id != me
         ]
         extras = interaction.extras
+        channel_id = int(interaction.channel_id or 0)
         for reply, buttons in public:
+            updated = await self._edit_draft(channel_id, reply, buttons)
+            if updated is not None:
+                # The draft message changed above; the asker is told so privately, with a link.
+                mine.insert(0, self._draft_note(interaction, reply, updated))
+                continue
             if extras.get("ephemeral"):
                 # Deferred privately (e.g. /rack) but the service has news for everybody.
-                await self._send_to_channel(int(interaction.channel_id or 0), reply, buttons)
+                await self._send_to_channel(channel_id, reply, buttons)
                 continue
             parts = message_parts(reply)
+            sent = None
             for n, part in enumerate(parts):
                 view = _view(buttons) if n == len(parts) - 1 else None  # under the last one
-                await _answer(interaction, part, view)
+                sent = await _answer(interaction, part, view)
+            await self._keep_live(channel_id, reply, buttons, sent)
         if extras.get("pending") and not extras.get("ephemeral"):
             # Nothing public to say: drop the public "thinking" message so the private answer
             # below is a new, ephemeral message.
@@ -905,15 +938,164 @@ class FeudBot(commands.Bot):
         """
         channel = self.get_partial_messageable(channel_id)
         parts = message_parts(reply, mention=mention)
+        sent = None
         for n, part in enumerate(parts):
             view = _view(buttons) if n == len(parts) - 1 else None
-            await channel.send(
+            sent = await channel.send(
                 part.content,
                 embeds=part.embeds,
                 files=part.files,
                 view=view or MISSING,
                 allowed_mentions=part.mentions,
             )
+        await self._keep_live(channel_id, reply, buttons, sent)
+
+    # -- one message with live buttons per game --
+
+    async def _keep_live(
+        self,
+        channel_id: int,
+        reply: Reply,
+        buttons: Sequence[GameButton],
+        message: discord.abc.Snowflake | None,
+    ) -> None:
+        """Note the game's newest message with buttons; take the buttons off the one before.
+
+        Buttons of a turn that is over, or Join and Start of a lobby that has started, must not
+        stay under older messages (Telegram edits its one board message; Discord keeps one
+        message per game whose buttons act). News that closes a lobby or a game
+        (`CLOSING_EVENTS`) takes them off even when it has no buttons itself.
+        """
+        game_id = reply.event.get("game_id")
+        if reply.private or not isinstance(game_id, int):
+            return
+        if not buttons and reply.kind not in CLOSING_EVENTS:
+            return
+        old = self._live.pop(game_id, None)
+        if buttons and message is not None:
+            self._live[game_id] = LiveMessage(channel_id, message.id, reply.kind, buttons[0].turn)
+        if old is not None and (message is None or old.message_id != message.id):
+            await self._strip(old)
+
+    async def _strip(self, live: LiveMessage) -> None:
+        """Take the buttons off a game's older message (it may be gone: that is fine)."""
+        message = self.get_partial_messageable(live.channel_id).get_partial_message(live.message_id)
+        try:
+            await message.edit(view=None)
+        except discord.HTTPException as error:
+            log.info("could not take the buttons off message %s: %s", live.message_id, error)
+
+    async def _edit_draft(
+        self, channel_id: int, reply: Reply, buttons: Sequence[GameButton]
+    ) -> LiveMessage | None:
+        """Show a draft step in the turn's draft message (edited in place); return it, or None.
+
+        The steps of one Rummikub turn (``/play K1 Y1 R1``, ``/play 3+R8``, ``/undo``,
+        ``/reset``) update one message rather than post a board each; the first step, and a
+        step after any other message of the game with buttons, posts a new one.
+        """
+        game_id = reply.event.get("game_id")
+        if reply.private or reply.kind != "draft" or not buttons or not isinstance(game_id, int):
+            return None
+        live = self._live.get(game_id)
+        if (
+            live is None
+            or live.kind != "draft"
+            or live.turn != buttons[0].turn
+            or live.channel_id != channel_id
+        ):
+            return None
+        parts = message_parts(reply)
+        if len(parts) != 1:  # a draft is short; a long one is posted as usual
+            return None
+        [part] = parts
+        message = self.get_partial_messageable(channel_id).get_partial_message(live.message_id)
+        try:
+            await message.edit(
+                content=part.content,
+                embeds=part.embeds,
+                attachments=part.files,
+                view=_view(buttons),
+                allowed_mentions=part.mentions,
+            )
+        except discord.HTTPException as error:  # deleted by a moderator, say: post a new one
+            log.info("could not update draft message %s: %s", live.message_id, error)
+            return None
+        return live
+
+    def _draft_note(
+        self, interaction: discord.Interaction[Any], reply: Reply, live: LiveMessage
+    ) -> Reply:
+        """Return the asker's private answer to a draft step shown in the draft message."""
+        link = (
+            f"https://discord.com/channels/{interaction.guild_id}/{live.channel_id}/"
+            f"{live.message_id}"
+        )
+        event = {"type": "draft_updated", "game_id": reply.event.get("game_id")}
+        return self._private_reply(interaction, f"{reply.text}\n{DRAFT_UPDATED} {link}", event)
+
+    # -- invitations --
+
+    async def _with_invitations(
+        self,
+        interaction: discord.Interaction[Any],
+        replies: Sequence[Reply],
+        members: Sequence[discord.abc.User],
+    ) -> list[Reply]:
+        """Tell the members a ``/new`` seated that they were invited: by DM, or else a mention.
+
+        "@bob: alice invited you to game #1 (Webfeud); My rack shows your tiles." DM or
+        mention, never both (as reminders): who allowed DMs gets it by DM, at the head of the
+        rack the start deals them, the mention standing in should the DM fail (`INSTEAD`); the
+        others share one message.
+        """
+        created = next((r for r in replies if not r.private and r.kind == "game_created"), None)
+        game_id = created.event.get("game_id") if created is not None else None
+        if created is None or not isinstance(game_id, int):
+            return list(replies)
+        key = str(created.event.get("game", ""))
+        title = GAMES[key].title if key in GAMES else key
+        started = any(
+            not r.private and r.kind == "game_started" and r.event.get("game_id") == game_id
+            for r in replies
+        )
+        asker = interaction.user
+        uids = list(dict.fromkeys(str(m.id) for m in members if m.id != asker.id))
+        invited = f"invited you to game #{game_id} ({title})"
+        rest = "My rack shows your tiles." if started else START_HINT
+        said = f"{plain(asker.display_name)} {invited}"  # a mention's text is not escaped again
+        out = list(replies)
+        by_dm = [uid for uid in uids if await self._wants_dm(uid)]
+        where = getattr(interaction.channel, "name", None)
+        for uid in by_dm:
+            dm = f"{asker.display_name} {invited}" + (f" in #{where}" if where else "")
+            instead = f"<@{uid}>: {said}; {rest}"
+            racks = [
+                n
+                for n, r in enumerate(out)
+                if r.kind == "rack"
+                and isinstance(r.to, UserTarget)
+                and r.to.platform_user_id == uid
+                and r.event.get("game_id") == game_id
+            ]
+            if racks:  # one DM: the invitation heads the rack it deals
+                rack = out[racks[0]]
+                event = {**rack.event, INSTEAD: instead}
+                out[racks[0]] = replace(rack, text=f"{dm}.\n{rack.text}", event=event)
+            else:
+                to = UserTarget(0, PLATFORM, uid, "")
+                event = {"type": "invited", "game_id": game_id, INSTEAD: instead}
+                out.append(Reply(to, f"{dm}; {START_HINT}", event=event))
+        pinged = [uid for uid in uids if uid not in by_dm]
+        if not pinged:
+            return out
+        # (The asker takes the first seat, and the first turn: an invitee is not also told
+        # "your turn" by the same start.)
+        mentions = ", ".join(f"<@{uid}>" for uid in pinged)
+        await self._insert_ping(
+            out, pinged, f"{mentions}: {said}; {rest}", {"type": "invited", "game_id": game_id}
+        )
+        return out
 
     async def _notify(self, reply: Reply) -> None:
         """Send a private reply by DM when allowed, else its mention in the game's channel.

@@ -32,7 +32,7 @@ import logging
 import re
 import signal
 from collections.abc import AsyncIterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -57,6 +57,7 @@ from telegram.ext import (
     ApplicationBuilder,
     BaseRateLimiter,
     CallbackQueryHandler,
+    ChatMemberHandler,
     CommandHandler,
     ContextTypes,
     MessageHandler,
@@ -71,7 +72,7 @@ from bot.adapters.common import (
     image_name,
     short_description,
 )
-from bot.commands import COMMANDS
+from bot.commands import COMMANDS, CommandError, parse_command
 from bot.config import Settings
 from bot.core.errors import GameError, Reason
 from bot.games import GAMES
@@ -128,16 +129,65 @@ TURN_BOUND = frozenset({"pass", "passok"})
 SECRET_KINDS = frozenset({"rack", "hint", "unseen", "preview", "my_games"})
 # Commands that ask for such a secret: typed in a group, each gets the "open a private chat" notice.
 ASKED_SECRETS = frozenset({"rack", "bag", "hint", "try"})
-# Moves: their answer is public, but a refusal by the rules comes after the rack check ("KNTWGLT
-# is not in the dictionary" proves the tiles are there), so it is as secret as /try's.
+# Moves: their answer is public, but a refusal by the rules that comes after the rack check
+# ("KNTWGLT is not in the dictionary" proves the tiles are there) is as secret as /try's.
 MOVE_COMMANDS = frozenset({"play", "swap"})
+# The rules' refusals of a move that come after its tiles were found on the rack. The word games
+# check bounds, length, letters, new tiles and whole words first (a notation mistake tells
+# nothing), then the rack, then the start square, contact, the taken tile and the dictionary;
+# Numfeud checks each step's tiles as it lays them, then the board: no tile laid, start square,
+# contact, jokers, melds. (Rummikub's steps are public drafts anyway.) A Numfeud move of several
+# steps ("K8>L9; 9L R9 R10 R11") checks a later step after an earlier one's tiles: any rules
+# refusal of it counts (`reveals_tiles`).
+_AFTER_RACK_REASONS = frozenset(
+    str(r)
+    for r in (
+        Reason.TILE_NOT_IN_RACK,
+        Reason.FIRST_MOVE_NOT_THROUGH_START,
+        Reason.NOT_ADJACENT,
+        Reason.WORD_NOT_IN_LEXICON,
+        Reason.TAKEN_TILE_NOT_USED,
+        Reason.ONLY_TAKEN_TILE,
+        Reason.TAKEN_TILE_PUT_BACK,
+        Reason.NO_TILE_PLAYED,
+        Reason.CELL_TAKEN,  # Numfeud: a clash on the board found after the step's tiles were
+        Reason.TWO_JOKERS,
+        Reason.INVALID_MELD,
+        Reason.JOKER_IN_LAST_PLAY,
+    )
+)
+# Commands of one player in one running game: typed in the private chat with the bot, they act
+# on the player's game in a group (news there, answers here), so a swap never shows its tiles.
+ROUTED_COMMANDS = frozenset(
+    {
+        "play",
+        "swap",
+        "pass",
+        "resign",
+        "place",
+        "try",
+        "hint",
+        "rack",
+        "bag",
+        "moves",
+        "done",
+        "undo",
+        "reset",
+        "draw",
+        "nudge",
+        "board",
+        "history",
+    }
+)
+# Chat replies of such a command that answer the asker rather than tell the group news.
+ANSWER_KINDS = frozenset({"board", "history"})
+SHOWN_GAMES = 5  # game ids listed when a private command could mean several group games
 # A refusal of such a command that comes from the rules may tell what is on the rack ("EAWRN is
 # not in the dictionary" says the tiles are there; "you have no Q" says one is not): it is as
 # secret as the answer. Refusals about finding the game or the turn tell nothing of the tiles.
 _TILE_SAFE_REASONS = frozenset({Reason.GAME_OVER, Reason.NOT_YOUR_TURN, Reason.NOT_A_PLAYER})
-_REVEALING_REASONS = frozenset(
-    {str(r) for r in Reason if r not in _TILE_SAFE_REASONS} | {"INVALID_MOVE", "GAME_ERROR"}
-)
+_RULE_REASONS = frozenset(str(r) for r in Reason if r not in _TILE_SAFE_REASONS)
+_REVEALING_REASONS = _RULE_REASONS | {"INVALID_MOVE", "GAME_ERROR"}
 # Chat replies that show a game's board: they update the game's one board message.
 BOARD_KINDS = frozenset({"game_started", "move_played", "timeout", "draft"})
 _CALLBACK = re.compile(r"^g:(\d{1,18}):([a-z]{1,8}):(\d{1,9})$")
@@ -148,7 +198,24 @@ PLACED = "placed"  # the group notice of tiles placed at a round deadline (`_pla
 ELSEWHERE = "That button belongs to game #{id} of another chat; nothing was changed."
 WELCOME = (
     "Hello! Private messages are on: your racks and reminders will arrive here. "
-    "Play in a group with /new webfeud @friend, or see /help."
+    "Play me right here with /new webfeud bot=easy, or friends in a group with "
+    "/new webfeud @friend; moves of your group games can be sent here too. /help lists more."
+)
+# Posted once when the bot is added to a group (fewer than 600 characters).
+GROUP_WELCOME = (
+    "Hello! I host five tile games:\n"
+    "webfeud — a crossword word game like Wordfeud\n"
+    "smartfeud — the word game where you may take a tile from the board\n"
+    "rummikub — lay runs and groups of numbered tiles, 2–4 players\n"
+    "numfeud — Rummikub's tiles on a crossword board\n"
+    "nmbr9 — stack numbered tiles in levels, also alone\n"
+    "Start: /new webfeud @friend, or /new webfeud bot=easy to play me. Your tiles come in our "
+    "private chat. /help for more."
+)
+# Added under the news of a /swap typed in a group (once per player and game).
+SWAP_TIP = (
+    "Tip: send /swap to me in private (t.me/{username}): it is played here the same, "
+    "and nobody sees which tiles went back."
 )
 PLAIN_TEXT = "Commands start with /, e.g. /new webfeud bot=easy; /help lists them."
 # Telegram's stand-in sender for an admin who posts as the group ("Remain anonymous").
@@ -164,8 +231,9 @@ AS_CHANNEL = (
 # The group notice for a private answer that has nothing to tap for (unlike a rack).
 ASK_PRIVATELY = (
     "my answer to /{command} {what}, so it goes only to our private chat, which you have "
-    "not opened yet. Open it with the button below, then send /{command} here again."
+    "not opened yet. Open it with the button below, then send /{command} there{moves}."
 )
+ASK_MOVES = ": it is played in this game just the same, and nobody sees your tiles"
 PRIVATE_WHAT = {
     "my_games": "lists your games in other chats",
     "error": "would tell about your tiles",
@@ -262,14 +330,38 @@ def is_anonymous(message: Message) -> bool:
     return message.sender_chat is not None or (user is not None and user.id == ANONYMOUS_ADMIN_ID)
 
 
-def reveals_tiles(reply: Reply) -> bool:
-    """Return True for a refusal that may tell what is on the asker's rack (see above)."""
-    return reply.kind == "error" and str(reply.event.get("reason", "")) in _REVEALING_REASONS
+def reveals_tiles(reply: Reply, *, move: bool = False, steps: int = 1) -> bool:
+    """Return True for a refusal that may tell what is on the asker's rack (see above).
+
+    For a `move` (/play, /swap) of one step only the refusals after the rack check count:
+    "A move is a square and a word: 8H QUIZ" tells nothing of the tiles.
+    """
+    if reply.kind != "error":
+        return False
+    reason = str(reply.event.get("reason", ""))
+    if move and steps < 2:
+        return reason in _AFTER_RACK_REASONS
+    if move:  # a later step is checked after an earlier step's tiles: any rules refusal
+        return reason in _RULE_REASONS
+    return reason in _REVEALING_REASONS
 
 
 def names_rack_tiles(reply: Reply) -> bool:
     """Return True for a refusal that says which tiles the asker holds or lacks (any command)."""
     return reply.kind == "error" and reply.event.get("reason") == Reason.TILE_NOT_IN_RACK
+
+
+def _parse_quietly(text: str) -> tuple[str, int | None] | None:
+    """Return (command name, game=<id>) of a command line, or None when it does not parse.
+
+    A move given without its argument (a bare ``/swap``) still counts: the service answers it
+    with the notation of the player's game.
+    """
+    try:
+        command = parse_command(text)
+    except CommandError as error:
+        return None if error.lacking is None else (error.lacking, error.game_id)
+    return command.name, command.game_id
 
 
 def split_text(text: str, limit: int = TEXT_LIMIT) -> list[str]:
@@ -369,10 +461,29 @@ class Origin:
     asked_secret: bool = False  # the user asked for a secret (/rack, /bag, …); else it came unasked
     command: str = ""  # the command typed (or the button's action), without the slash
     consumed: set[int] = field(default_factory=set)  # id() of replies shown in the answer
+    steps: int = 1  # the steps of a move typed (Numfeud's "K8>L9; 9L R9 R10 R11" has two)
+    game_id: int | None = None  # the game=<id> typed, if any
+    routed: bool = False  # typed in the private chat, acting on the player's game in a group
 
 
 def _kind(step: Reply | Sequence[Reply]) -> str:
     return step.kind if isinstance(step, Reply) else "board"
+
+
+def _group_swap_news(replies: Sequence[Reply], origin: Origin) -> Reply | None:
+    """Return the news of a /swap typed in a group and accepted, or None for anything else."""
+    if origin.private or origin.query is not None or origin.command != "swap":
+        return None
+    if origin.message_id is None or any(r.kind == "error" for r in replies):
+        return None
+    return next(
+        (
+            r
+            for r in replies
+            if isinstance(r.to, ChatTarget) and r.kind == "move_played" and r.event.get("game_id")
+        ),
+        None,
+    )
 
 
 class TelegramFrontEnd:
@@ -389,6 +500,8 @@ class TelegramFrontEnd:
         self._told: set[tuple[int, int]] = set()  # (game id, user id) told how to see tiles
         self._started: set[int] = set()  # Telegram ids known to have written to us privately
         self._moved: dict[int, int] = {}  # a basic group's id -> its supergroup's (upgrades seen)
+        self._swap_tipped: set[tuple[int, int]] = set()  # (game id, Telegram id) told of DM swaps
+        self._welcomed: set[int] = set()  # groups greeted since the bot was (last) added
 
     # -- wiring --
 
@@ -415,6 +528,10 @@ class TelegramFrontEnd:
             )
         )
         app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self.on_migrate))
+        # Added to a group: Telegram tells it twice (my_chat_member, and the service message
+        # new_chat_members); one welcome is posted.
+        app.add_handler(ChatMemberHandler(self.on_my_membership, ChatMemberHandler.MY_CHAT_MEMBER))
+        app.add_handler(MessageHandler(filters.StatusUpdate.NEW_CHAT_MEMBERS, self.on_new_members))
         app.add_handler(CallbackQueryHandler(self.on_callback))
         app.add_error_handler(self.on_error)
 
@@ -461,8 +578,77 @@ class TelegramFrontEnd:
         text = await self._command_text(message)
         if private and name == "start" and await self._private_start(text, ref, origin):
             return
-        replies = await self.service.handle(self._chat_ref(chat), ref, text)
+        where = self._chat_ref(chat)
+        parsed = _parse_quietly(text)
+        if parsed is not None:
+            origin.command, origin.game_id = parsed
+            origin.steps = text.count(";") + 1
+        if private and parsed is not None:
+            routed = await self._private_route(parsed, user, text)
+            if isinstance(routed, str):  # several games elsewhere: which one is meant?
+                await self._send_text(chat.id, routed, reply_to=message.message_id)
+                return
+            if routed is not None:
+                # Played in the group's game: news goes there, answers come here.
+                where, ref, origin.routed = routed, user_ref(user), True
+        replies = await self.service.handle(where, ref, text)
         await self.deliver(replies, origin)
+
+    async def _private_route(
+        self, parsed: tuple[str, int | None], user: TgUser, text: str
+    ) -> ChatRef | str | None:
+        """Return the group whose game a command typed in the private chat acts on.
+
+        A private chat hosts only its own bot or solo games; a player's commands there may
+        also act on their games in groups, so that a swap's tiles are never typed in a group.
+        That is the game named by game=<id>, if it is in another chat and the player is seated
+        in it; without game=, the player's one running game elsewhere on Telegram, unless one
+        runs in the private chat itself. Several elsewhere: the question which (a text). None:
+        the command stays in the private chat.
+        """
+        name, game_id = parsed
+        if name not in ROUTED_COMMANDS:
+            return None
+        stored = await self.db.users.get_user_by_platform_id(PLATFORM, str(user.id))
+        if stored is None:
+            return None
+        here = await self.db.chats.get_chat_by_platform_id(PLATFORM, str(user.id))
+        if game_id is not None:
+            row = await self.db.games.get_game(game_id)
+            if row is None or (here is not None and row.chat_id == here.id):
+                return None
+            if not any(s.user_id == stored.id for s in await self.db.games.seats(row.id)):
+                return None
+            chat = await self.db.chats.get_chat(row.chat_id)
+            if chat is None or chat.platform != PLATFORM:
+                return None
+            return ChatRef(PLATFORM, chat.platform_chat_id)
+        if here is not None and await self.db.games.list_games(
+            chat_id=here.id, user_id=stored.id, statuses=("active",), limit=1
+        ):
+            return None
+        elsewhere: list[tuple[int, str]] = []
+        for row in await self.db.games.list_games(user_id=stored.id, statuses=("active",)):
+            chat = await self.db.chats.get_chat(row.chat_id)
+            if (
+                chat is not None
+                and chat.platform == PLATFORM
+                and (here is None or chat.id != here.id)
+            ):
+                elsewhere.append((row.id, chat.platform_chat_id))
+        if not elsewhere:
+            return None
+        if len(elsewhere) == 1:
+            return ChatRef(PLATFORM, elsewhere[0][1])
+        ids = sorted(game for game, _chat in elsewhere)
+        shown = ", ".join(f"#{game}" for game in ids[:SHOWN_GAMES])
+        if len(ids) > SHOWN_GAMES:
+            shown += f" and {len(ids) - SHOWN_GAMES} more; /games lists them"
+        example = clip(" ".join(text.split()), 60)
+        return (
+            f"You are in several games in groups ({shown}); say which with game=<id>, "
+            f"e.g. {example} game={ids[0]}"
+        )
 
     async def on_plain_text(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Answer text that is not a command, in a private chat, with how commands look."""
@@ -653,6 +839,36 @@ class TelegramFrontEnd:
             await self.deliver(replies, origin)
         return True
 
+    async def on_my_membership(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Greet a group that has just added the bot (as a member or an administrator)."""
+        change = update.my_chat_member
+        if change is None or change.chat.type not in (ChatType.GROUP, ChatType.SUPERGROUP):
+            return
+        gone = (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED)
+        now = change.new_chat_member.status
+        if now in gone:
+            self._welcomed.discard(change.chat.id)  # added again later: greet again
+            return
+        present = (ChatMemberStatus.MEMBER, ChatMemberStatus.ADMINISTRATOR)
+        if change.old_chat_member.status in gone and now in present:  # not a promotion
+            await self._welcome_group(change.chat.id)
+
+    async def on_new_members(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Greet a group when the service message says the bot was added to it."""
+        message = update.effective_message
+        me = self._bot().id
+        if message is not None and any(u.id == me for u in message.new_chat_members):
+            await self._welcome_group(message.chat.id)
+
+    async def _welcome_group(self, chat_id: int) -> None:
+        if chat_id in self._welcomed:
+            return
+        self._welcomed.add(chat_id)
+        try:
+            await self._send_text(chat_id, GROUP_WELCOME)
+        except TelegramError as error:  # e.g. a group where members may not write
+            log.info("could not greet the group %s: %s", chat_id, error)
+
     def _chat_ref(self, chat: TgChat) -> ChatRef:
         if chat.type == ChatType.PRIVATE:
             return ChatRef(PLATFORM, str(chat.id), private=True)
@@ -706,6 +922,8 @@ class TelegramFrontEnd:
         """Send the service's replies: answer a button press first, then chat and private ones."""
         if origin is not None and origin.query is not None and not origin.answered:
             await self._answer_press(replies, origin)
+        if origin is not None and (news := _group_swap_news(replies, origin)) is not None:
+            replies = await self._after_group_swap(replies, news, origin)
         boards: dict[int, list[Reply]] = {}
         plan: list[Reply | list[Reply]] = []
         for reply in replies:
@@ -726,6 +944,10 @@ class TelegramFrontEnd:
                     for reply in step:
                         if reply.kind == "timeout":
                             await self._timeout_notice(reply)
+                elif origin is not None and origin.routed and step.kind in ANSWER_KINDS:
+                    # /board typed privately about a group's game: the answer comes here, not
+                    # a new board message in the group.
+                    await self._send_to(origin.chat_id, step)
                 elif isinstance(step.to, ChatTarget):
                     await self._send_chat(step, origin)
                 elif id(step) not in (origin.consumed if origin else set()):
@@ -743,6 +965,26 @@ class TelegramFrontEnd:
                     await self._rack_notice(chat_id, game_id, users)
             except TelegramError:
                 log.exception("sending the %s notice of game %d failed", about, game_id)
+
+    async def _after_group_swap(
+        self, replies: Sequence[Reply], news: Reply, origin: Origin
+    ) -> list[Reply]:
+        """Hide an accepted /swap typed in a group, and say (once) that it can be sent privately.
+
+        Deleting the command message needs the bot to be an admin that may delete messages;
+        elsewhere Telegram refuses, which changes nothing else.
+        """
+        assert origin.message_id is not None
+        try:
+            await self._bot().delete_message(origin.chat_id, origin.message_id)
+        except TelegramError as error:
+            log.info("could not delete a /swap in chat %s: %s", origin.chat_id, error)
+        key = (int(news.event["game_id"]), origin.user_id)
+        if key in self._swap_tipped:
+            return list(replies)
+        self._swap_tipped.add(key)
+        tip = SWAP_TIP.format(username=self.username)
+        return [replace(r, text=f"{r.text}\n{tip}") if r is news else r for r in replies]
 
     async def _answer(self, origin: Origin, text: str, *, alert: bool = False) -> None:
         if origin.query is None or origin.answered:
@@ -926,11 +1168,14 @@ class TelegramFrontEnd:
             return
         asked = here and origin is not None and origin.asked_secret
         moved = here and origin is not None and origin.command in MOVE_COMMANDS
-        # A refusal of /try, /hint, /bag, /rack or a move may tell about the tiles: it goes like
-        # a rack; so does any refusal naming tiles the rack lacks ("You have only 1 R1").
+        steps = origin.steps if origin is not None else 1
+        # A refusal of /try, /hint, /bag or /rack may tell about the tiles, and so may that of a
+        # move once the rules have looked at the rack: it goes like a rack; so does any refusal
+        # naming tiles the rack lacks ("You have only 1 R1").
         secret = (
             is_secret(reply)
-            or ((asked or moved) and reveals_tiles(reply))
+            or (asked and reveals_tiles(reply))
+            or (moved and reveals_tiles(reply, move=True, steps=steps))
             or names_rack_tiles(reply)
         )
         if reply.kind == "error" and origin is not None and here and not secret:
@@ -955,7 +1200,7 @@ class TelegramFrontEnd:
             return
         if secret and reply.kind in PRIVATE_WHAT and origin is not None:
             # Nothing to tap for (a refusal, a list of games): say where it goes, not what it says.
-            await self._ask_privately(chat_id, user, reply, origin.command)
+            await self._ask_privately(chat_id, user, reply, origin)
             return
         if secret:
             game_id = int(reply.event.get("game_id", 0))
@@ -1016,11 +1261,39 @@ class TelegramFrontEnd:
         await self._send_text(chat_id, f"{names}: {text}", markup=markup, html_mode=True)
 
     async def _ask_privately(
-        self, chat_id: int, user: UserTarget, reply: Reply, command: str
+        self, chat_id: int, user: UserTarget, reply: Reply, origin: Origin
     ) -> None:
-        """Tell a player in the group that an answer is private, with a button to open the chat."""
-        text = ASK_PRIVATELY.format(command=html.escape(command), what=PRIVATE_WHAT[reply.kind])
-        await self._invite_privately(chat_id, [user], f"https://t.me/{self.username}", text)
+        """Tell a player in the group that an answer is private, with a button to open the chat.
+
+        The button is the game's deep link when the answer is about one game: opening the chat
+        with it brings the rack at once.
+        """
+        command = origin.command
+        text = ASK_PRIVATELY.format(
+            command=html.escape(command),
+            what=PRIVATE_WHAT[reply.kind],
+            moves=ASK_MOVES if command in MOVE_COMMANDS else "",
+        )
+        game_id = reply.event.get("game_id") or await self._game_asked_about(origin)
+        link = (
+            deep_link(self.username, int(game_id)) if game_id else f"https://t.me/{self.username}"
+        )
+        await self._invite_privately(chat_id, [user], link, text)
+
+    async def _game_asked_about(self, origin: Origin) -> int | None:
+        """Return the game a command typed in a chat is about: game=<id>, or the asker's one."""
+        if origin.game_id is not None:
+            return origin.game_id
+        if origin.command not in ROUTED_COMMANDS:  # /games: about no one game
+            return None
+        chat = await self.db.chats.get_chat_by_platform_id(PLATFORM, str(origin.chat_id))
+        user = await self.db.users.get_user_by_platform_id(PLATFORM, str(origin.user_id))
+        if chat is None or user is None:
+            return None
+        rows = await self.db.games.list_games(
+            chat_id=chat.id, user_id=user.id, statuses=("active",), limit=2
+        )
+        return rows[0].id if len(rows) == 1 else None
 
     async def _timeout_notice(self, reply: Reply) -> None:
         """Tell the player whose turn timed out: privately when possible, else by a mention.
@@ -1247,7 +1520,8 @@ async def telegram_running(
         rate_limiter=rate_limiter,
     )
     hook = webhook or webhook_from(settings)
-    allowed = [Update.MESSAGE, Update.CALLBACK_QUERY]
+    # my_chat_member: the bot added to a group (or removed), for the welcome.
+    allowed = [Update.MESSAGE, Update.CALLBACK_QUERY, Update.MY_CHAT_MEMBER]
     async with app:
         await front.setup(app.bot)
         await app.start()

@@ -953,7 +953,8 @@ class FakeDiscord:
 
     async def _edit_message(self, match: re.Match[str], body: Any, files: list, *_: Any):
         msg = self.messages.get(int(match.group(2)))
-        if msg is None or msg.deleted:
+        # An ephemeral message exists for its user only: the channel route does not find it.
+        if msg is None or msg.deleted or msg.ephemeral or msg.channel_id != int(match.group(1)):
             return self._error(404, 10008, "Unknown Message")
         self._apply_edit(msg, body, files)
         return self._json(self.message_payload(msg))

@@ -147,10 +147,15 @@ async def test_button_on_an_old_message_works_after_a_restart(harness):
 
 
 async def test_pass_on_an_earlier_turn_gets_a_polite_answer(harness):
-    """Pass clicked under an old board is refused ephemerally and changes nothing."""
+    """Pass clicked under an old board is refused ephemerally and changes nothing.
+
+    (A message posted before a restart keeps its buttons: the new process does not know it.)
+    """
     inter = await harness.slash(harness.alice, "new", game="webfeud", player=str(harness.bob))
     first = harness.fake.last_with_buttons("fb:pass:")
+    await harness.restart()
     await harness.slash(harness.alice, "pass")
+    assert first.custom_ids()
     row_before = await harness.db.games.get_game(1)
     inter = await harness.click(harness.bob, first, first.button("fb:pass:"))
     msgs = harness.replies(inter)
@@ -166,6 +171,7 @@ async def test_an_old_pass_button_of_an_ended_game_says_the_game_is_over(harness
     fake = harness.fake
     await harness.slash(harness.alice, "new", game="webfeud", player=str(harness.bob))
     first = fake.last_with_buttons("fb:pass:1:")
+    await harness.restart()  # the old message keeps its buttons (see the test above)
     await harness.slash(harness.alice, "resign")
     assert (await harness.db.games.get_game(1)).status == "finished"
     row_before = await harness.db.games.get_game(1)
@@ -177,6 +183,7 @@ async def test_an_old_pass_button_of_an_ended_game_says_the_game_is_over(harness
 
     await harness.slash(harness.alice, "new", game="webfeud", player=str(harness.bob))
     second = fake.last_with_buttons("fb:pass:2:")
+    await harness.restart()
     await harness.slash(harness.carol, "cancel", game=2)  # Manage Server may cancel it
     assert (await harness.db.games.get_game(2)).status == "cancelled"
     inter = await harness.click(harness.alice, second, second.button("fb:pass:"))
@@ -275,4 +282,31 @@ async def test_pass_asks_first_in_a_message_only_the_player_sees(harness):
     turn = (await harness.db.games.get_game(2)).turn
     await harness.click(harness.alice, draw, draw.button("fb:pass:"))
     assert (await harness.db.games.get_game(2)).turn == turn + 1
+    assert fake.errors == []
+
+
+async def test_the_lobby_loses_its_buttons_when_the_game_starts(harness):
+    """Join/Start come off the lobby messages at the start (by Join, by /start) and a cancel."""
+    fake = harness.fake
+    inter = await harness.slash(harness.alice, "new", game="webfeud", seed=SEED)
+    [lobby] = harness.replies(inter)
+    inter = await harness.click(harness.bob, lobby, "fb:join:1:0")
+    [started] = [m for m in harness.replies(inter) if m.public and "has started" in m.text]
+    assert lobby.custom_ids() == []
+    assert started.custom_ids()[0] == "fb:rack:1:0"
+
+    inter = await harness.slash(harness.alice, "new", game="rummikub", seed=SEED)
+    [created] = harness.replies(inter)
+    inter = await harness.slash(harness.bob, "join", game=2)
+    [joined] = [m for m in harness.replies(inter) if m.public]
+    assert created.custom_ids() == []  # the newer lobby message has the buttons
+    assert joined.custom_ids() == ["fb:join:2:0", "fb:start:2:0"]
+    await harness.slash(harness.alice, "start", game=2)
+    assert joined.custom_ids() == []
+    assert not [m for m in fake.public_messages() if "fb:join:" in " ".join(m.custom_ids())]
+
+    inter = await harness.slash(harness.alice, "new", game="numfeud", seed=SEED)
+    [lobby] = harness.replies(inter)
+    await harness.slash(harness.alice, "cancel", game=3)
+    assert lobby.custom_ids() == []
     assert fake.errors == []

@@ -28,7 +28,12 @@ async def test_names_neither_ping_nor_format(harness):
     fake = harness.fake
     loud = fake.add_user("@everyone")
     bold = fake.add_user("**x**")
-    await harness.slash(bold, "new", game="webfeud", player=str(loud), seed=7)
+    inter = await harness.slash(bold, "new", game="webfeud", player=str(loud), seed=7)
+    invite = [m for m in harness.replies(inter) if m.pings()["users"]][-1]
+    assert (
+        invite.text
+        == f"<@{loud}>: **x** invited you to game #1 (Webfeud); My rack shows your tiles."
+    )
     inter = await harness.slash(bold, "pass")
     news, ping = [m for m in harness.replies(inter) if m.public]
     assert "**x**: pass" in news.text  # as the channel reads it
@@ -44,7 +49,7 @@ async def test_names_neither_ping_nor_format(harness):
         who = msg.pings()
         assert not who["everyone"]
         assert not who["roles"]
-        assert who["users"] <= ({str(loud)} if msg is ping else set()), msg.content
+        assert who["users"] <= ({str(loud)} if msg in (ping, invite) else set()), msg.content
 
 
 async def test_a_long_list_is_split_at_line_ends_over_several_embeds(harness):

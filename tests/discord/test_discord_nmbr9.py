@@ -87,8 +87,10 @@ async def test_a_round_deadline_tells_each_player_by_dm_or_mention_never_both(fa
             options="deadline=10m",
             seed=4,
         )
+        invited = len(fake.messages)
         inter = await h.slash(alice, "start")
-        pings = [m.pings()["users"] for m in fake.public_messages() if m.pings()["users"]]
+        started = list(fake.messages.values())[invited:]
+        pings = [m.pings()["users"] for m in started if m.public and m.pings()["users"]]
         assert pings == [{str(bob)}, {str(carol)}]  # carol's DM failed: her mention stands in
         assert [m.text for m in h.replies(inter) if m.pings()["users"]] == [
             f"<@{bob}>: place your tile of round 1 in game #1."

@@ -51,3 +51,52 @@ async def test_stats_of_a_member_are_that_members_own(harness) -> None:
     stored = await harness.db.users.get_user_by_platform_id(PLATFORM, str(namesake))
     assert stored is not None
     assert stored.display_name == "sam"
+
+
+async def test_an_invited_member_is_told_by_one_mention_or_by_dm(harness) -> None:
+    """/new player:@bob mentions bob (only him) once; who allowed DMs is DMed, never mentioned."""
+    fake = harness.fake
+    alice, bob, carol = harness.alice, harness.bob, harness.carol
+    inter = await harness.slash(alice, "new", game="webfeud", player=str(bob), seed=3)
+    pings = [m for m in harness.replies(inter) if m.public and m.pings()["users"]]
+    assert [(m.content, m.pings()["users"]) for m in pings] == [
+        (
+            f"<@{bob}>: alice invited you to game #1 (Webfeud); My rack shows your tiles.",
+            {str(bob)},
+        )
+    ]
+
+    # A lobby: bob is mentioned; carol, who allowed DMs, is DMed instead.
+    await harness.slash(carol, "notify", dm=True)
+    inter = await harness.slash(
+        alice, "new", game="rummikub", player=str(bob), player2=str(carol), seed=3
+    )
+    pings = [m for m in harness.replies(inter) if m.public and m.pings()["users"]]
+    assert [(m.content, m.pings()["users"]) for m in pings] == [
+        (
+            f"<@{bob}>: alice invited you to game #2 (Rummikub); it begins when someone presses "
+            "Start.",
+            {str(bob)},
+        )
+    ]
+    [dm] = fake.dms_to(carol)
+    assert dm.text == (
+        "alice invited you to game #2 (Rummikub) in #games; it begins when someone presses Start."
+    )
+
+    # A game dealt at once: one DM, the invitation heading carol's rack; no mention of her.
+    mentioned = [m for m in fake.public_messages() if str(carol) in m.pings()["users"]]
+    inter = await harness.slash(alice, "new", game="webfeud", player=str(carol), seed=3)
+    assert [m for m in fake.public_messages() if str(carol) in m.pings()["users"]] == mentioned
+    dm = fake.dms_to(carol)[-1]
+    assert dm.text.startswith("alice invited you to game #3 (Webfeud) in #games.\nYour rack")
+    assert len(fake.dms_to(carol)) == 2
+
+    # Her DMs closed: the mention stands in for the DM, once.
+    fake.closed_dms.add(carol)
+    inter = await harness.slash(alice, "new", game="webfeud", player=str(carol), seed=3)
+    pinged = [m for m in fake.public_messages() if str(carol) in m.pings()["users"]]
+    assert [m.content for m in pinged[len(mentioned) :]] == [
+        f"<@{carol}>: alice invited you to game #4 (Webfeud); My rack shows your tiles."
+    ]
+    assert fake.errors == ["403 50007 Cannot send messages to this user"]  # the refused DM

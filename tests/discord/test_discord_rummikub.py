@@ -45,3 +45,66 @@ async def test_a_turn_built_in_steps_with_slash_commands(harness) -> None:
     row = await harness.db.games.get_game(1)
     assert row.turn == 2
     harness.assert_racks_private()
+
+
+def live_boards(fake, game_id: int) -> list:
+    """The public messages whose My rack button of the game still acts."""
+    return [m for m in fake.public_messages() if f"fb:rack:{game_id}:" in " ".join(m.custom_ids())]
+
+
+async def test_the_steps_of_a_turn_update_one_draft_message(harness) -> None:
+    """Draft steps edit one message (text, picture, buttons); the asker is told privately.
+
+    The first step posts the draft and takes the buttons off the start; /play, /undo and
+    /reset then post nothing new in the channel; /done posts the move, and the draft message
+    keeps no buttons of the turn that is over.
+    """
+    fake = harness.fake
+    await harness.slash(harness.alice, "new", game="rummikub", player=str(harness.bob), seed=4)
+    inter = await harness.slash(harness.alice, "start")
+    [start] = [m for m in harness.replies(inter) if m.public and "has started" in m.text]
+
+    inter = await harness.slash(harness.alice, "play", move="K1 Y1")
+    [draft] = [m for m in harness.replies(inter) if m.public]
+    assert "(draft): K1 Y1" in draft.text
+    assert start.custom_ids() == []  # the start's buttons were of this turn, now the draft's
+    assert live_boards(fake, 1) == [draft]
+    public = len(fake.public_messages())
+    picture = draft.attachments[0].data
+
+    for step, shown in (("undo", "(draft): undo"), ("play", "(draft): K1 Y1 R1"), ("reset", "")):
+        if step == "play":
+            inter = await harness.slash(harness.alice, "play", move="K1 Y1 R1")
+        else:
+            inter = await harness.slash(harness.alice, step)
+        msgs = harness.replies(inter)
+        assert [m for m in msgs if m.public] == []  # nothing new in the channel
+        note = next(m for m in msgs if m.ephemeral and "draft message" in m.text)
+        assert str(draft.id) in note.text  # a link to the draft message
+        assert shown in draft.text, draft.text
+        assert len(fake.public_messages()) == public
+        [board] = draft.attachments  # the step's picture replaced the one before
+        assert board.filename.endswith("-board.png")
+        if step == "play":
+            assert board.data != picture  # R1 joined the meld on the table
+    assert "(draft): reset" in draft.text
+    assert draft.edits == 4  # the step's answer, then three edits in place
+    assert draft.custom_ids() == ["fb:rack:1:0", "fb:board:1:0", "fb:pass:1:0"]
+
+    await harness.slash(harness.alice, "play", move="K1 Y1 R1")
+    await harness.slash(harness.alice, "play", move="K13 Y13 R13")
+    assert len(fake.public_messages()) == public
+    inter = await harness.slash(harness.alice, "done")
+    [move] = [m for m in harness.replies(inter) if m.public and "bob to move" in m.text]
+    assert draft.custom_ids() == []
+    assert live_boards(fake, 1) == [move]
+
+    # bob's first step is a draft of a new turn: a message of its own, not alice's edited.
+    rack = load_state(await harness.db.games.get_game(1)).rack(1)
+    inter = await harness.slash(harness.bob, "play", move=" ".join(rack[:2]))
+    bobs = [m for m in harness.replies(inter) if m.public]
+    assert bobs
+    assert bobs[0] is not draft
+    assert "(draft): K1 Y1 R1" not in bobs[0].text
+    assert live_boards(fake, 1) == [bobs[-1]]
+    assert fake.errors == []

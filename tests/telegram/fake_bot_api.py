@@ -13,7 +13,9 @@ the setters), long-polls `getUpdates`, and behaves like Telegram where it matter
 when the bot writes first to a user who never started it, 400 "message is not modified" for
 identical edits, 400 for a callback query answered twice, texts over 4096, captions over 1024,
 alerts over 200 characters or callback data over 64 bytes, and 400 "group chat was upgraded
-to a supergroup chat" (with ``migrate_to_chat_id``) for a basic group after `migrate`.
+to a supergroup chat" (with ``migrate_to_chat_id``) for a basic group after `migrate`, 400
+"message can't be deleted" for someone else's group message unless the bot is an admin that
+may delete (`bot_admin`), and getUpdates delivers only the kinds of ``allowed_updates``.
 Failures can be injected per method (`fail_next`), e.g. a 429 with ``parameters.retry_after``.
 """
 
@@ -59,6 +61,8 @@ _STRING_FIELDS = frozenset(
 )
 _EDITS = ("editMessageText", "editMessageCaption", "editMessageMedia", "editMessageReplyMarkup")
 _SENDS = ("sendMessage", "sendPhoto")
+# Update kinds getUpdates leaves out unless `allowed_updates` names them.
+_NOT_BY_DEFAULT = frozenset({"chat_member", "message_reaction", "message_reaction_count"})
 
 
 class ApiError(Exception):
@@ -194,6 +198,9 @@ class FakeBotAPI:
         self._closing = False
         self.webhook: str = ""
         self.webhook_secret: str | None = None
+        self.allowed_updates: list[str] | None = None  # None: Telegram's default kinds
+        self.bot_deletes: set[int] = set()  # groups where the bot is an admin that may delete
+        self.deleted: list[tuple[int, int]] = []  # (chat id, message id) deleted by the bot
 
     # -- people and chats (what the tests "type") --
 
@@ -267,6 +274,63 @@ class FakeBotAPI:
             out["username"] = user["username"]
         self.chats[user["id"]] = out
         return out
+
+    def bot_admin(self, chat_id: int, *, can_delete_messages: bool = True) -> None:
+        """Make the bot an administrator of a group (with or without the right to delete)."""
+        if can_delete_messages:
+            self.bot_deletes.add(chat_id)
+        else:
+            self.bot_deletes.discard(chat_id)
+
+    def my_chat_member(
+        self, chat: Mapping[str, Any], by: Mapping[str, Any], old: str, new: str
+    ) -> dict[str, Any]:
+        """Build the update Telegram sends when the bot's own status in `chat` changes.
+
+        `old` and `new` are statuses: ``left``, ``kicked``, ``member``, ``administrator``.
+        """
+
+        def member(status: str) -> dict[str, Any]:
+            out: dict[str, Any] = {"status": status, "user": dict(self.me)}
+            if status == "kicked":
+                out["until_date"] = 0
+            if status == "administrator":
+                out |= {
+                    "can_be_edited": False,
+                    "is_anonymous": False,
+                    "can_manage_chat": True,
+                    "can_delete_messages": chat["id"] in self.bot_deletes,
+                    "can_manage_video_chats": False,
+                    "can_restrict_members": False,
+                    "can_promote_members": False,
+                    "can_change_info": False,
+                    "can_invite_users": True,
+                    "can_post_stories": False,
+                    "can_edit_stories": False,
+                    "can_delete_stories": False,
+                }
+            return out
+
+        change = {
+            "chat": dict(chat),
+            "from": dict(by),
+            "date": int(time.time()),
+            "old_chat_member": member(old),
+            "new_chat_member": member(new),
+        }
+        return self._update({"my_chat_member": change})
+
+    def added_to_group(self, chat: Mapping[str, Any], by: Mapping[str, Any]) -> dict[str, Any]:
+        """Build the service message "`by` added the bot" (``new_chat_members``) in `chat`."""
+        message = {
+            "message_id": self._next_message_id(chat["id"]),
+            "from": dict(by),
+            "chat": dict(chat),
+            "date": int(time.time()),
+            "new_chat_members": [dict(self.me)],
+        }
+        self.messages[(chat["id"], message["message_id"])] = message
+        return self._update({"message": message})
 
     def _next_message_id(self, chat_id: int) -> int:
         counter = self._msg_ids.setdefault(chat_id, itertools.count(1))
@@ -664,9 +728,18 @@ class FakeBotAPI:
         return self._finish_edit(message, params, False)
 
     def _m_deleteMessage(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
-        key = (int(params["chat_id"]), int(params["message_id"]))
-        if self.messages.pop(key, None) is None:
+        chat = self._chat(params)
+        key = (chat["id"], int(params["message_id"]))
+        message = self.messages.get(key)
+        if message is None:
             raise ApiError(400, "Bad Request: message to delete not found")
+        # A bot deletes its own messages and, in private chats, incoming ones; in a group
+        # someone else's only as an administrator with the right to delete messages.
+        own = message["from"].get("id") == BOT_ID
+        if not (own or chat["type"] == "private" or chat["id"] in self.bot_deletes):
+            raise ApiError(400, "Bad Request: message can't be deleted")
+        del self.messages[key]
+        self.deleted.append(key)
         return True
 
     def _m_answerCallbackQuery(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
@@ -692,16 +765,34 @@ class FakeBotAPI:
         timeout = float(params.get("timeout") or 0)
         if offset:
             self._updates = [u for u in self._updates if u["update_id"] >= offset]
+        allowed = params.get("allowed_updates")
+        if isinstance(allowed, str):
+            allowed = json.loads(allowed)
+        if allowed is not None:
+            # Telegram keeps the list until the next call that gives one (an empty list: the
+            # default, every kind but chat_member and the reactions) and drops what it excludes.
+            self.allowed_updates = list(allowed) or None
+        self._updates = [u for u in self._updates if self._wanted(u)]
         if self._arrived is None:
             self._arrived = asyncio.Condition()
         if not self._updates and timeout > 0:
             async with self._arrived:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(
-                        self._arrived.wait_for(lambda: bool(self._updates) or self._closing),
+                        self._arrived.wait_for(
+                            lambda: any(map(self._wanted, self._updates)) or self._closing
+                        ),
                         timeout,
                     )
+        self._updates = [u for u in self._updates if self._wanted(u)]
         return self._updates[:limit]
+
+    def _wanted(self, update: Mapping[str, Any]) -> bool:
+        """Return whether getUpdates delivers an update of this kind (see `allowed_updates`)."""
+        kind = next(key for key in update if key != "update_id")
+        if self.allowed_updates is None:
+            return kind not in _NOT_BY_DEFAULT
+        return kind in self.allowed_updates
 
     async def close_polls(self) -> None:
         """End every pending long poll at once (the server is shutting down)."""

@@ -106,3 +106,43 @@ async def test_a_private_chat_takes_no_invitations(tg, people) -> None:
     [created] = [c for c in calls if "created" in c.text]
     assert not {"Join", "Start"} & {b["text"] for b in created.buttons}
     assert (await tg.db.games.get_game(2)).status == "active"
+
+
+async def test_a_group_that_adds_the_bot_is_welcomed_once(tg, people) -> None:
+    """Added to a group: one short welcome (five games, how to start), however Telegram says it."""
+    from bot.adapters.telegram_bot import GROUP_WELCOME
+
+    api = tg.api
+    group = api.group(-100555, "New club")
+    calls = await tg.process(api.my_chat_member(group, people.alice, "left", "member"))
+    assert [(c.method, c.chat_id) for c in calls] == [("sendMessage", group["id"])]
+    welcome = calls[0].text
+    assert welcome == GROUP_WELCOME
+    assert len(welcome) < 600
+    for key in ("webfeud", "smartfeud", "rummikub", "numfeud", "nmbr9"):
+        assert f"\n{key} — " in welcome
+    assert "/new webfeud @friend" in welcome
+    assert "/new webfeud bot=easy" in welcome
+    assert "/help" in welcome
+    # The service message of the same addition, and a later promotion, greet no more.
+    assert await tg.process(api.added_to_group(group, people.alice)) == []
+    assert (
+        await tg.process(api.my_chat_member(group, people.alice, "member", "administrator")) == []
+    )
+    # Removed and added again (here only the service message arrives): welcomed again.
+    assert await tg.process(api.my_chat_member(group, people.alice, "administrator", "left")) == []
+    calls = await tg.process(api.added_to_group(group, people.bob))
+    assert [c.text for c in calls] == [welcome]
+    # Someone else joining is no news for the bot.
+    other = api.added_to_group(group, people.alice)
+    other["message"]["new_chat_members"] = [dict(people.carol)]
+    assert await tg.process(other) == []
+    assert tg.errors == []
+
+
+async def test_the_private_welcome_says_the_bot_can_be_played_right_there(tg, people) -> None:
+    """/start in the private chat: racks come here, and a game against the bot starts here too."""
+    calls = await tg.say(people.carol, "/start", chat=tg.api.private(people.carol))
+    assert "/new webfeud bot=easy" in calls[0].text
+    assert "/new webfeud @friend" in calls[0].text
+    assert tg.errors == []

@@ -185,6 +185,31 @@ async def test_a_game_over_http_polling_survives_a_restart(api, people, tmp_path
         assert api.sent("getUpdates")
 
 
+async def test_polling_asks_for_my_chat_member_and_welcomes_a_group(
+    api, people, tmp_path, limiter
+) -> None:
+    """Polling names my_chat_member, so a group that adds the bot is welcomed over HTTP.
+
+    Telegram's getUpdates delivers only the kinds named in `allowed_updates`.
+    """
+    async with FakeBotServer(api) as base_url:
+        settings = Settings(
+            db_path=str(tmp_path / "welcome.sqlite3"),
+            telegram_token=api.token,
+            telegram_api_base_url=base_url,
+        )
+        async with Bot(settings, limiter):
+            await api.wait_for(lambda: bool(api.sent("getUpdates")), what="polling")
+            group = api.group(-100556, "Fresh club")
+            api.push(api.my_chat_member(group, people.alice, "left", "member"))
+            await api.wait_for(
+                lambda: bool(api.sent("sendMessage", chat_id=group["id"])), what="the welcome"
+            )
+        assert "my_chat_member" in (api.allowed_updates or [])
+        [welcome] = api.sent("sendMessage", chat_id=group["id"])
+        assert "/new webfeud bot=easy" in welcome.text
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

@@ -223,8 +223,8 @@ async def test_a_refused_try_never_shows_the_move_in_the_group(tg, people) -> No
     calls = await tg.say(people.alice, f"/try 8H {word}")
     assert [c.chat_id for c in calls] == [group["id"]]
     assert "answer to /try" in calls[0].text
-    assert "Open it with the button below, then send /try here again" in calls[0].text
-    assert calls[0].buttons[0]["url"] == "https://t.me/feudbot_test_bot"
+    assert "Open it with the button below, then send /try there." in calls[0].text
+    assert calls[0].buttons[0]["url"] == "https://t.me/feudbot_test_bot?start=g1"  # brings the rack
     # With one: the refusal arrives there.
     await tg.say(people.alice, "/start", chat=tg.api.private(people.alice))
     calls = await tg.say(people.alice, f"/try 8H {word}")
@@ -253,7 +253,8 @@ async def test_a_refused_move_never_shows_the_tiles_in_the_group(tg, people) -> 
     calls = await tg.say(people.alice, f"/play 8H {word}")
     assert [c.chat_id for c in calls] == [group["id"]]
     assert "answer to /play would tell about your tiles" in calls[0].text
-    assert calls[0].buttons[0]["url"] == "https://t.me/feudbot_test_bot"
+    assert "then send /play there: it is played in this game just the same" in calls[0].text
+    assert calls[0].buttons[0]["url"] == "https://t.me/feudbot_test_bot?start=g1"
     await tg.say(people.alice, "/start", chat=tg.api.private(people.alice))
     calls = await tg.say(people.alice, f"/play 8H {word}")
     assert [(c.method, c.chat_id) for c in calls] == [("sendMessage", people.alice["id"])]

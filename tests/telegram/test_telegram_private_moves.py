@@ -1,0 +1,164 @@
+"""L1: moves of group games sent from the private chat, hidden group swaps, tile-safe refusals."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from bot.service import load_state
+
+pytestmark = pytest.mark.timeout(30)
+
+
+def in_group(calls: list[Any], group: dict[str, Any]) -> list[Any]:
+    return [c for c in calls if c.chat_id == group["id"]]
+
+
+async def numfeud_game(tg: Any, people: Any, *, dms: bool = True) -> tuple[Any, Any, str]:
+    """Start Numfeud alice vs bob in the group; return the player to move, the state, a tile."""
+    for person in (people.alice, people.bob):
+        if dms:
+            await tg.say(person, "/start", chat=tg.api.private(person))
+        else:
+            await tg.say(person, "/help")
+    await tg.say(people.alice, "/new numfeud @bob seed=4")
+    state = load_state(await tg.db.games.get_game(1))
+    mover = (people.alice, people.bob)[state.to_move]
+    counts = Counter(state.rack(state.to_move))
+    tile = next(t for t, n in sorted(counts.items()) if n == 1 and t != "J")
+    return mover, state, tile
+
+
+async def test_a_swap_sent_privately_is_played_in_the_group_game(tg, people) -> None:
+    """/swap in the private chat acts on the group's game: the news there, the tiles only here."""
+    group = people.group
+    mover, state, tile = await numfeud_game(tg, people)
+    private = tg.api.private(mover)
+    calls = await tg.say(mover, f"/swap {tile} game=1", chat=private)
+    assert "There is no game" not in " ".join(c.text for c in calls)
+    after = load_state(await tg.db.games.get_game(1))
+    assert after.turn == state.turn + 1
+    assert len(after.rack(state.to_move)) == len(state.rack(state.to_move)) + 1
+    news = [c for c in in_group(calls, group) if c.method == "editMessageMedia"]
+    assert len(news) == 1
+    assert "swapped 1 tile" in news[0].text
+    assert "Tip:" not in news[0].text  # sent privately already: no advice needed
+    assert any("Your rack" in c.text for c in calls if c.chat_id == private["id"])
+    assert not [c for c in in_group(calls, group) if tile in c.text]
+    # Without game=: the player's one running game elsewhere. The other one passes so.
+    other = people.bob if mover is people.alice else people.alice
+    calls = await tg.say(other, "/pass", chat=tg.api.private(other))
+    assert load_state(await tg.db.games.get_game(1)).turn == state.turn + 2
+    assert [c.method for c in in_group(calls, group)] == ["editMessageMedia"]
+    # /board asked privately answers privately, with no new board message in the group.
+    board = tg.front.boards[1]
+    calls = await tg.say(mover, "/board", chat=private)
+    assert [(c.method, c.chat_id) for c in calls] == [("sendPhoto", private["id"])]
+    assert tg.front.boards[1] == board
+    assert tg.errors == []
+
+
+async def test_private_commands_keep_their_own_rules(tg, people) -> None:
+    """Several group games: asked which; a game in the private chat itself keeps bare commands."""
+    group, other_group = people.group, tg.api.group(-100777, "Other club")
+    for person in (people.alice, people.bob, people.carol):
+        await tg.say(person, "/start", chat=tg.api.private(person))
+    await tg.say(people.alice, "/new webfeud @bob seed=4")
+    await tg.say(people.alice, "/new webfeud @bob seed=5", chat=other_group)
+    private = tg.api.private(people.alice)
+    before = [(await tg.db.games.get_game(i)).version for i in (1, 2)]
+    calls = await tg.say(people.alice, "/swap AB", chat=private)
+    assert [c.chat_id for c in calls] == [private["id"]]
+    assert "several games in groups (#1, #2)" in calls[0].text
+    assert "e.g. /swap AB game=1" in calls[0].text
+    assert [(await tg.db.games.get_game(i)).version for i in (1, 2)] == before
+    # Someone not seated in a game cannot reach it from the private chat.
+    calls = await tg.say(people.carol, "/pass game=1", chat=tg.api.private(people.carol))
+    assert "There is no game #1 in this chat" in calls[-1].text
+    assert not in_group(calls, group)
+    # With a game running in the private chat, a bare command means that one, as before.
+    await tg.say(people.alice, "/new webfeud bot=easy seed=3", chat=private)
+    turn = (await tg.db.games.get_game(3)).turn
+    calls = await tg.say(people.alice, "/pass", chat=private)
+    assert {c.chat_id for c in calls} == {private["id"]}
+    assert (await tg.db.games.get_game(3)).turn > turn
+    assert [(await tg.db.games.get_game(i)).version for i in (1, 2)] == before
+    assert not in_group(calls, other_group)
+    assert tg.errors == []
+
+
+async def test_an_accepted_group_swap_is_deleted_and_tips_once(tg, people) -> None:
+    """A /swap typed in the group is deleted once played (admin rights); the tip comes once."""
+    group = people.group
+    tg.api.bot_admin(group["id"], can_delete_messages=True)
+    for person in (people.alice, people.bob):
+        await tg.say(person, "/start", chat=tg.api.private(person))
+    await tg.say(people.alice, "/new webfeud @bob seed=4")
+    players = (people.alice, people.bob)
+
+    async def swap_in_group() -> tuple[list[Any], int]:
+        state = load_state(await tg.db.games.get_game(1))
+        mover = players[state.to_move]
+        tiles = "".join(state.rack(state.to_move)[:2])
+        calls = await tg.say(mover, f"/swap {tiles}")
+        return calls, max(mid for chat, mid in tg.api.messages if chat == group["id"])
+
+    # A refused swap is not deleted (its author still sees what was refused).
+    mover = players[load_state(await tg.db.games.get_game(1)).to_move]
+    calls = await tg.say(mover, "/swap")
+    assert not [c for c in calls if c.method == "deleteMessage"]
+    calls, _ = await swap_in_group()
+    [deleted] = [c for c in calls if c.method == "deleteMessage"]
+    assert deleted.ok
+    assert (group["id"], deleted.params["message_id"]) in tg.api.deleted
+    [news] = [c for c in calls if c.method == "editMessageMedia"]
+    assert "swapped 2 tiles" in news.text
+    assert "Tip: send /swap to me in private (t.me/feudbot_test_bot)" in news.text
+    calls, _ = await swap_in_group()  # the other player: told once too
+    assert "Tip:" in next(c for c in calls if c.method == "editMessageMedia").text
+    calls, _ = await swap_in_group()  # the first again: no second tip
+    assert [c.ok for c in calls if c.method == "deleteMessage"] == [True]
+    assert "Tip:" not in next(c for c in calls if c.method == "editMessageMedia").text
+    # Without the right to delete, Telegram refuses; the swap is played all the same.
+    tg.api.bot_admin(group["id"], can_delete_messages=False)
+    calls, _ = await swap_in_group()
+    assert [c.status for c in calls if c.method == "deleteMessage"] == [400]
+    assert any(c.method == "editMessageMedia" for c in calls)
+    assert tg.errors == []
+
+
+async def test_a_notation_mistake_in_a_move_answers_in_the_group(tg, people) -> None:
+    """Refusals before the rack check tell nothing of the tiles: answered in the group.
+
+    After the rack check (a Numfeud step after one that laid tiles) the notice comes instead,
+    with the game's deep link and the advice to send the move in the private chat.
+    """
+    group = people.group
+    mover, state, tile = await numfeud_game(tg, people, dms=False)
+    for line in ("/play 15O R1 R2 R3", "/play 8H R1 X9"):  # off the board; no such tile
+        calls = await tg.say(mover, line)
+        assert [c.chat_id for c in calls] == [group["id"]], line
+        assert "would tell about your tiles" not in calls[0].text
+        assert "tg://user?id=" in calls[0].text  # the refusal itself, to its author
+    calls = await tg.say(mover, f"/play 8H {tile}; 15O R1 R2 R3")
+    assert [c.chat_id for c in calls] == [group["id"]]
+    notice = calls[0]
+    assert "my answer to /play would tell about your tiles" in notice.text
+    assert "send /play there: it is played in this game just the same" in notice.text
+    assert notice.buttons[0]["url"] == "https://t.me/feudbot_test_bot?start=g1"
+    assert "is not on the board" not in notice.text
+    assert load_state(await tg.db.games.get_game(1)).to_json() == state.to_json()
+    assert tg.errors == []
+
+
+async def test_a_word_game_notation_mistake_is_no_secret(tg, people) -> None:
+    """Webfeud: a one-letter word or a word off the board is refused in the group, as typed."""
+    await tg.say(people.bob, "/help")
+    await tg.say(people.alice, "/new webfeud @bob seed=5")
+    for line, said in (("/play 8H Q", "at least two letters"), ("/play 8N QUIZ", "runs off")):
+        calls = await tg.say(people.alice, line)
+        assert [c.chat_id for c in calls] == [people.group["id"]], line
+        assert said in calls[0].text
+    assert tg.errors == []
