@@ -1185,7 +1185,7 @@ class Service:
         keep = not over and _round_goes_on(table.gdef, before, state)
         # A move that leaves the same player to move (a resignation out of turn, a conditional
         # quit) keeps their clock: the new turn's deadlines are due when theirs were.
-        aside = before is not None and _same_mover(before, state)
+        aside = before is not None and _same_mover(table.gdef, before, state, seat_no)
         due = await self._timeout_due(row.id) if aside and not over else None
         ok = await self.db.games.commit_move(
             row.id,
@@ -2477,13 +2477,17 @@ def _round_moves(history: Sequence[MoveRecord], round_no: int) -> list[MoveRecor
     return sorted(moves, key=lambda r: r.seat)
 
 
-def _same_mover(before: GameState, after: GameState) -> bool:
-    """Return True for a move that leaves the same seats to move: it used up no one's turn.
+def _same_mover(gdef: GameDef, before: GameState, after: GameState, seat_no: int) -> bool:
+    """Return True for a move that used up no one's turn: the same seats are to move.
 
     A move out of turn (a resignation), or the mover's own move that is no turn (SmartFeud's
-    conditional quit): the player to move keeps their clock.
+    conditional quit): the player to move keeps their clock. A round that ends is a new turn
+    even when the same seats place next (NMBR 9 alone: every round waits for seat 0).
     """
-    return after.waiting_for() == before.waiting_for()
+    waiting = before.waiting_for()
+    if after.waiting_for() != waiting:
+        return False
+    return seat_no not in waiting or gdef.round_of(after) == gdef.round_of(before)
 
 
 def _round_goes_on(gdef: GameDef, before: GameState | None, after: GameState) -> bool:

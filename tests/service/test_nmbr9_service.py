@@ -240,6 +240,17 @@ async def test_a_missed_round_deadline_places_the_tile_by_the_easy_rule(
     assert replayed.to_json() == state.to_json()
 
 
+async def test_each_solo_round_gets_its_own_deadline(say, db, clock) -> None:
+    """Alone, every round waits for seat 0 again: each round still gets 24 hours of its own."""
+    game_id = await start(say, "", "seed=3")
+    for _ in range(3):
+        clock.advance(10 * HOUR)
+        hint = (await say("alice", "/moves"))[0]
+        await say("alice", f"/place {hint.event['moves'][0]}")
+        pending = await db.deadlines.pending_deadlines(game_id)
+        assert {d.due_at for d in pending if d.kind == "timeout"} == {clock.now + 24 * HOUR}
+
+
 async def test_a_deadline_of_a_finished_round_is_harmless(say, db, service) -> None:
     """A timeout claimed after its round ended changes nothing."""
     game_id = await start(say, "@bob")
