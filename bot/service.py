@@ -2535,7 +2535,9 @@ def _pass_warning(table: _Table, state: GameState, *, to_you: bool = False) -> s
     """Return what the pass of the seat to move would do when it ends the game, else "".
 
     "a pass now ends the game", or "a pass now puts bob out of the game" ("… puts you out …"
-    with `to_you`).
+    with `to_you`). In Rummikub's last round (the pool is empty) every move counts down to the
+    end, whatever it is: "the pool is empty: the game ends in 3 turns", "this is the last turn
+    of the game".
 
     Wordfeud warns before such a pass; the rules core says what a pass does: the game's own
     pass move is tried on the state (Webfeud's third pass in a row ends the game, SmartFeud's
@@ -2544,6 +2546,11 @@ def _pass_warning(table: _Table, state: GameState, *, to_you: bool = False) -> s
     waiting = state.waiting_for()
     if state.outcome is not None or len(waiting) != 1 or table.gdef.round_of(state) is not None:
         return ""
+    left = state.view(None).get("turns_left")
+    if isinstance(left, int):  # Rummikub's last round: any move counts down, not a pass only
+        if left <= 1:
+            return "this is the last turn of the game"
+        return f"the pool is empty: the game ends in {left} turns"
     seat = waiting[0]
     try:
         after = state.apply(seat, table.gdef.parse_move("pass"))

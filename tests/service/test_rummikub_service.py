@@ -289,3 +289,23 @@ async def test_assist_rearranges_the_table_end_to_end(say, db, service) -> None:
     replayed = await service.replay(game_id)
     assert replayed is not None
     assert replayed.to_json() == state.to_json()
+
+
+async def test_the_last_round_counts_down_instead_of_warning_of_a_pass(say) -> None:
+    """Once the pool is empty every move counts down to the end, whatever it is.
+
+    The news says how many turns are left, then that it is the last turn — not that "a pass"
+    would end the game.
+    """
+    await say("alice", "/new rummikub bot=easy bot=medium seed=11")
+    await say("alice", "/start")
+    texts: list[str] = []
+    for _ in range(60):
+        replies = await say("alice", "/draw")
+        texts += [r.text for r in replies]
+        if any(r.kind == "game_over" for r in replies):
+            break
+    news = "\n".join(texts)
+    assert "the pool is empty: the game ends in 3 turns." in news
+    assert "this is the last turn of the game." in news
+    assert "a pass now ends the game" not in news
