@@ -122,7 +122,7 @@ PLAY_ACTIONS = ("rack", "pass", "board")
 # Pass asks first (a stray tap must not give the turn away): the board's keyboard shows these.
 CONFIRM_ACTIONS = ("passok", "keep")
 # Buttons that act on one turn: pressing them after that turn is refused politely.
-TURN_BOUND = frozenset({"pass", "passok"})
+TURN_BOUND = frozenset({"pass", "passok", "keep"})
 # Replies whose content is a player's secret: never shown in a group, not even as a fallback
 # (a hint names rack tiles; the unseen tiles give the rack away by what they lack; a preview
 # shows a move not played; /games lists the asker's games in other chats).
@@ -793,17 +793,14 @@ class TelegramFrontEnd:
         """Ask the player to move whether to pass (`asked`), or take the question back (Keep).
 
         The question is the board's keyboard itself ("Yes, pass" and "Keep playing" instead of
-        Pass), so it needs no message of its own; anyone else pressing Pass gets the refusal
-        the pass would get, and the keyboard stays as it was.
+        Pass), so it needs no message of its own; anyone else pressing Pass or Keep playing gets
+        the refusal the pass would get, and the keyboard stays as it was.
         """
-        if asked:
-            ok, question = await self.service.pass_question(game_chat, user, row.id)
-            if not ok:
-                await self._answer(origin, question, alert=True)
-                return
-            await self._answer(origin, f"{question} {CONFIRM_PASS}")
-        else:
-            await self._answer(origin, "")
+        ok, question = await self.service.pass_question(game_chat, user, row.id)
+        if not ok:
+            await self._answer(origin, question, alert=True)
+            return
+        await self._answer(origin, f"{question} {CONFIRM_PASS}" if asked else "")
         markup = await self._keyboard(row.id, confirm_pass=asked)
         if query.message is not None and markup is not None:
             try:

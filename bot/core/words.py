@@ -25,8 +25,11 @@ def clip(text: str, limit: int = 20) -> str:
 
 
 # Characters that draw nothing or turn the text around: controls, format characters (zero-width
-# spaces and joiners, right-to-left overrides, soft hyphens) and line or paragraph separators.
+# spaces, right-to-left overrides and isolates, soft hyphens) and line or paragraph separators —
+# but the joiners that shape what shows: ZWNJ and ZWJ (Persian letters, 👨‍💻) and the tag
+# characters of a flag's emoji sequence (🏴 with tags is Scotland's).
 _INVISIBLE = frozenset({"Cc", "Cf", "Zl", "Zp"})
+_SHAPING = frozenset({"\u200c", "\u200d"}) | {chr(c) for c in range(0xE0020, 0xE0080)}
 
 
 def visible_name(name: str) -> str:
@@ -35,5 +38,7 @@ def visible_name(name: str) -> str:
     ``b\u200bob`` would show as "bob" yet be another player, and ``\u202ebob`` reverses the
     text after it wherever the name is shown; the name is what the others see.
     """
-    kept = "".join(ch for ch in name if unicodedata.category(ch) not in _INVISIBLE)
+    kept = "".join(
+        ch for ch in name if ch in _SHAPING or unicodedata.category(ch) not in _INVISIBLE
+    )
     return " ".join(kept.split())

@@ -220,3 +220,17 @@ def test_the_game_over_and_moves_hooks_say_nothing_by_default() -> None:
 def test_signed_writes_a_score_change_with_a_minus_sign() -> None:
     """+5, −5 (U+2212, as the game-over image writes it) and 0."""
     assert (signed(5), signed(-5), signed(0)) == ("+5", "−5", "0")
+
+
+def test_visible_name_drops_what_draws_nothing_but_keeps_what_shapes() -> None:
+    """Zero-width spaces, bidi overrides and controls go; joiners and emoji tags stay."""
+    from bot.core.words import visible_name
+
+    assert visible_name("b\u200bob") == "bob"
+    assert visible_name("\u202ecarol\u2066") == "carol"
+    assert visible_name("  ann \n lee ") == "ann lee"
+    persian = "فاطمه\u200cسادات"  # the non-joiner decides how the letters join
+    assert visible_name(persian) == persian
+    assert visible_name("👨\u200d💻dev") == "👨\u200d💻dev"  # one emoji, not two
+    scotland = "🏴\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f"
+    assert visible_name(scotland) == scotland

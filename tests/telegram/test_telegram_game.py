@@ -307,6 +307,9 @@ async def test_pass_asks_first_in_the_keyboard(tg, people) -> None:
     assert calls[0].text == "Pass your turn in game #1? Tap Yes, pass, or Keep playing."
     assert calls[0].params.get("show_alert") is not True  # a toast: the buttons are the question
     assert rows(tg.board(1)) == [["My rack", "Board"], ["Yes, pass", "Keep playing"]]
+    calls = await tg.press(people.bob, tg.board(1), "Keep playing")  # not bob's question
+    assert calls[0].text == "It is alice's turn in game #1, not yours; wait for it."
+    assert rows(tg.board(1)) == [["My rack", "Board"], ["Yes, pass", "Keep playing"]]
     await tg.press(people.alice, tg.board(1), "Keep playing")
     assert rows(tg.board(1)) == [["My rack", "Pass", "Board"]]
     await tg.press(people.alice, tg.board(1), "Pass")
