@@ -143,6 +143,7 @@ NAME_OPEN, NAME_CLOSE = "\x0e", "\x0f"
 # A name is cut to this many (drawable) characters before any image is drawn, which bounds the
 # work of `fit_text`; that then shortens it to the pixels a line has room for.
 NAME_CHARS = 40
+NAME_MIN = 10  # a name is not shortened below this many letters before the line's end is cut
 FSI, PDI = "\u2068", "\u2069"  # first-strong isolate … pop directional isolate
 
 
@@ -237,12 +238,16 @@ def _cut(content: str, max_width: float, *, size: int, bold: bool) -> str:
     return content + "…"
 
 
-def fit_text(content: str, *, size: int, max_width: float, bold: bool = False) -> str:
+def fit_text(
+    content: str, *, size: int, max_width: float, bold: bool = False, name_min: int = 1
+) -> str:
     """Return `content`, shortened with one ellipsis if it is wider than `max_width`.
 
     Players' names in it (marked by `player_name`) are shortened first, the widest first, down
-    to a letter and an ellipsis each; only if that is not enough is the end of the line cut.
-    The result has no name marks.
+    to `name_min` letters and an ellipsis each; only if that is not enough is the end of the
+    line cut. A line whose end matters most ("… wins!", a score) keeps the default of one
+    letter; a status line passes `NAME_MIN`, so who moved stays readable ("bot-medium" whole)
+    and the move's notation is cut instead. The result has no name marks.
     """
     parts = content.replace(NAME_CLOSE, NAME_OPEN).split(NAME_OPEN)
     # Even parts are the line's own words, odd parts are names.
@@ -253,7 +258,7 @@ def fit_text(content: str, *, size: int, max_width: float, bold: bool = False) -
     names = {k: parts[k] for k in range(1, len(parts), 2)}
     while width > max_width + 0.01:
         # The widest name still longer than a letter and an ellipsis.
-        shrinkable = [k for k, name in names.items() if len(name.rstrip("…")) > 1]
+        shrinkable = [k for k, name in names.items() if len(name.rstrip("…")) > name_min]
         if not shrinkable:
             break
         k = max(shrinkable, key=lambda k: (text_width(parts[k], size=size, bold=bold), -k))
@@ -561,7 +566,7 @@ def draw_header(
         y0 = top + pad + row * (PANEL_HEIGHT + PANEL_GAP)
         _draw_panel(image, (x0, y0, x0 + panel_width, y0 + PANEL_HEIGHT), player, theme)
     bottom = top + header_height(theme, len(players))
-    line = fit_text(status, size=19, max_width=image.width - 2 * pad)
+    line = fit_text(status, size=19, max_width=image.width - 2 * pad, name_min=NAME_MIN)
     draw = ImageDraw.Draw(image)
     text(
         draw,

@@ -254,3 +254,19 @@ def test_the_invalid_meld_notes_are_capped() -> None:
     assert len(lines) == PROBLEM_LINES
     assert lines[-1] == f"… and {50 - PROBLEM_LINES + 1} more invalid melds"
     assert len(_problem_lines(melds[:3])) == 3
+
+
+def test_a_status_line_keeps_who_moved_and_cuts_the_move_instead() -> None:
+    """A status line's names keep NAME_MIN letters ("bot-medium" whole): the notation is cut."""
+    from renderers.toolkit import NAME_MIN, fit_text
+
+    name = player_name("bot-medium", 1)
+    line = (
+        f"Rummikub · the pool is empty · last: {name} played 1:B10 1:B11 B12>new; 1:J Y11 Y13>new"
+    )
+    status = fit_text(line, size=19, max_width=560, name_min=NAME_MIN)
+    assert "last: bot-medium played" in status
+    assert status.endswith("…")
+    long = player_name("Bartholomew_Maximilian_Featherstonehaugh", 0)
+    status = fit_text(f"last: {long} played 8H QUIZ", size=19, max_width=300, name_min=NAME_MIN)
+    assert status.startswith("last: Bartholome")
