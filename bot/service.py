@@ -84,6 +84,7 @@ SOLO_GAMES = tuple(key for key, gdef in sorted(GAMES.items()) if gdef.min_player
 _BARE_MOVES = {"play": "", "try": "", "swap": "swap", "place": ""}
 SHOWN_IDS = 8  # game ids listed when a command could mean several games
 LEADERBOARD_TOP = 10  # places shown (all who share the last one), then the asker's own row
+LEADERBOARD_ROWS = 25  # rows at most, even when more share the top places
 LEADERBOARD_READ = 100_000  # rows read to place the asker: every player of a chat, or of all
 BOT_MOVES_LIMIT = 1000  # a safety net: a game where bots alone keep moving this long is a bug
 _SEED_RANGE = 2**31
@@ -2189,6 +2190,9 @@ class Service:
         # The top places (all who share the last of them), then the asker's own row below.
         board = [(rank, row) for rank, row in zip(places(ranked), ranked, strict=True)]
         top = [(rank, row) for rank, row in board if rank <= LEADERBOARD_TOP]
+        # Ties have a bound too: 200 players sharing 10th place would be a picture too tall.
+        unshown = len(top) - LEADERBOARD_ROWS
+        top = top[:LEADERBOARD_ROWS]
         mine = next(((r, row) for r, row in board if row.user_id == ctx.user.id), None)
         below = mine if mine is not None and mine not in top else None
         rows = [row for _rank, row in top]
@@ -2201,6 +2205,8 @@ class Service:
             title = f"Leaderboard {year} of {where} — {game}"
         lines = [title]
         lines += [_leader_line(rank, row) for rank, row in top]
+        if unshown > 0:
+            lines.append(f"… and {unshown} more sharing those places")
         if below is not None:
             lines += ["…", _leader_line(*below)]
         # Games played alone rank nobody: the best personal records, apart.

@@ -966,3 +966,21 @@ async def test_a_game_starts_with_how_a_move_is_written(say) -> None:
     replies = await say("dave", "/start")
     [started] = [r for r in replies if r.kind == "game_started"]
     assert len(started.text.splitlines()) == 1
+
+
+async def test_a_crowd_sharing_the_last_top_place_is_cut_short(say) -> None:
+    """Thirty players tied at #1: 25 rows, then how many more share those places."""
+    for i in range(30):
+        await say("alice", f"/new webfeud @q{i:02d}")
+        await say("alice", "/resign")
+    [board] = await say("q00", "/leaderboard webfeud")
+    lines = board.text.splitlines()
+    assert len(board.event["rows"]) == 25
+    assert lines[26] == "… and 5 more sharing those places"
+    assert lines[27:] == []  # q00 is among the rows shown
+    [board] = await say("alice", "/leaderboard webfeud")
+    assert board.text.splitlines()[26:] == [
+        "… and 5 more sharing those places",
+        "…",
+        "31. alice: 0 wins in 30 games, 0 points",
+    ]
