@@ -1228,7 +1228,7 @@ class Service:
             and before is not None
             and before.rack(seat_no) != state.rack(seat_no)
         ):
-            replies.append(await self._rack_reply(table, state, seat_no))
+            replies.append(await self._rack_reply(table, state, seat_no, before=before))
         if over:
             replies.append(await self._game_over(table, state, board_before))
         elif not aside:  # nobody was handed the turn by a move out of turn
@@ -2111,16 +2111,26 @@ class Service:
             )
         ]
 
-    async def _rack_reply(self, table: _Table, state: GameState, seat_no: int) -> Reply:
+    async def _rack_reply(
+        self, table: _Table, state: GameState, seat_no: int, *, before: GameState | None = None
+    ) -> Reply:
+        """Return a person's rack, privately; after a move (`before`), which tiles are new.
+
+        The tiles drawn (a word game's refill, a Rummikub draw, a timeout's penalty tiles) are
+        named, as game apps mark them: "Your rack in game #1: K4 K11 B8 … (new: K4)".
+        """
         if table.gdef.round_of(state) is not None:
             return await self._round_rack(table, state, seat_no, "")
         user = table.users[seat_no]
         assert user is not None
         tiles = list(state.rack(seat_no))
+        new = Counter(tiles) - Counter(before.rack(seat_no)) if before is not None else Counter()
+        drawn = sorted(new.elements(), key=tiles.index)
         note = table.gdef.rack_note(state, seat_no)
         return Reply(
             _user_target(user),
             f"Your rack in game #{table.row.id}: {' '.join(tiles) or '(empty)'}"
+            + (f" (new: {' '.join(drawn)})" if drawn else "")
             + (f"\n{note}" if note else ""),
             images=await self._render("rack", state, names=table.names, seat=seat_no),
             event={
@@ -2128,6 +2138,7 @@ class Service:
                 "game_id": table.row.id,
                 "player": table.names[seat_no],
                 "tiles": tiles,
+                "new": drawn,
             },
         )
 

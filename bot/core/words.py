@@ -41,4 +41,5 @@ def visible_name(name: str) -> str:
     kept = "".join(
         ch for ch in name if ch in _SHAPING or unicodedata.category(ch) not in _INVISIBLE
     )
-    return " ".join(kept.split())
+    # A joiner at either end joins nothing: it is as invisible as the rest.
+    return " ".join(kept.split()).strip("\u200c\u200d")

@@ -309,3 +309,16 @@ async def test_the_last_round_counts_down_instead_of_warning_of_a_pass(say) -> N
     assert "the pool is empty: the game ends in 3 turns." in news
     assert "this is the last turn of the game." in news
     assert "a pass now ends the game" not in news
+
+
+async def test_the_rack_after_a_draw_names_the_new_tile(say, db) -> None:
+    """As game apps mark a drawn tile, the private rack says which tile is new."""
+    await say("alice", "/new rummikub @bob seed=4")
+    await say("alice", "/start")
+    before = load_state(await db.games.get_game(1)).rack(0)
+    replies = await say("alice", "/draw")
+    [rack] = [r for r in replies if r.kind == "rack"]
+    after = load_state(await db.games.get_game(1)).rack(0)
+    [drawn] = [t for t in set(after) if after.count(t) > before.count(t)]
+    assert rack.text.endswith(f"(new: {drawn})")
+    assert rack.event["new"] == [drawn]
