@@ -296,9 +296,30 @@ class Command:
         return SPECS[self.name]
 
 
+# Names newcomers try for our games: "/new scrabble" is answered "Did you mean webfeud?".
+_GAME_SYNONYMS = {
+    "scrabble": "webfeud",
+    "wordfeud": "webfeud",
+    "words": "webfeud",
+    "word": "webfeud",
+    "rummy": "rummikub",
+    "rummikube": "rummikub",
+    "nmbr": "nmbr9",
+    "number9": "nmbr9",
+    "numbers": "numfeud",
+}
+
+
 def no_such_game(key: str) -> str:
-    """Return the answer to a game name that is none of ours, listing the games."""
-    return f"There is no game {key!r}; {_GAME_LIST}."
+    """Return the answer to a game name that is none of ours: a guess, and what each game is."""
+    name = key.lower()
+    guess = _GAME_SYNONYMS.get(name) or next(
+        iter(difflib.get_close_matches(name, GAMES, n=1, cutoff=0.6)), None
+    )
+    said = f"There is no game {clip(key)!r}."
+    if guess:
+        said += f" Did you mean {guess} ({GAMES[guess].tagline})?"
+    return f"{said} {_GAME_LIST.capitalize()}; /rules <game> explains one."
 
 
 def whole_number(text: str) -> int | None:
@@ -432,6 +453,14 @@ def _parse_new(spec: CommandSpec, rest: list[str]) -> Command:
             continue
         match = _OPTION.match(token)
         if match is None:
+            level = token.lower()
+            if game_key + level in GAMES and not players and not options:  # "/new nmbr 9"
+                raise _fail(
+                    spec, f"Game names have no spaces: did you mean /new {game_key + level}?"
+                )
+            if level == "bot" or level in BOT_LEVEL_NAMES:  # "/new webfeud bot", "… easy"
+                hint = level if level in BOT_LEVEL_NAMES else "easy"
+                raise _fail(spec, f"I did not understand {token!r}: to play me, add bot={hint}.")
             raise _fail(spec, f"I did not understand {token!r}.")
         key, value = match.group(1).lower(), match.group(2)
         if key == "bot":

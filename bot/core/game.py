@@ -245,6 +245,7 @@ class GameDef(ABC):
     min_players: int
     max_players: int
     options: tuple[OptionSpec, ...] = field(default=())
+    tagline: str = ""  # what kind of game it is, for newcomers, in a few words (≤ 45 characters)
 
     @abstractmethod
     def new_game(self, players: int, *, seed: int, options: Mapping[str, str]) -> GameState:

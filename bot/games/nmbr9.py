@@ -935,6 +935,7 @@ class Nmbr9Def(GameDef):
 NMBR9 = Nmbr9Def(
     key="nmbr9",
     title="NMBR 9",
+    tagline="stack number-shaped tiles, solo or up to 4",
     min_players=1,
     max_players=4,
     options=(DEADLINE_OPTION,),

@@ -1296,4 +1296,10 @@ class NumfeudDef(GameDef):
         return state.forfeit(seat, "timeout")
 
 
-NUMFEUD = NumfeudDef(key=GAME_KEY, title="Numfeud", min_players=2, max_players=2)
+NUMFEUD = NumfeudDef(
+    key=GAME_KEY,
+    title="Numfeud",
+    min_players=2,
+    max_players=2,
+    tagline="number-tile runs and groups on a board",
+)

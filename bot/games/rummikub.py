@@ -917,6 +917,7 @@ class RummikubDef(GameDef):
 RUMMIKUB = RummikubDef(
     key=GAME_KEY,
     title="Rummikub",
+    tagline="runs and groups of numbered tiles",
     min_players=2,
     max_players=4,
     options=(TIME_OPTION, ASSIST_OPTION),

@@ -114,6 +114,7 @@ USAGE = (
 SMARTFEUD = WordGameDef(
     key="smartfeud",
     title="SmartFeud",
+    tagline="a word game: reuse a board tile each turn",
     min_players=2,
     max_players=4,
     options=(BOARD_OPTION, MODE_OPTION, WAIT_OPTION),

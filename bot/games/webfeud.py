@@ -68,6 +68,7 @@ RULES_SUMMARY = (
 WEBFEUD = WordGameDef(
     key="webfeud",
     title="Webfeud",
+    tagline="a crossword word game like Wordfeud",
     min_players=2,
     max_players=2,
     options=(BOARD_OPTION,),

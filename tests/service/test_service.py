@@ -264,7 +264,21 @@ BAD_INPUT = [
         "alice",
         "/leaderboard chess",
         "BAD_COMMAND",
-        "There is no game 'chess'; games: nmbr9, numfeud, rummikub, smartfeud, webfeud.",
+        "There is no game 'chess'. Games: nmbr9, numfeud, rummikub, smartfeud, webfeud; /rules "
+        "<game> explains one.",
+    ),
+    (
+        "alice",
+        "/new scrabble",
+        "UNKNOWN_GAME",
+        "There is no game 'scrabble'. Did you mean webfeud (a crossword word game like Wordfeud)?",
+    ),
+    ("alice", "/new nmbr 9", "BAD_COMMAND", "Game names have no spaces: did you mean /new nmbr9?"),
+    (
+        "alice",
+        "/new webfeud easy",
+        "BAD_COMMAND",
+        "I did not understand 'easy': to play me, add bot=easy.",
     ),
     ("alice", "/new webfeud @bob colour=red", "BAD_OPTION", "board=standard|random"),
     ("alice", "/new webfeud bot=superhard", "BAD_COMMAND", "use bot=easy|medium|hard. Usage"),
