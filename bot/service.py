@@ -607,6 +607,16 @@ class Service:
                 if done:
                     return done[0]
             if mine:
+                others = await self.db.games.list_games(
+                    chat_id=ctx.chat.id, statuses=("active",), limit=SHOWN_IDS + 1
+                )
+                if others:  # somebody else's game is going on: an onlooker, not a newcomer
+                    ids = ", ".join(f"#{row.id}" for row in sorted(others, key=lambda r: r.id))
+                    raise ServiceError(
+                        "NOT_A_PLAYER",
+                        f"You are not playing here: the games going on ({ids}) are others'; "
+                        "/board game=<id> shows one, /new starts your own.",
+                    )
                 raise ServiceError(
                     "NO_GAME", "You have no game in this chat. Start one with /new <game> @player."
                 )

@@ -119,7 +119,7 @@ async def test_bag_is_refused_to_onlookers_and_after_the_end(say, table_rows) ->
     before = table_rows()
     for who, line, shown in (
         ("carol", "/bag game=1", "You are not playing in game #1."),
-        ("carol", "/bag", "You have no game in this chat."),
+        ("carol", "/bag", "You are not playing here: the games going on (#1) are others'"),
         ("alice", "/bag game=1 ", None),
         ("bob", "/bag game=1", None),
     ):

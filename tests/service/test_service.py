@@ -255,7 +255,7 @@ BAD_INPUT = [
     ("alice", "/play 8H", "INVALID_MOVE", "8H QUIZ"),
     ("alice", "/play 8H XYZZYQ", "TILE_NOT_IN_RACK", "/rack"),
     ("bob", "/pass", "NOT_YOUR_TURN", "It is alice's turn in game #1, not yours; wait for it."),
-    ("carol", "/pass", "NO_GAME", "/new"),
+    ("carol", "/pass", "NOT_A_PLAYER", "the games going on (#1) are others'; /board game=<id>"),
     ("carol", "/pass game={game}", "NOT_A_PLAYER", "not playing"),
     ("alice", "/pass game={other}", "NO_SUCH_GAME", "no game #"),
     ("alice", "/pass game=999", "NO_SUCH_GAME", "no game #"),

@@ -88,7 +88,7 @@ async def test_at_bob_is_the_person_whose_username_is_bob(tg, people) -> None:
     seats = [await tg.db.users.get_user(s.user_id) for s in await tg.db.games.seats(1)]
     assert [u.platform_user_id for u in seats] == [str(ALICE_ID), str(people.bob["id"])]
     calls = await tg.say(impostor, "/rack")
-    assert "no game" in calls[-1].text.lower()
+    assert "you are not playing here" in calls[-1].text.lower()
 
 
 async def test_a_private_chat_takes_no_invitations(tg, people) -> None:
