@@ -268,7 +268,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec(
         "help",
         "[command]",
-        "List the commands, or explain one.",
+        "Show how to start and play; `/help all` lists every command, `/help play` explains one.",
         takes_game_id=False,
         shape="word?",
     ),
@@ -500,12 +500,30 @@ def _no_command(name: str) -> CommandError:
     if name in GAMES:  # "/help nmbr9", "/nmbr9": the game's rules, and how to start one
         title = GAMES[name].title
         guess = f" {title} is a game: /rules {name} explains it, /new {name} starts one."
-    return CommandError(f"There is no command /{clip(name)}.{guess} /help lists them all.")
+    return CommandError(f"There is no command /{clip(name)}.{guess} /help all lists them all.")
+
+
+# /help without a topic: what a newcomer needs first, short enough for a phone screen.
+QUICK_START = (
+    "I run these games here:\n{games}\n"
+    "Start one: /new webfeud bot=easy to play me, or /new webfeud @friend (others /join).\n"
+    "Play: /play <move> (how moves are written: /rules <game>), /rack shows your tiles, /pass, "
+    "/resign.\n"
+    "Look: /board, /games, /leaderboard, /stats.\n"
+    "Every command: /help all; one of them, e.g. /help play."
+)
 
 
 def help_text(name: str = "") -> str:
-    """Return the list of commands under their headings, or the syntax and summary of one."""
-    if name:
+    """Return the quick start, the list of commands under their headings (``all``), or one.
+
+    The quick start names the games and the few commands a first game needs; ``/help all``
+    lists every command, `/help <command>` gives one command's syntax and summary.
+    """
+    if not name:
+        games = "\n".join(f"{key} — {gdef.tagline}" for key, gdef in GAMES.items())
+        return QUICK_START.format(games=games)
+    if name.lower() != "all":
         spec = SPECS.get(name.lstrip("/").lower())
         if spec is None:
             raise _no_command(name.lstrip("/").lower())

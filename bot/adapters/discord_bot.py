@@ -1377,10 +1377,10 @@ def _parse_options(text: str | None) -> dict[str, str]:
 
 
 def _with_notify_help(replies: list[Reply]) -> list[Reply]:
-    """Add Discord's own /notify to the list of commands that /help gives."""
+    """Add Discord's own /notify to the list of commands that /help all gives."""
     return [
         replace(r, text=f"{r.text}\n\nOn Discord\n{NOTIFY_SYNTAX} — {NOTIFY_SUMMARY}.")
-        if r.kind == "help" and not r.event.get("topic")
+        if r.kind == "help" and str(r.event.get("topic") or "").lower() == "all"
         else r
         for r in replies
     ]

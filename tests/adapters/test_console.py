@@ -352,7 +352,7 @@ def test_run_without_tokens_starts_the_console(tmp_path, monkeypatch, capsys) ->
     assert main(["run", "--as", "alice"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("no chat tokens configured — starting a local game; type /help")
-    assert "/leaderboard [game]" in out
+    assert "/new webfeud bot=easy to play me" in out
     assert (tmp_path / "feudbot.sqlite3").exists()
 
 

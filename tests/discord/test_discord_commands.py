@@ -492,7 +492,7 @@ async def test_help_knows_discords_own_notify(harness):
     assert msg.public
     assert msg.text.startswith("/notify dm:True|False\n")
     assert "There is no command" not in msg.text
-    inter = await harness.slash(harness.alice, "help")
+    inter = await harness.slash(harness.alice, "help", command="all")
     listing = "\n".join(m.text for m in harness.replies(inter))
     assert "\nOn Discord\n/notify dm:True|False — " in listing
     assert listing.index("/help [command]") < listing.index("/notify")

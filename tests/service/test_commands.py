@@ -28,7 +28,7 @@ def test_docs_embed_the_generated_table() -> None:
 
 def test_help_lists_the_commands_under_their_headings() -> None:
     """/help: the commands in table order, a heading before each group, every command once."""
-    lines = help_text().splitlines()
+    lines = help_text("all").splitlines()
     headings = [line for line in lines if line and not line.startswith(("/", "Commands"))]
     assert headings == ["Games", "Playing", "Looking", "Records and help"]
     listed = [line.split()[0][1:] for line in lines if line.startswith("/")]
@@ -36,10 +36,22 @@ def test_help_lists_the_commands_under_their_headings() -> None:
     assert lines[lines.index("Playing") + 1].startswith("/play <move>")
 
 
+def test_help_alone_is_a_quick_start_that_names_the_games() -> None:
+    """/help: the games with what each is, how to start and play, where the rest is; short."""
+    from bot.games import GAMES
+
+    text = help_text()
+    for key, gdef in GAMES.items():
+        assert f"{key} — {gdef.tagline}" in text
+    assert "/new webfeud bot=easy" in text
+    assert "/help all" in text
+    assert len(text) < 900  # a phone screen, not the 3,600-character list of every command
+
+
 def test_every_command_is_documented_with_its_syntax() -> None:
     """Each command's syntax line appears in the docs and in /help."""
     text = DOC.read_text(encoding="utf-8")
-    listing = help_text()
+    listing = help_text("all")
     for spec in COMMANDS:
         assert spec.syntax.replace("|", "\\|") in text
         assert spec.syntax in listing
@@ -81,14 +93,14 @@ def test_parse_command_reads_each_shape(line: str, expected: Command) -> None:
 @pytest.mark.parametrize(
     ("line", "shows"),
     [
-        ("/frobnicate", "There is no command /frobnicate. /help lists them all."),
+        ("/frobnicate", "There is no command /frobnicate. /help all lists them all."),
         ("/plya 8H QUIZ", "There is no command /plya. Did you mean /play"),
-        ("/leaderbord", "Did you mean /leaderboard? /help lists them all."),
+        ("/leaderbord", "Did you mean /leaderboard? /help all lists them all."),
         ("/quit", "There is no command /quit. It is a move: /play quit (SmartFeud, once"),
         ("/skip", "It is a move: /place skip (NMBR 9, for a tile that fits nowhere)."),
         ("/score", "There is no command /score. Did you mean /board? Show the board, the scores"),
         ("/Hand", "There is no command /hand. Did you mean /rack? Show your tiles, privately."),
-        ("/surrender", "Did you mean /resign? Give up the game. /help lists them all."),
+        ("/surrender", "Did you mean /resign? Give up the game. /help all lists them all."),
         # A suggestion says the gist, whole, never a summary cut at 200 characters.
         (
             "/ranking",

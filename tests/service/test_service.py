@@ -532,7 +532,9 @@ async def test_looking_commands(say) -> None:
         assert missed in (await say("carol", f"/rules {game}"))[0].text
     assert "8H QUIZ" in rules[0].text
     help_ = await say("carol", "/help")
-    assert "/leaderboard [game]" in help_[0].text
+    assert "/new webfeud bot=easy to play me" in help_[0].text
+    every = await say("carol", "/help all")
+    assert "/leaderboard [game]" in every[0].text
 
 
 def test_ranks_put_winners_first_and_share_ties() -> None:
@@ -898,7 +900,7 @@ async def test_a_game_named_as_a_command_points_to_its_rules(say) -> None:
     for line in ("/help nmbr9", "/nmbr9"):
         assert error_of(await say("alice", line))["message"] == (
             "There is no command /nmbr9. NMBR 9 is a game: /rules nmbr9 explains it, /new nmbr9 "
-            "starts one. /help lists them all."
+            "starts one. /help all lists them all."
         )
 
 
