@@ -678,7 +678,7 @@ class Service:
             raise ServiceError(
                 "PRIVATE_CHAT",
                 "Only you and I are in this private chat: invite people in a group I am in; "
-                f"here you can play bots, e.g. /new {gdef.key} bot=hard.",
+                f"here you can play bots, e.g. /new {gdef.key} bot=easy.",
             )
         named = 1 + len(command.players) + len(command.player_ids) + len(command.bots)
         if named > gdef.max_players:  # before anyone named is looked up (or made, in a console)
@@ -696,7 +696,7 @@ class Service:
             raise ServiceError(
                 "PRIVATE_CHAT",
                 f"{gdef.title} needs {gdef.min_players} players and nobody else can join this "
-                f"private chat: add bots, e.g. /new {gdef.key} bot=hard.",
+                f"private chat: add bots, e.g. /new {gdef.key} bot=easy.",
             )
         row = await self.db.games.create_game(
             ctx.chat.id,

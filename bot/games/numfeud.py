@@ -354,6 +354,11 @@ def _parse_step(text: str) -> Step:
             f"{text!r} is not a step. Lay tiles like 8H R5 R6 R7 or move a board tile like K8>L9."
         )
     anchor = parse_anchor(parts[0])
+    if anchor.col >= SIZE and _TOKEN.match(parts[0]):  # "R5 R6 R7": tiles with no square first
+        raise InvalidMove(
+            f"{parts[0]!r} is a tile, not a square: start with the square to lay from, e.g. "
+            f"8H {' '.join(parts)} (row 8, column H, across) or H8 … (down)."
+        )
     tiles = tuple(parse_token(t) for t in parts[1:])
     if JOKER in tiles:
         raise InvalidMove("Say what a laid joker stands for, e.g. 8H R5 J=R6 R7.")

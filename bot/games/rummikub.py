@@ -174,6 +174,12 @@ _SOURCE = notation(r"^(?:(\d+):)?(\S+)$")
 def _parse_sources(text: str) -> tuple[Source, ...]:
     sources: list[Source] = []
     for token in text.replace(",", " ").split():
+        word = token.lower()
+        if word in _CONTROLS:  # "K10 Y10 R10 done": a step of its own
+            raise InvalidMove(
+                f"{token!r} is a step of its own: separate steps with ; (R5 R6 R7; {word}) "
+                f"or send /{word}."
+            )
         match = _SOURCE.match(token)
         if match is None:  # pragma: no cover - \S+ always matches a token
             raise InvalidMove(f"{token!r} is not a tile. Play e.g. {USAGE}")
@@ -604,7 +610,7 @@ class RummikubState:
             raise RuleError(
                 Reason.NO_TILE_PLAYED,
                 "You have not played a tile from your rack this turn: lay one (e.g. R5 R6 R7 or "
-                "3+R8), or draw.",
+                "3+R8), or /draw.",
             )
         # "…providing all sets created are valid at the end of the turn and no unused tiles
         # remain."
@@ -626,7 +632,7 @@ class RummikubState:
                 raise RuleError(
                     Reason.INITIAL_MELD_TOO_LOW,
                     f"Your initial meld is worth {value}; it must be worth at least "
-                    f"{INITIAL_MELD} from your own rack. Add melds, /reset, or draw.",
+                    f"{INITIAL_MELD} from your own rack. Add melds, /reset, or /draw.",
                 )
         table = tuple(meld for meld in self.draft_table if meld)
         record = MoveRecord(seat, str(Line(self.draft, done=True)), 0, words=tuple(played))

@@ -696,3 +696,10 @@ def test_rules_summary_states_how_to_win_and_the_limits() -> None:
         "8H R5 R6 R7",
     ):
         assert fact in text
+
+
+def test_tiles_without_a_square_first_are_told_to_start_with_one() -> None:
+    """Tiles with no square first: the answer says R5 is a tile and shows the move with one."""
+    with pytest.raises(InvalidMove, match=r"'R5' is a tile, not a square: .* e\.g\. 8H R5 R6 R7"):
+        parse_numfeud_move("R5 R6 R7")
+    assert str(parse_numfeud_move("B5 R6 R7")) == "B5 R6 R7"  # column B, row 5: a square

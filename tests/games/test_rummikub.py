@@ -735,3 +735,12 @@ def test_rules_summary_states_the_initial_meld_and_the_end() -> None:
         "3+R8",
     ):
         assert fact in text
+
+
+def test_a_control_word_inside_a_step_says_steps_are_separated() -> None:
+    """A control word inside a step: done is a step of its own, joined with ; or sent alone."""
+    with pytest.raises(
+        InvalidMove, match=r"separate steps with ; \(R5 R6 R7; done\) or send /done"
+    ):
+        RUMMIKUB.parse_move("K10 Y10 R10 done")
+    assert str(RUMMIKUB.parse_move("K10 Y10 R10; done")) == "K10 Y10 R10; done"
