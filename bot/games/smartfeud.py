@@ -95,8 +95,10 @@ RULES_SUMMARY = (
     "that turn's word, with tiles of your own. Laying all 7 rack tiles adds 30; the 7 and a "
     "taken tile, 50. The starter's extra blank must be laid on the first turn or is lost. The "
     "first word covers one of the four centre squares. Three passes in a row by one player "
-    "lose that player the game. The game ends when the bag is empty and a player goes out; "
-    "the tiles left on the racks do not count."
+    "put that player out; with 3 or 4 players the others play on after someone is out or "
+    "resigns, and once someone has left, /play quit ends the game when all still playing quit "
+    "(the top score wins). The game ends when the bag is empty and a player goes out; the "
+    "tiles left on the racks do not count."
 )
 NOTATION_HELP = (
     "Play a word: 8H QUIZ (across) or H8 QUIZ (down), the whole word with board letters; "

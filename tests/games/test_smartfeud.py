@@ -642,6 +642,8 @@ def test_rules_summary_states_the_essentials() -> None:
         "50",
         "extra blank",
         "Three passes in a row by one player",
+        "the others play on",
+        "/play quit ends the game when all still playing quit",
         "do not count",
         "8H QUIZ take G7",
     ):
