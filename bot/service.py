@@ -1935,8 +1935,8 @@ class Service:
         # What the scores alone do not tell: who went out, the racks' adjustments, the smaller
         # inventory that won a blocked game (the rules core says it).
         note = table.gdef.ending_note(state, table.names)
-        if note:
-            lines.append(note)
+        if note:  # its minus sign as the score line's above writes it ("alice -10")
+            lines.append(note.replace("\u2212", "-"))
         # The game's top move, as word apps show at the end (Rummikub's turns score nothing).
         best = max(state.history, key=lambda r: r.score, default=None)
         if best is not None and best.score > 0:

@@ -891,7 +891,7 @@ async def test_the_game_over_message_explains_what_the_scores_do_not(say) -> Non
     over = (await say("alice", "/pass"))[-1]
     assert over.text.splitlines()[:2] == [
         "Game #1 is over (passes in a row). alice won — alice -10, bob -18.",
-        "The tiles left on the racks were deducted: alice −10, bob −18.",
+        "The tiles left on the racks were deducted: alice -10, bob -18.",
     ]
 
 
