@@ -1376,14 +1376,27 @@ def _parse_options(text: str | None) -> dict[str, str]:
     return options
 
 
+# The quick start's examples as Discord's slash commands take them (its options, not text).
+SLASH_EXAMPLES = {
+    "/new webfeud bot=easy": "/new game:Webfeud bot:easy",
+    "/new webfeud @friend": "/new game:Webfeud player:@friend",
+}
+
+
 def _with_notify_help(replies: list[Reply]) -> list[Reply]:
-    """Add Discord's own /notify to the list of commands that /help all gives."""
-    return [
-        replace(r, text=f"{r.text}\n\nOn Discord\n{NOTIFY_SYNTAX} — {NOTIFY_SUMMARY}.")
-        if r.kind == "help" and str(r.event.get("topic") or "").lower() == "all"
-        else r
-        for r in replies
-    ]
+    """Add Discord's own /notify to /help all; write the quick start's examples as slash ones."""
+    out = []
+    for r in replies:
+        topic = str(r.event.get("topic") or "").lower()
+        if r.kind == "help" and topic == "all":
+            r = replace(r, text=f"{r.text}\n\nOn Discord\n{NOTIFY_SYNTAX} — {NOTIFY_SUMMARY}.")
+        elif r.kind == "help" and not topic:
+            text = r.text
+            for typed, slash in SLASH_EXAMPLES.items():
+                text = text.replace(typed, slash)
+            r = replace(r, text=text)
+        out.append(r)
+    return out
 
 
 GAME_ID_HELP = "Which game (needed only when this channel has several)"

@@ -10,3 +10,6 @@ async def test_help_answers_in_the_channel(harness):
     assert len(msgs) == 1
     assert msgs[0].public
     assert "/new" in msgs[0].text
+    # The quick start's examples are written as Discord's slash commands take them.
+    assert "/new game:Webfeud bot:easy" in msgs[0].text
+    assert "bot=easy" not in msgs[0].text
