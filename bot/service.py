@@ -558,11 +558,14 @@ class Service:
         *,
         mine: bool = True,
         ended: bool = False,
+        waiting_first: bool = False,
     ) -> GameRow:
         """Return the game a command means: `game=<id>` or the chat's only one for this user.
 
         A game named by id must be in one of `statuses` (or finished, with `ended`: a final
         board or rack may still be looked at); otherwise the refusal says what state it is in.
+        `waiting_first` (a move): of several running games of the asker's, the one game that
+        waits for them; commands that end or leave a game (/resign, /leave) always ask which.
         """
         if game_id is not None:
             row = await self.db.games.get_game(game_id)
@@ -632,8 +635,8 @@ class Service:
                     )
                 raise ServiceError("NO_GAME", "There is no game to join here; start one with /new.")
             raise ServiceError("NO_GAME", "No game is going on here. Start one with /new <game>.")
-        if len(rows) > 1 and mine and "active" in wanted:
-            # Several games of the asker's: a bare command means the one waiting for them.
+        if len(rows) > 1 and waiting_first:
+            # Several games of the asker's: a bare move means the one waiting for them.
             waiting = [row for row in rows if await self._waits_for(row, ctx.user.id)]
             if len(waiting) == 1:
                 return waiting[0]
@@ -1047,8 +1050,9 @@ class Service:
         self, ctx: _Ctx, game_id: int | None, text: str, *, rounds_only: bool = False
     ) -> list[Reply]:
         """Apply one move of the asking player, then let bot seats answer."""
+        resigning = text.strip().lower() == "resign"  # allowed on any turn, in a named game
         try:
-            arrival = await self._playing_game(ctx, game_id)
+            arrival = await self._playing_game(ctx, game_id, waiting_first=not resigning)
         except ServiceError:
             # A timeout that ended the game (Webfeud, Numfeud) beat this move: say so.
             lost = await self._lost_on_time(ctx, game_id)
@@ -1067,7 +1071,7 @@ class Service:
                 raise ServiceError("NOT_A_PLAYER", f"You are not playing in game #{row.id}.")
             moved = row.version != arrival.version and _moved_since(arrival, table.state, seat_no)
             waiting = table.state is not None and seat_no in table.state.waiting_for()
-            if text.strip().lower() == "resign":  # allowed on any turn: nothing came too late
+            if resigning:  # allowed on any turn: nothing came too late
                 moved, waiting = False, True
             if (moved or not waiting) and await self._ran_out(row.id, seat_no):
                 raise ServiceError(
@@ -1102,7 +1106,9 @@ class Service:
         seat = table.seat_of(user_id)
         return seat is not None and table.state is not None and seat in table.state.waiting_for()
 
-    async def _playing_game(self, ctx: _Ctx, game_id: int | None) -> GameRow:
+    async def _playing_game(
+        self, ctx: _Ctx, game_id: int | None, *, waiting_first: bool = True
+    ) -> GameRow:
         """Return the game a move means: `game=<id>`, else the asker's running game here.
 
         A lobby takes no moves, so it does not make a bare move ambiguous (as /try, /rack and
@@ -1111,7 +1117,7 @@ class Service:
         """
         if game_id is None:
             try:
-                return await self._find_game(ctx, None, ("active",))
+                return await self._find_game(ctx, None, ("active",), waiting_first=waiting_first)
             except ServiceError as error:
                 if error.reason != "NO_GAME":
                     raise

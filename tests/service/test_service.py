@@ -338,10 +338,13 @@ async def test_several_games_in_a_chat_need_a_game_id(say) -> None:
 
 
 async def test_a_bare_command_means_the_one_game_waiting_for_the_asker(say) -> None:
-    """Of several games here, the one whose turn is the asker's: /pass, /rack need no id."""
+    """Of several games here, a bare move means the one whose turn is the asker's."""
     await say("alice", "/new webfeud @bob seed=1")
     await say("alice", "/new webfeud @carol seed=2")
     await say("alice", "/pass game=2")  # game 2 now waits for carol; game 1 still for alice
+    # Commands that end, leave or look at a game never guess: they ask which.
+    for line in ("/resign", "/leave", "/nudge"):
+        assert error_of(await say("alice", line))["reason"] == "WHICH_GAME", line
     passed = await say("alice", "/pass")
     assert events(passed, "move_played")[0]["game_id"] == 1
     # Now neither waits for alice: a bare command still asks which game.
