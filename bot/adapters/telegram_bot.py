@@ -154,6 +154,14 @@ _AFTER_RACK_REASONS = frozenset(
         Reason.TWO_JOKERS,
         Reason.INVALID_MELD,
         Reason.JOKER_IN_LAST_PLAY,
+        # Rummikub: a step's source meld and the Assist rearrangement are looked at only once
+        # the step's rack tiles were found on the rack.
+        Reason.NO_SUCH_MELD,
+        Reason.TILE_NOT_IN_MELD,
+        Reason.NOTHING_MOVED,
+        Reason.NO_ARRANGEMENT,
+        Reason.INITIAL_MELD_FROM_RACK_ONLY,
+        Reason.INITIAL_MELD_TOO_LOW,
     )
 )
 # Commands of one player in one running game: typed in the private chat with the bot, they act

@@ -162,3 +162,17 @@ async def test_a_word_game_notation_mistake_is_no_secret(tg, people) -> None:
         assert [c.chat_id for c in calls] == [people.group["id"]], line
         assert said in calls[0].text
     assert tg.errors == []
+
+
+async def test_a_rummikub_refusal_after_the_rack_check_stays_private(tg, people) -> None:
+    """A missing meld is found only after the step's rack tile was: the refusal tells the tile."""
+    group = people.group
+    await tg.say(people.bob, "/help")
+    await tg.say(people.alice, "/new rummikub @bob seed=3")
+    await tg.say(people.alice, "/start")
+    tile = load_state(await tg.db.games.get_game(1)).rack(0)[0]
+    calls = await tg.say(people.alice, f"/play {tile} 9:R5")
+    assert [c.chat_id for c in calls] == [group["id"]]
+    assert "my answer to /play would tell about your tiles" in calls[0].text
+    assert not [c for c in in_group(tg.api.calls, group) if "no meld 9" in c.text]
+    assert tg.errors == []
