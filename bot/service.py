@@ -2132,16 +2132,23 @@ class Service:
     ) -> Reply:
         """Return a person's rack, privately; after a move (`before`), which tiles are new.
 
-        The tiles drawn (a word game's refill, a Rummikub draw, a timeout's penalty tiles) are
-        named, as game apps mark them: "Your rack in game #1: K4 K11 B8 … (new: K4)".
+        The tiles drawn when nothing left the rack (a Rummikub draw, a Numfeud pass, a timeout's
+        penalty tiles) are named, as game apps mark them: "Your rack in game #1: K4 K11 B8 …
+        (new: K4)".
         """
         if table.gdef.round_of(state) is not None:
             return await self._round_rack(table, state, seat_no, "")
         user = table.users[seat_no]
         assert user is not None
         tiles = list(state.rack(seat_no))
-        new = Counter(tiles) - Counter(before.rack(seat_no)) if before is not None else Counter()
-        drawn = sorted(new.elements(), key=tiles.index)
+        drawn: list[str] = []
+        if before is not None and not Counter(before.rack(seat_no)) - Counter(tiles):
+            # Only a rack that just grew tells its new tiles for sure (a draw, a pass that
+            # draws, a penalty): after a play that also refilled it, a drawn letter may be one
+            # that was played, so nothing is said.
+            drawn = sorted(
+                (Counter(tiles) - Counter(before.rack(seat_no))).elements(), key=tiles.index
+            )
         note = table.gdef.rack_note(state, seat_no)
         return Reply(
             _user_target(user),
@@ -2673,7 +2680,8 @@ def _told_apart(names: Sequence[str]) -> tuple[str, ...]:
     seen: dict[str, int] = {}
     out = []
     for name in names:
-        count = seen[name.casefold()] = seen.get(name.casefold(), 0) + 1
+        key = name.casefold().replace("\u200c", "").replace("\u200d", "")  # as it looks
+        count = seen[key] = seen.get(key, 0) + 1
         out.append(name if count == 1 else f"{name}-{count}")
     return tuple(out)
 

@@ -29,7 +29,27 @@ def clip(text: str, limit: int = 20) -> str:
 # but the joiners that shape what shows: ZWNJ and ZWJ (Persian letters, 👨‍💻) and the tag
 # characters of a flag's emoji sequence (🏴 with tags is Scotland's).
 _INVISIBLE = frozenset({"Cc", "Cf", "Zl", "Zp"})
-_SHAPING = frozenset({"\u200c", "\u200d"}) | {chr(c) for c in range(0xE0020, 0xE0080)}
+_JOINERS = frozenset({"\u200c", "\u200d"})
+_TAGS = frozenset(chr(c) for c in range(0xE0020, 0xE0080))
+_BLACK_FLAG = "\U0001f3f4"  # the emoji a flag's tag sequence follows
+
+
+def _shapes(name: str, i: int) -> bool:
+    """Tell whether the format character at `name[i]` changes what shows.
+
+    A joiner between two characters that are not ASCII (Persian letters, emoji) shapes them;
+    between Latin letters ("b\u200dob") it only makes a look-alike of "bob". Tags shape only
+    the flag they follow.
+    """
+    ch = name[i]
+    if ch in _JOINERS:
+        return 0 < i < len(name) - 1 and not name[i - 1].isascii() and not name[i + 1].isascii()
+    if ch in _TAGS:
+        start = i
+        while start > 0 and name[start - 1] in _TAGS:
+            start -= 1
+        return start > 0 and name[start - 1] == _BLACK_FLAG
+    return False
 
 
 def visible_name(name: str) -> str:
@@ -39,7 +59,8 @@ def visible_name(name: str) -> str:
     text after it wherever the name is shown; the name is what the others see.
     """
     kept = "".join(
-        ch for ch in name if ch in _SHAPING or unicodedata.category(ch) not in _INVISIBLE
+        ch
+        for i, ch in enumerate(name)
+        if unicodedata.category(ch) not in _INVISIBLE or _shapes(name, i)
     )
-    # A joiner at either end joins nothing: it is as invisible as the rest.
-    return " ".join(kept.split()).strip("\u200c\u200d")
+    return " ".join(kept.split())

@@ -229,6 +229,8 @@ def test_visible_name_drops_what_draws_nothing_but_keeps_what_shapes() -> None:
     assert visible_name("b\u200bob") == "bob"
     assert visible_name("\u202ecarol\u2066") == "carol"
     assert visible_name("\u200dcarol\u200d") == "carol"  # a joiner at an end joins nothing
+    assert visible_name("b\u200dob") == "bob"  # between Latin letters: only a look-alike
+    assert visible_name("bo\U000e0062b") == "bob"  # a tag that follows no flag
     assert visible_name("  ann \n lee ") == "ann lee"
     persian = "فاطمه\u200cسادات"  # the non-joiner decides how the letters join
     assert visible_name(persian) == persian

@@ -322,3 +322,13 @@ async def test_the_rack_after_a_draw_names_the_new_tile(say, db) -> None:
     [drawn] = [t for t in set(after) if after.count(t) > before.count(t)]
     assert rack.text.endswith(f"(new: {drawn})")
     assert rack.event["new"] == [drawn]
+
+
+async def test_a_rack_that_also_lost_tiles_names_no_new_ones(say, db) -> None:
+    """After a swap (tiles out and in) a drawn tile may be one that went out: nothing is named."""
+    await say("alice", "/new webfeud @bob seed=4")
+    rack = load_state(await db.games.get_game(1)).rack(0)
+    replies = await say("alice", f"/swap {''.join(t for t in rack[:2])}")
+    [after] = [r for r in replies if r.kind == "rack"]
+    assert "(new:" not in after.text
+    assert after.event["new"] == []
