@@ -1287,7 +1287,7 @@ async def command_autocomplete(
     More commands exist than Discord's 25 fixed choices, so /help completes instead.
     """
     wanted = current.strip().lstrip("/").lower()
-    names = [*(spec.name for spec in COMMANDS), "notify"]
+    names = [*(spec.name for spec in COMMANDS), "notify", "all"]  # /help all: every command
     ranked = [n for n in names if n.startswith(wanted)] + [
         n for n in names if wanted in n and not n.startswith(wanted)
     ]

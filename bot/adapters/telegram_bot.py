@@ -164,6 +164,10 @@ _AFTER_RACK_REASONS = frozenset(
         Reason.INITIAL_MELD_TOO_LOW,
     )
 )
+# Of those, the moves: typed in the private chat, each is confirmed there ("Played in the group").
+PLAYED_COMMANDS = frozenset(
+    {"play", "swap", "pass", "resign", "place", "done", "undo", "reset", "draw"}
+)
 # Commands of one player in one running game: typed in the private chat with the bot, they act
 # on the player's game in a group (news there, answers here), so a swap never shows its tiles.
 ROUTED_COMMANDS = frozenset(
@@ -601,6 +605,19 @@ class TelegramFrontEnd:
                 where, ref, origin.routed = routed, user_ref(user), True
         replies = await self.service.handle(where, ref, text)
         await self.deliver(replies, origin)
+        if (
+            origin.routed
+            and origin.command in PLAYED_COMMANDS
+            and not any(
+                isinstance(r.to, UserTarget) and r.to.platform_user_id == str(user.id)
+                for r in replies
+            )
+        ):
+            # Typed here, played there: say so here too (a pass or resignation has no private
+            # answer of its own, and the group's board edit notifies nobody).
+            news = next((r.text for r in replies if isinstance(r.to, ChatTarget)), "")
+            if news:
+                await self._send_text(chat.id, f"Played in the group: {news.splitlines()[0]}")
 
     async def _private_route(
         self, parsed: tuple[str, int | None], user: TgUser, text: str

@@ -176,3 +176,16 @@ async def test_a_rummikub_refusal_after_the_rack_check_stays_private(tg, people)
     assert "my answer to /play would tell about your tiles" in calls[0].text
     assert not [c for c in in_group(tg.api.calls, group) if "no meld 9" in c.text]
     assert tg.errors == []
+
+
+async def test_a_move_sent_privately_is_confirmed_there(tg, people) -> None:
+    """A pass typed in the private chat and played in the group is confirmed where it was typed."""
+    await tg.say(people.bob, "/help")
+    await tg.say(people.alice, "/start", chat=tg.api.private(people.alice))
+    await tg.say(people.alice, "/new webfeud @bob seed=3")
+    private = tg.api.private(people.alice)
+    calls = await tg.say(people.alice, "/pass", chat=private)
+    mine = [c.text for c in calls if c.chat_id == private["id"]]
+    assert mine == ["Played in the group: #1 alice: pass — alice 0, bob 0. bob to move."]
+    assert load_state(await tg.db.games.get_game(1)).turn == 1
+    assert tg.errors == []
