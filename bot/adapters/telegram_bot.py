@@ -483,8 +483,11 @@ def _kind(step: Reply | Sequence[Reply]) -> str:
 
 
 def _group_swap_news(replies: Sequence[Reply], origin: Origin) -> Reply | None:
-    """Return the news of a /swap typed in a group and accepted, or None for anything else."""
-    if origin.private or origin.query is not None or origin.command != "swap":
+    """Return the news of a swap typed in a group and accepted, or None for anything else.
+
+    A swap is `/swap AB` or `/play swap AB`: its news says "swapped 2 tiles".
+    """
+    if origin.private or origin.query is not None or origin.command not in ("swap", "play"):
         return None
     if origin.message_id is None or any(r.kind == "error" for r in replies):
         return None
@@ -492,7 +495,10 @@ def _group_swap_news(replies: Sequence[Reply], origin: Origin) -> Reply | None:
         (
             r
             for r in replies
-            if isinstance(r.to, ChatTarget) and r.kind == "move_played" and r.event.get("game_id")
+            if isinstance(r.to, ChatTarget)
+            and r.kind == "move_played"
+            and r.event.get("game_id")
+            and str(r.event.get("move", "")).startswith("swapped ")
         ),
         None,
     )
