@@ -883,7 +883,13 @@ class Service:
             return replies
 
     async def _cmd_leave(self, ctx: _Ctx, command: Command) -> list[Reply]:
-        row = await self._find_game(ctx, command.game_id, ("lobby", "active"))
+        try:  # a bare /leave means a lobby: only a seat not yet dealt can be left
+            row = await self._find_game(ctx, command.game_id, ("lobby",))
+        except ServiceError as error:
+            if command.game_id is not None or error.reason not in ("NO_GAME", "NOT_A_PLAYER"):
+                raise
+            # No lobby of theirs: a running game gets the advice to /resign instead.
+            row = await self._find_game(ctx, None, ("lobby", "active"))
         async with self._lock(row.id):
             row = await self._reload(row)
             if row.status != "lobby":
@@ -1482,7 +1488,7 @@ class Service:
         return replies
 
     async def _cmd_hint(self, ctx: _Ctx, command: Command) -> list[Reply]:
-        table, state, seat = await self._my_seat(ctx, command)
+        table, state, seat = await self._my_seat(ctx, command, waiting_first=True)
         row = table.row
         from bot.ai import HINTS
 
@@ -1548,7 +1554,7 @@ class Service:
 
     async def _cmd_try(self, ctx: _Ctx, command: Command) -> list[Reply]:
         """Say privately whether a move is legal and what it would score, and play nothing."""
-        table, state, seat = await self._my_seat(ctx, command)
+        table, state, seat = await self._my_seat(ctx, command, waiting_first=True)
         row, gdef = table.row, table.gdef
         if not gdef.previews:
             offering = and_list(g.title for g in GAMES.values() if g.previews)
@@ -2068,14 +2074,23 @@ class Service:
         ]
 
     async def _my_seat(
-        self, ctx: _Ctx, command: Command, *, ended: bool = False, acting: bool = True
+        self,
+        ctx: _Ctx,
+        command: Command,
+        *,
+        ended: bool = False,
+        acting: bool = True,
+        waiting_first: bool = False,
     ) -> tuple[_Table, GameState, int]:
         """Return the started game a player asks about, its state and their seat in it.
 
         `acting`: the command plays a part in the game (a hint, a nudge, a preview), which a
-        player who resigned while the others play on no longer has.
+        player who resigned while the others play on no longer has. `waiting_first`: it is about
+        the player's own move (/try, /hint), so it means the game a bare move would.
         """
-        row = await self._find_game(ctx, command.game_id, ("active",), ended=ended)
+        row = await self._find_game(
+            ctx, command.game_id, ("active",), ended=ended, waiting_first=waiting_first
+        )
         table = await self._table(row)
         seat = table.seat_of(ctx.user.id)
         state = table.state

@@ -343,12 +343,27 @@ async def test_a_bare_command_means_the_one_game_waiting_for_the_asker(say) -> N
     await say("alice", "/new webfeud @carol seed=2")
     await say("alice", "/pass game=2")  # game 2 now waits for carol; game 1 still for alice
     # Commands that end, leave or look at a game never guess: they ask which.
-    for line in ("/resign", "/leave", "/nudge"):
+    for line in ("/resign", "/nudge"):
         assert error_of(await say("alice", line))["reason"] == "WHICH_GAME", line
+    # /try is about the move a bare /play would make: the same game.
+    [tried] = await say("alice", "/try 8H AB")
+    assert tried.event.get("reason") != "WHICH_GAME", tried.text
     passed = await say("alice", "/pass")
     assert events(passed, "move_played")[0]["game_id"] == 1
     # Now neither waits for alice: a bare command still asks which game.
     assert error_of(await say("alice", "/rack"))["reason"] == "WHICH_GAME"
+
+
+async def test_a_bare_leave_means_the_lobby(say) -> None:
+    """/leave beside a running game means the lobby (only a seat not yet dealt can be left)."""
+    await say("alice", "/new webfeud @bob seed=1")  # #1 starts at once
+    await say("alice", "/new smartfeud @carol seed=3")  # #2 waits in the lobby
+    left = await say("alice", "/leave")
+    assert left[0].kind != "error", left[0].text
+    assert "#2" in left[0].text
+    assert error_of(await say("bob", "/leave"))["message"] == (
+        "Game #1 has started; to give up, /resign game=1."
+    )
 
 
 async def test_cancel_by_creator_or_admin(say, db) -> None:
