@@ -1157,7 +1157,9 @@ class WordGameDef(GameDef):
                 return f"The tiles left on the racks were deducted: {racks}."
             if state.left[last] == "passes":  # SmartFeud: one player's passes put them out
                 limit = state.variant.seat_pass_limit
-                return f"{names[last]} passed {limit} times in a row and is out of the game."
+                out = [names[s] for s, why in enumerate(state.left) if why == "passes"]
+                verb = "is" if len(out) == 1 else "are"
+                return f"{and_list(out)} passed {limit} times in a row and {verb} out of the game."
         return ""
 
     def missed_deadline(self) -> str:

@@ -648,3 +648,16 @@ def test_rules_summary_states_the_essentials() -> None:
         "8H QUIZ take G7",
     ):
         assert fact in text
+
+
+def test_ending_note_names_everyone_put_out_on_passes() -> None:
+    """Four players all passing: three are put out in turn and the note names all three."""
+    s = new("SECTION", "NZAEEEE", "ABCDEFG", "HIJKLMN", players=4)
+    while s.outcome is None:
+        s = play(s, s.to_move, "pass")
+    names = ("alice", "bob", "carol", "dave")
+    out = [names[seat] for seat, why in enumerate(s.left) if why == "passes"]
+    assert len(out) == 3
+    assert SMARTFEUD.ending_note(s, names) == (
+        f"{out[0]}, {out[1]} and {out[2]} passed 3 times in a row and are out of the game."
+    )
