@@ -725,19 +725,8 @@ class Service:
         starts = len(occupants) == gdef.max_players or (
             ctx.private and len(occupants) >= gdef.min_players
         )
-        running = [
-            other.id
-            for other in await self.db.games.list_games(
-                chat_id=ctx.chat.id, user_id=ctx.user.id, statuses=("active",)
-            )
-            if other.id != row.id
-        ]
-        if running and starts:  # bare moves then mean the game that waits for you
-            ids = ", ".join(f"#{i}" for i in sorted(running)[:SHOWN_IDS])
-            text += (
-                f" You have other games running here ({ids}): a bare move goes to the one "
-                "waiting for you; add game=<id> when several are."
-            )
+        if starts:
+            text += await self._other_games_note(ctx, row.id)
         buttons = [Button("Join", f"join:{row.id}")] if joinable else []
         if gdef.min_players <= len(occupants) < gdef.max_players and not starts:
             buttons.append(Button("Start", f"start:{row.id}"))
@@ -943,7 +932,32 @@ class Service:
                     f"has {seated}: others can /join game={row.id}, or /cancel it and play a bot:"
                     f" /new {gdef.key} bot=easy|medium|hard.",
                 )
-            return await self._start(table)
+            replies = await self._start(table)
+            note = await self._other_games_note(ctx, row.id)
+            if note and replies:  # on the start's news, as /new's game line carries it
+                replies[0] = replace(replies[0], text=replies[0].text + "\n" + note.strip())
+            return replies
+
+    async def _other_games_note(self, ctx: _Ctx, game_id: int) -> str:
+        """Return " You have other games running here (#1): …" when the asker has, else "".
+
+        Said when a game of theirs starts beside others, since bare moves then mean the game
+        that waits for them.
+        """
+        running = [
+            other.id
+            for other in await self.db.games.list_games(
+                chat_id=ctx.chat.id, user_id=ctx.user.id, statuses=("active",)
+            )
+            if other.id != game_id
+        ]
+        if not running:
+            return ""
+        ids = ", ".join(f"#{i}" for i in sorted(running)[:SHOWN_IDS])
+        return (
+            f" You have other games running here ({ids}): a bare move goes to the one waiting "
+            "for you; add game=<id> when several are."
+        )
 
     async def _start(self, table: _Table) -> list[Reply]:
         """Deal and start a lobby game (the caller holds the game's lock)."""

@@ -1018,3 +1018,15 @@ async def test_a_crowd_sharing_the_last_top_place_is_cut_short(say) -> None:
         "…",
         "31. alice: 0 wins in 30 games, 0 points",
     ]
+
+
+async def test_a_game_started_beside_others_says_how_bare_moves_are_read(say) -> None:
+    """/start of a lobby beside a running game of the starter's says it, as /new would."""
+    await say("alice", "/new webfeud @bob seed=1")
+    await say("alice", "/new smartfeud @erin seed=1")
+    replies = await say("alice", "/start game=2")
+    [started] = [r for r in replies if r.kind == "game_started"]
+    assert started.text.endswith(
+        "You have other games running here (#1): a bare move goes to the one waiting for you; "
+        "add game=<id> when several are."
+    )
