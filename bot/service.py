@@ -2615,8 +2615,8 @@ def _pass_warning(table: _Table, state: GameState, *, to_you: bool = False) -> s
     waiting = state.waiting_for()
     if state.outcome is not None or len(waiting) != 1 or table.gdef.round_of(state) is not None:
         return ""
-    left = state.view(None).get("turns_left")
-    if isinstance(left, int):  # Rummikub's last round: any move counts down, not a pass only
+    left = table.gdef.turns_left(state)
+    if left is not None:  # Rummikub's last round: any move counts down, not a pass only
         if left <= 1:
             return "this is the last turn of the game"
         return f"the pool is empty: the game ends in {left} turns"

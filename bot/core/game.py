@@ -267,6 +267,13 @@ class GameDef(ABC):
         """Return how long a player has for a turn (None: no limit)."""
         return None
 
+    def turns_left(self, state: GameState) -> int | None:
+        """Return how many turns are left whatever is played, or None (no such count).
+
+        Rummikub's last round, once the pool is empty, ends after a known number of turns.
+        """
+        return None
+
     def how_to_move(self) -> str:
         """Say in a line how a move is written, for newcomers at the deal ("": nothing to add)."""
         return ""

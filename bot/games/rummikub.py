@@ -436,6 +436,11 @@ class RummikubState:
         """Return the seat to move, or nothing once the game is over."""
         return () if self.outcome else (self.to_move,)
 
+    @property
+    def turns_left(self) -> int | None:
+        """Return the turns left in the last round (the pool is empty), else None."""
+        return None if self.final_turn is None else self.final_turn - self.turn
+
     def rack(self, seat: int) -> tuple[str, ...]:
         """Return `seat`'s tiles, sorted; for the mover, what its draft leaves on the rack."""
         if self.draft and seat == self.to_move:
@@ -527,7 +532,7 @@ class RummikubState:
             "opened": list(self.opened),
             "rack": list(self.rack(seat)) if seat is not None else None,
             "last_round": self.final_turn is not None,
-            "turns_left": None if self.final_turn is None else self.final_turn - self.turn,
+            "turns_left": self.turns_left,
             "options": dict(self.options),
             "history": [record.to_json() for record in self.history],
             "left": list(self.left),
@@ -861,6 +866,11 @@ class RummikubDef(GameDef):
     def notation_help(self) -> str:
         """Return the rules a player needs in brief, then the move notation with examples."""
         return f"{RULES_SUMMARY}\n{NOTATION_HELP}"
+
+    def turns_left(self, state: GameState) -> int | None:
+        """Return the turns left once the pool is empty (the last round), else None."""
+        assert isinstance(state, RummikubState)
+        return state.turns_left
 
     def how_to_move(self) -> str:
         """Say in a line how a move is written, for newcomers at the deal."""
