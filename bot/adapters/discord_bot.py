@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import inspect
 import io
 import logging
@@ -54,7 +55,15 @@ from bot.adapters.common import (
     image_name,
     short_description,
 )
-from bot.commands import BOT_LEVEL_NAMES, COMMANDS, Command, CommandError, CommandSpec
+from bot.adapters.discord_syntax import option_name, translator
+from bot.commands import (
+    BOT_LEVEL_NAMES,
+    COMMANDS,
+    Command,
+    CommandError,
+    CommandSpec,
+    parse_command,
+)
 from bot.config import Settings
 from bot.core.errors import GameError
 from bot.core.words import and_list, plural
@@ -493,7 +502,8 @@ def message_parts(reply: Reply, *, mention: str | None = None) -> list[Parts]:
     messages (the last says how many lines were left out, if any).
     """
     pinged = [str(uid) for uid in reply.event.get(MENTIONS, ())]
-    text = reply.text if pinged else plain(reply.text)
+    source = slash_text()(reply.text)
+    text = source if pinged else plain(source)
     lead = ""
     if mention:
         lead = f"<@{mention}>"
@@ -720,14 +730,14 @@ class FeudBot(commands.Bot):
             view = _view([GameButton("passok", game_id, turn)])
             assert view is not None
             await interaction.followup.send(
-                f"{plain(question)} {CONFIRM_PASS}",
+                f"{plain(slash_text()(question))} {CONFIRM_PASS}",
                 view=view,
                 ephemeral=True,
                 allowed_mentions=NO_MENTIONS,
             )
         else:
             await interaction.followup.send(
-                plain(question), ephemeral=True, allowed_mentions=NO_MENTIONS
+                plain(slash_text()(question)), ephemeral=True, allowed_mentions=NO_MENTIONS
             )
         self._handled(interaction)
 
@@ -1167,7 +1177,7 @@ class FeudBot(commands.Bot):
         if isinstance(error, app_commands.NoPrivateMessage):
             text = GUILD_ONLY
         elif isinstance(original, GameError):
-            text = plain(str(original))
+            text = plain(slash_text()(str(original)))
         else:
             text = APOLOGY
             command = interaction.command.name if interaction.command else "?"
@@ -1376,27 +1386,31 @@ def _parse_options(text: str | None) -> dict[str, str]:
     return options
 
 
-# The quick start's examples as Discord's slash commands take them (its options, not text).
-SLASH_EXAMPLES = {
-    "/new webfeud bot=easy": "/new game:Webfeud bot:easy",
-    "/new webfeud @friend": "/new game:Webfeud player:@friend",
-}
-
-
 def _with_notify_help(replies: list[Reply]) -> list[Reply]:
-    """Add Discord's own /notify to /help all; write the quick start's examples as slash ones."""
+    """Add Discord's own /notify to /help all."""
     out = []
     for r in replies:
-        topic = str(r.event.get("topic") or "").lower()
-        if r.kind == "help" and topic == "all":
+        if r.kind == "help" and str(r.event.get("topic") or "").lower() == "all":
             r = replace(r, text=f"{r.text}\n\nOn Discord\n{NOTIFY_SYNTAX} — {NOTIFY_SUMMARY}.")
-        elif r.kind == "help" and not topic:
-            text = r.text
-            for typed, slash in SLASH_EXAMPLES.items():
-                text = text.replace(typed, slash)
-            r = replace(r, text=text)
         out.append(r)
     return out
+
+
+def typed_command(name: str, text: str, game: int | None) -> Command:
+    """Return a command from its text option; a ``game=<id>`` typed in it is the game option.
+
+    Someone who follows the text syntax (``8H QUIZ game=3``) gets what they meant, and a bad
+    one (``game=x``) the text parser's answer.
+    """
+    if game is None and "game=" in text.lower():
+        return parse_command(f"/{name} {text}")
+    return Command(name, game, text=text)
+
+
+@functools.cache
+def slash_text() -> Callable[[str], str]:
+    """Return the function that writes the service's command syntax as Discord takes it."""
+    return translator(build_commands())
 
 
 GAME_ID_HELP = "Which game (needed only when this channel has several)"
@@ -1484,7 +1498,7 @@ def build_commands() -> list[app_commands.Command[Any, Any, Any]]:
     async def play(
         interaction: discord.Interaction[Any], move: str, game: int | None = None
     ) -> None:
-        await _bot(interaction).run_command(interaction, lambda: Command("play", game, text=move))
+        await _bot(interaction).run_command(interaction, lambda: typed_command("play", move, game))
 
     @app_commands.command(name="swap", description=desc("swap"))
     @app_commands.guild_only()
@@ -1494,9 +1508,11 @@ def build_commands() -> list[app_commands.Command[Any, Any, Any]]:
     async def swap(
         interaction: discord.Interaction[Any], tiles: str, game: int | None = None
     ) -> None:
-        await _bot(interaction).run_command(
-            interaction, lambda: Command("swap", game, text=tiles.replace(" ", ""))
-        )
+        def build() -> Command:
+            command = typed_command("swap", tiles, game)
+            return replace(command, text=command.text.replace(" ", ""))
+
+        await _bot(interaction).run_command(interaction, build)
 
     @app_commands.command(name="games", description=desc("games"))
     @app_commands.guild_only()
@@ -1607,18 +1623,6 @@ def build_commands() -> list[app_commands.Command[Any, Any, Any]]:
     return out
 
 
-# Option names for arguments of several words (``<cell> <rotation>`` is one placement).
-OPTION_NAMES = {"<cell> <rotation>": "placement"}
-
-
-def _option_name(args: str) -> str:
-    """Turn a syntax fragment such as ``<move>`` or ``[command]`` into an option name."""
-    if args in OPTION_NAMES:
-        return OPTION_NAMES[args]
-    word = re.sub(r"[^a-z0-9_]+", "_", args.lower()).strip("_")
-    return word[:32] or "text"
-
-
 def _option_help(spec: CommandSpec) -> str:
     """Describe a command's text option: its parts and the summary's example, e.g.
 
@@ -1640,7 +1644,7 @@ def generic(spec: CommandSpec) -> app_commands.Command[Any, Any, Any] | None:
     """
     name = spec.name
     description = short_description(spec.summary.replace("`", ""))
-    arg = _option_name(spec.args)
+    arg = option_name(spec.args)
     arg_help = _option_help(spec)
     text_required = spec.shape in ("text", "word")
     if spec.shape not in ("none", "text", "word", "word?"):
@@ -1649,8 +1653,9 @@ def generic(spec: CommandSpec) -> app_commands.Command[Any, Any, Any] | None:
 
     async def run(interaction: discord.Interaction[Any], text: str, game: int | None) -> None:
         def build() -> Command:
-            value = text if spec.shape == "text" else text.strip().lower()
-            return Command(name, game, text=value)
+            if spec.shape == "text":
+                return typed_command(name, text, game)
+            return Command(name, game, text=text.strip().lower())
 
         await _bot(interaction).run_command(interaction, build)
 

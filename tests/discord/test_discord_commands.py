@@ -14,7 +14,7 @@ import pytest
 from discord_harness import FixedClock, Harness, clocked
 
 from bot.adapters.common import APOLOGY, short_description
-from bot.adapters.discord_bot import FeudBot, swap_suggestions
+from bot.adapters.discord_bot import FeudBot, slash_text, swap_suggestions
 from bot.commands import COMMANDS
 from bot.games import GAMES
 from bot.service import load_state, utcnow
@@ -384,7 +384,7 @@ async def test_help_completes_every_command_beyond_discords_25_choices(harness):
         typed = await harness.autocomplete(harness.alice, "help", "command", command=spec.name)
         assert typed[0]["value"] == spec.name
     inter = await harness.slash(harness.alice, "help", command="rules")
-    assert [m.text.splitlines()[0] for m in harness.replies(inter)] == ["/rules <game>"]
+    assert [m.text.splitlines()[0] for m in harness.replies(inter)] == ["/rules game:<game>"]
 
 
 async def test_swap_suggests_whole_tiles_in_each_games_notation(harness):
@@ -495,7 +495,7 @@ async def test_help_knows_discords_own_notify(harness):
     inter = await harness.slash(harness.alice, "help", command="all")
     listing = "\n".join(m.text for m in harness.replies(inter))
     assert "\nOn Discord\n/notify dm:True|False — " in listing
-    assert listing.index("/help [command]") < listing.index("/notify")
+    assert listing.index("/help [command:<command>]") < listing.index("/notify")
     typed = await harness.autocomplete(harness.alice, "help", "command", command="no")
     assert "notify" in [c["value"] for c in typed]
 
@@ -529,3 +529,51 @@ def test_discord_out_of_reach_is_one_line_and_status_1(tmp_path, monkeypatch, ca
     errors = [r for r in caplog.records if r.levelname == "ERROR"]
     assert [r.getMessage().split(":")[0] for r in errors] == ["cannot reach Discord"]
     assert all(r.exc_info is None for r in errors)
+
+
+async def test_refusals_write_the_syntax_as_discords_options(harness):
+    """A refusal's syntax, example and game= hint read as slash options: game:<id>, move:…."""
+    alice, bob = harness.alice, harness.bob
+    await harness.slash(alice, "new", game="webfeud", player=str(bob), seed=3)
+    await harness.slash(alice, "new", game="webfeud", player=str(bob), seed=4)
+    inter = await harness.slash(alice, "board")
+    [msg] = harness.replies(inter)
+    assert "add game:<id>, e.g. game:" in msg.text
+    assert "game=" not in msg.text
+    inter = await harness.slash(alice, "swap", tiles="game=1")  # nothing left to swap
+    [msg] = harness.replies(inter)
+    assert msg.ephemeral
+    assert "Usage: /swap tiles:<tiles> [game:<id>], e.g. /swap tiles:AEQ?" in msg.text
+    inter = await harness.slash(alice, "help", command="all")
+    listing = "\n".join(m.text for m in harness.replies(inter))
+    assert "/play move:<move> [game:<id>]" in listing
+    assert "/place placement:<cell> <rotation> [game:<id>]" in listing
+    assert "[game=<id>]" not in listing
+
+
+async def test_a_game_typed_into_a_moves_text_picks_the_game(harness):
+    """`8H QUIZ game=2` in /play's move option plays in game 2, as the text syntax writes it."""
+    alice, bob = harness.alice, harness.bob
+    await harness.slash(alice, "new", game="webfeud", player=str(bob), seed=3)
+    await harness.slash(alice, "new", game="webfeud", player=str(bob), seed=4)
+    inter = await harness.slash(alice, "play", move="pass game=2")
+    text = "\n".join(m.text for m in harness.replies(inter))
+    assert "#2 alice: pass" in text
+    assert (await harness.db.games.get_game(2)).turn == 1
+    assert (await harness.db.games.get_game(1)).turn == 0
+    inter = await harness.slash(alice, "play", move="pass game=x")
+    [msg] = harness.replies(inter)
+    assert "game=x is not a game number" in msg.text
+    assert (await harness.db.games.get_game(1)).turn == 0
+
+
+async def test_every_commands_slash_syntax_names_only_its_own_options(harness):
+    """The syntax written for Discord uses each command's real option names, required or not."""
+    synced = {c["name"]: c for c in harness.fake.commands[harness.fake.guild_id]}
+    for spec in COMMANDS:
+        shown = slash_text()(spec.syntax)
+        options = synced[spec.name].get("options", [])
+        named = re.findall(r"(\[?)([a-z_0-9]+):", shown)
+        assert {name for _, name in named} <= {o["name"] for o in options}, shown
+        required = {o["name"] for o in options if o.get("required")}
+        assert {name for bracket, name in named if not bracket} == required, shown

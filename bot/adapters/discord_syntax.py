@@ -1,0 +1,126 @@
+"""The service's command syntax, written the way Discord's slash commands take it.
+
+The service answers every front end with the text syntax of docs/commands.md
+(``/play <move> [game=<id>]``, ``add game=<id>, e.g. game=3``). On Discord a command's values go
+into its options, shown as ``name:value``, so the Discord adapter rewrites, in every text it
+sends, what a user would copy: each command's syntax line and example (built from the slash
+commands themselves, so they cannot drift), ``game=<id>`` and ``game=3``, and ``/new`` examples
+(``/new webfeud bot=easy`` → ``/new game:Webfeud bot:easy``). Everything else is left as written.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from discord import AppCommandOptionType, app_commands
+
+from bot.commands import SPECS, CommandSpec
+from bot.games import GAMES
+
+# Where `game:` is a game's name rather than a game's number.
+_GAME_NAMED = frozenset({"new", "rules", "leaderboard"})
+# Options that repeat one before them ("player2", "player3" after "player").
+_REPEATED = re.compile(r"^(\w+?)\d+$")
+# `game=<id>` or `game=12` anywhere (a service hint such as "add game=<id>, e.g. game=3").
+_GAME_OPTION = re.compile(r"(?<![\w=])game=(<id>|\d+)(?!\w)")
+# A /new example: the game's key, then bots and invitations ("/new webfeud bot=easy @bob").
+_NEW = re.compile(
+    r"/new (" + "|".join(sorted(GAMES, key=len, reverse=True)) + r")((?: (?:bot=[\w|]+|@\w+))*)"
+    r"(?![\w=])"
+)
+
+
+# Option names for arguments of several words (``<cell> <rotation>`` is one placement).
+OPTION_NAMES = {"<cell> <rotation>": "placement"}
+
+
+def option_name(args: str) -> str:
+    """Return the option name a text argument gets (``<cell> <rotation>`` → ``placement``)."""
+    if args in OPTION_NAMES:
+        return OPTION_NAMES[args]
+    word = re.sub(r"[^a-z0-9_]+", "_", args.lower()).strip("_")
+    return word[:32] or "text"
+
+
+def _placeholder(spec: CommandSpec, command: str, option: app_commands.Parameter) -> str:
+    """Return what an option's value looks like: ``<move>``, ``<id>``, ``easy|medium|hard``."""
+    name = option.display_name
+    if name == "game":
+        return "<game>" if command in _GAME_NAMED else "<id>"
+    if option.choices and len(option.choices) <= 3:
+        return "|".join(str(choice.value) for choice in option.choices)
+    if option.type is AppCommandOptionType.boolean:
+        return "True|False"
+    if option.type is AppCommandOptionType.user:
+        return "@member"
+    if spec.args and name == option_name(spec.args):
+        shown = spec.args.strip("[]")
+        return shown if shown[:1] in "<@" else f"<{shown}>"
+    return f"<{name}>"
+
+
+def slash_syntax(spec: CommandSpec, command: app_commands.Command[Any, Any, Any]) -> str:
+    """Return a command's syntax with its slash options, e.g. ``/play move:<move> [game:<id>]``."""
+    parts = [f"/{command.name}"]
+    names = [p.display_name for p in command.parameters]
+    again = {m.group(1) for name in names if (m := _REPEATED.match(name)) and m.group(1) in names}
+    for option in command.parameters:
+        name = option.display_name
+        repeat = _REPEATED.match(name)
+        if repeat and repeat.group(1) in again:
+            continue  # player2, player3: shown as "player:@member …"
+        value = f"{name}:{_placeholder(spec, command.name, option)}"
+        if name in again:
+            value += " …"
+        parts.append(value if option.required else f"[{value}]")
+    return " ".join(parts)
+
+
+def slash_example(command: app_commands.Command[Any, Any, Any], example: str) -> str:
+    """Return a command's example with its text in the first required option.
+
+    ``/play 8H QUIZ`` → ``/play move:8H QUIZ``; an example without arguments stays as it is.
+    """
+    head, _, rest = example.partition(" ")
+    first = next((p for p in command.parameters if p.required), None)
+    if not rest or first is None:
+        return example
+    return f"{head} {first.display_name}:{rest}"
+
+
+def _new_form(match: re.Match[str]) -> str:
+    """Rewrite one /new example: ``/new webfeud bot=easy @bob`` → its slash form."""
+    parts = [f"/new game:{GAMES[match.group(1)].title}"]
+    invited = 0
+    for token in match.group(2).split():
+        if token.startswith("@"):
+            invited += 1
+            parts.append(f"player{invited if invited > 1 else ''}:{token}")
+        else:
+            parts.append(token.replace("=", ":", 1))
+    return " ".join(parts)
+
+
+def translator(commands: Iterable[app_commands.Command[Any, Any, Any]]) -> Callable[[str], str]:
+    """Return the function that writes a text's commands as these slash commands take them."""
+    forms: dict[str, str] = {}
+    for command in commands:
+        spec = SPECS.get(command.name)
+        if spec is None:
+            continue
+        forms[spec.syntax] = slash_syntax(spec, command)
+        if spec.example:
+            forms[spec.example] = slash_example(command, spec.example)
+    forms = {typed: slash for typed, slash in forms.items() if typed != slash}
+    known = re.compile(
+        "|".join(re.escape(typed) for typed in sorted(forms, key=len, reverse=True)) + r"(?![\w?])"
+    )
+
+    def to_slash(text: str) -> str:
+        text = known.sub(lambda m: forms[m.group(0)], text)
+        text = _NEW.sub(_new_form, text)
+        return _GAME_OPTION.sub(r"game:\1", text)
+
+    return to_slash
