@@ -83,6 +83,11 @@ SOLO_GAMES = tuple(key for key, gdef in sorted(GAMES.items()) if gdef.min_player
 # What a move command given without its argument hands the game's parser (see _in_game_notation).
 _BARE_MOVES = {"play": "", "try": "", "swap": "swap", "place": ""}
 SHOWN_IDS = 8  # game ids listed when a command could mean several games
+# Commands about the player's own move: a bare one means, of several games, the one waiting for
+# them (`_find_game`'s `waiting_first`); /resign and /nudge, which end or press a game, ask.
+MOVE_COMMANDS = frozenset(
+    {"play", "swap", "pass", "place", "done", "undo", "reset", "draw", "try", "hint"}
+)
 LEADERBOARD_TOP = 10  # places shown (all who share the last one), then the asker's own row
 LEADERBOARD_ROWS = 25  # rows at most, even when more share the top places
 LEADERBOARD_READ = 100_000  # rows read to place the asker: every player of a chat, or of all
@@ -400,6 +405,58 @@ class Service:
         except GameError as error:
             return [self._error(ctx, error)]
         return await self._run(ctx, Command(parts[0], game_id=game_id))
+
+    async def private_route(
+        self, private: ChatRef, user: UserRef, name: str, game_id: int | None, typed: str
+    ) -> ChatRef | str | None:
+        """Return the chat whose game a command typed in `user`'s `private` chat acts on.
+
+        A private chat hosts only its own bot or solo games; a player's commands there may also
+        act on their games in other chats of the platform (so that a swap's tiles are never
+        typed in a group). That is the game named by game=<id>, if it is elsewhere and the player
+        is seated in it; without game=, the player's one running game elsewhere, unless one runs
+        in the private chat itself; of several, a move (`MOVE_COMMANDS`) means the one waiting
+        for them, as it would in a group. Still several: the question which, echoing `typed`
+        (a text). None: the command stays in the private chat.
+        """
+        stored = await self.db.users.get_user_by_platform_id(user.platform, user.user_id)
+        if stored is None:
+            return None
+        here = await self.db.chats.get_chat_by_platform_id(private.platform, private.chat_id)
+        if game_id is not None:
+            row = await self.db.games.get_game(game_id)
+            if row is None or (here is not None and row.chat_id == here.id):
+                return None
+            if not any(s.user_id == stored.id for s in await self.db.games.seats(row.id)):
+                return None
+            chat = await self.db.chats.get_chat(row.chat_id)
+            if chat is None or chat.platform != user.platform:
+                return None
+            return ChatRef(user.platform, chat.platform_chat_id)
+        if here is not None and await self.db.games.list_games(
+            chat_id=here.id, user_id=stored.id, statuses=("active",), limit=1
+        ):
+            return None
+        elsewhere: list[tuple[GameRow, Chat]] = []
+        for row in await self.db.games.list_games(user_id=stored.id, statuses=("active",)):
+            chat = await self._chat(row.chat_id)
+            if chat.platform == user.platform and (here is None or chat.id != here.id):
+                elsewhere.append((row, chat))
+        if len(elsewhere) > 1 and name in MOVE_COMMANDS:
+            waiting = [(row, c) for row, c in elsewhere if await self._waits_for(row, stored.id)]
+            elsewhere = waiting if len(waiting) == 1 else elsewhere
+        if not elsewhere:
+            return None
+        if len(elsewhere) == 1:
+            return ChatRef(user.platform, elsewhere[0][1].platform_chat_id)
+        ids = sorted(row.id for row, _chat in elsewhere)
+        shown = ", ".join(f"#{game}" for game in ids[:SHOWN_IDS])
+        if len(ids) > SHOWN_IDS:
+            shown += f" and {len(ids) - SHOWN_IDS} more; /games lists them"
+        return (
+            f"You are in several games in groups ({shown}); say which with game=<id>, "
+            f"e.g. {clip(' '.join(typed.split()), 60)} game={ids[0]}"
+        )
 
     async def pass_question(self, chat: ChatRef, user: UserRef, game_id: int) -> tuple[bool, str]:
         """Return (True, what to ask) when game `game_id` waits for `user`, else (False, why not).

@@ -75,6 +75,7 @@ from bot.adapters.common import (
 from bot.commands import COMMANDS, CommandError, parse_command
 from bot.config import Settings
 from bot.core.errors import GameError, Reason
+from bot.core.words import clip
 from bot.games import GAMES
 from bot.reminders import Dispatcher
 from bot.replies import ChatTarget, Image, Reply, UserTarget
@@ -193,7 +194,6 @@ ROUTED_COMMANDS = frozenset(
 )
 # Chat replies of such a command that answer the asker rather than tell the group news.
 ANSWER_KINDS = frozenset({"board", "history"})
-SHOWN_GAMES = 5  # game ids listed when a private command could mean several group games
 # A refusal of such a command that comes from the rules may tell what is on the rack ("EAWRN is
 # not in the dictionary" says the tiles are there; "you have no Q" says one is not): it is as
 # secret as the answer. Refusals about finding the game or the turn tell nothing of the tiles.
@@ -305,11 +305,6 @@ def display_name(user: TgUser) -> str:
 def user_ref(user: TgUser, *, is_admin: bool = False) -> UserRef:
     """Return who a Telegram user is to the service; their @username is theirs alone (handle)."""
     return UserRef(PLATFORM, str(user.id), display_name(user), is_admin, handle=user.username)
-
-
-def clip(text: str, limit: int) -> str:
-    """Shorten `text` to at most `limit` characters, marking the cut with an ellipsis."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def private_alert(text: str, link: str) -> str:
@@ -602,7 +597,9 @@ class TelegramFrontEnd:
             origin.command, origin.game_id = parsed
             origin.steps = text.count(";") + 1
         if private and parsed is not None:
-            routed = await self._private_route(parsed, user, text)
+            routed = None
+            if parsed[0] in ROUTED_COMMANDS:
+                routed = await self.service.private_route(where, user_ref(user), *parsed, text)
             if isinstance(routed, str):  # several games elsewhere: which one is meant?
                 await self._send_text(chat.id, routed, reply_to=message.message_id)
                 return
@@ -624,62 +621,6 @@ class TelegramFrontEnd:
             news = next((r.text for r in replies if isinstance(r.to, ChatTarget)), "")
             if news:
                 await self._send_text(chat.id, f"Played in the group: {news.splitlines()[0]}")
-
-    async def _private_route(
-        self, parsed: tuple[str, int | None], user: TgUser, text: str
-    ) -> ChatRef | str | None:
-        """Return the group whose game a command typed in the private chat acts on.
-
-        A private chat hosts only its own bot or solo games; a player's commands there may
-        also act on their games in groups, so that a swap's tiles are never typed in a group.
-        That is the game named by game=<id>, if it is in another chat and the player is seated
-        in it; without game=, the player's one running game elsewhere on Telegram, unless one
-        runs in the private chat itself. Several elsewhere: the question which (a text). None:
-        the command stays in the private chat.
-        """
-        name, game_id = parsed
-        if name not in ROUTED_COMMANDS:
-            return None
-        stored = await self.db.users.get_user_by_platform_id(PLATFORM, str(user.id))
-        if stored is None:
-            return None
-        here = await self.db.chats.get_chat_by_platform_id(PLATFORM, str(user.id))
-        if game_id is not None:
-            row = await self.db.games.get_game(game_id)
-            if row is None or (here is not None and row.chat_id == here.id):
-                return None
-            if not any(s.user_id == stored.id for s in await self.db.games.seats(row.id)):
-                return None
-            chat = await self.db.chats.get_chat(row.chat_id)
-            if chat is None or chat.platform != PLATFORM:
-                return None
-            return ChatRef(PLATFORM, chat.platform_chat_id)
-        if here is not None and await self.db.games.list_games(
-            chat_id=here.id, user_id=stored.id, statuses=("active",), limit=1
-        ):
-            return None
-        elsewhere: list[tuple[int, str]] = []
-        for row in await self.db.games.list_games(user_id=stored.id, statuses=("active",)):
-            chat = await self.db.chats.get_chat(row.chat_id)
-            if (
-                chat is not None
-                and chat.platform == PLATFORM
-                and (here is None or chat.id != here.id)
-            ):
-                elsewhere.append((row.id, chat.platform_chat_id))
-        if not elsewhere:
-            return None
-        if len(elsewhere) == 1:
-            return ChatRef(PLATFORM, elsewhere[0][1])
-        ids = sorted(game for game, _chat in elsewhere)
-        shown = ", ".join(f"#{game}" for game in ids[:SHOWN_GAMES])
-        if len(ids) > SHOWN_GAMES:
-            shown += f" and {len(ids) - SHOWN_GAMES} more; /games lists them"
-        example = clip(" ".join(text.split()), 60)
-        return (
-            f"You are in several games in groups ({shown}); say which with game=<id>, "
-            f"e.g. {example} game={ids[0]}"
-        )
 
     async def on_plain_text(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Answer text that is not a command, in a private chat, with how commands look."""

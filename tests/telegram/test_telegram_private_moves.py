@@ -89,6 +89,41 @@ async def test_private_commands_keep_their_own_rules(tg, people) -> None:
     assert tg.errors == []
 
 
+async def test_a_private_move_means_the_one_group_game_waiting_for_you(tg, people) -> None:
+    """Of several group games, a bare move sent privately plays the one that waits for you.
+
+    As in a group: /resign and /board, which do not play your move, still ask which game.
+    """
+    alice, bob = people.alice, people.bob
+    other_group = tg.api.group(-100778, "Other club")
+    for person in (alice, bob):
+        await tg.say(person, "/start", chat=tg.api.private(person))
+    await tg.say(alice, "/new webfeud @bob seed=4")
+    await tg.say(alice, "/new webfeud @bob seed=5", chat=other_group)
+    private = tg.api.private(alice)
+
+    async def waits_for_alice() -> list[int]:
+        return [i for i in (1, 2) if load_state(await tg.db.games.get_game(i)).to_move == 0]
+
+    if await waits_for_alice() == [1, 2]:  # make exactly one game wait for alice
+        await tg.say(alice, "/pass game=1", chat=private)
+    elif not await waits_for_alice():
+        await tg.say(bob, "/pass game=1", chat=tg.api.private(bob))
+    [waiting] = await waits_for_alice()
+    before = [(await tg.db.games.get_game(i)).version for i in (1, 2)]
+    for asked in ("/resign", "/board"):
+        calls = await tg.say(alice, asked, chat=private)
+        assert "several games in groups (#1, #2)" in calls[-1].text
+    assert [(await tg.db.games.get_game(i)).version for i in (1, 2)] == before
+    calls = await tg.say(alice, "/pass", chat=private)
+    assert "several games" not in " ".join(c.text for c in calls)
+    after = [(await tg.db.games.get_game(i)).version for i in (1, 2)]
+    assert [a != b for a, b in zip(after, before, strict=True)] == [
+        i == waiting for i in (1, 2)
+    ]
+    assert tg.errors == []
+
+
 async def test_an_accepted_group_swap_is_deleted_and_tips_once(tg, people) -> None:
     """A /swap typed in the group is deleted once played (admin rights); the tip comes once."""
     group = people.group
