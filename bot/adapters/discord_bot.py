@@ -109,7 +109,7 @@ GAME_STATUSES: dict[str, tuple[GameStatus, ...]] = {
     "rack": ("active", "finished"),
 }
 BOTS_WITHOUT_LEVEL = (
-    "bots: needs bot: — the level of the bot players, e.g. /new game:webfeud bot:hard bots:3 "
+    "bots: needs bot: — the level of the bot players, e.g. /new game:Webfeud bot:hard bots:3 "
     "(levels: " + ", ".join(BOT_LEVEL_NAMES) + ")."
 )
 # /notify exists on Discord only, so the command table of bot/commands.py (and of
@@ -1379,7 +1379,7 @@ def _parse_options(text: str | None) -> dict[str, str]:
         if not sep or not name or not value:
             raise CommandError(f"I did not understand {token!r}; options look like board=random.")
         if name.lower() in ("bot", "game"):
-            raise CommandError(f"{name}= has its own field in /new.")
+            raise CommandError(f"{name}= has its own field in /new: use {name.lower()}: instead.")
         if name.lower() in options:
             raise CommandError(f"{name}= is given twice.")
         options[name.lower()] = value
@@ -1399,12 +1399,17 @@ def _with_notify_help(replies: list[Reply]) -> list[Reply]:
 def typed_command(name: str, text: str, game: int | None) -> Command:
     """Return a command from its text option; a ``game=<id>`` typed in it is the game option.
 
-    Someone who follows the text syntax (``8H QUIZ game=3``) gets what they meant, and a bad
-    one (``game=x``) the text parser's answer.
+    Someone who follows the text syntax (``8H QUIZ game=3``) gets what they meant, a bad one
+    (``game=x``) the text parser's answer, and one that names another game than `game` a refusal.
     """
-    if game is None and "game=" in text.lower():
-        return parse_command(f"/{name} {text}")
-    return Command(name, game, text=text)
+    if "game=" not in text.lower():
+        return Command(name, game, text=text)
+    command = parse_command(f"/{name} {text}")
+    if game is not None and command.game_id not in (None, game):
+        raise CommandError(
+            f"Give the game once: game:{game} or game={command.game_id} in the text, not both."
+        )
+    return replace(command, game_id=game if command.game_id is None else command.game_id)
 
 
 @functools.cache
@@ -1458,7 +1463,7 @@ def build_commands() -> list[app_commands.Command[Any, Any, Any]]:
             if any(m.bot for m in invited):
                 raise CommandError(
                     "Invite people with player:; add bot players with bot:, e.g. "
-                    "/new game:webfeud bot:easy."
+                    "/new game:Webfeud bot:easy."
                 )
             if bots is not None and bot is None:
                 raise CommandError(BOTS_WITHOUT_LEVEL)

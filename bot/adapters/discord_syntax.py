@@ -3,9 +3,13 @@
 The service answers every front end with the text syntax of docs/commands.md
 (``/play <move> [game=<id>]``, ``add game=<id>, e.g. game=3``). On Discord a command's values go
 into its options, shown as ``name:value``, so the Discord adapter rewrites, in every text it
-sends, what a user would copy: each command's syntax line and example (built from the slash
-commands themselves, so they cannot drift), ``game=<id>`` and ``game=3``, and ``/new`` examples
-(``/new webfeud bot=easy`` → ``/new game:Webfeud bot:easy``). Everything else is left as written.
+sends, the parts a user copies to type a command: each command's syntax line (built from the
+slash commands themselves, so it cannot drift), ``game=<id>`` and a game number given for a
+command or as an example (``/board game=3``, ``e.g. game=3``), and ``/new`` examples
+(``/new webfeud bot=easy`` → ``/new game:Webfeud bot:easy``). Only those exact forms change:
+a player's name or a user's words echoed back ("There is no game 'x game=1'") are left alone
+unless they spell one of them, and a command mentioned with its text (``/play 8H QUIZ``) reads
+the same on Discord, where the text goes into the command's one field.
 """
 
 from __future__ import annotations
@@ -23,11 +27,16 @@ from bot.games import GAMES
 _GAME_NAMED = frozenset({"new", "rules", "leaderboard"})
 # Options that repeat one before them ("player2", "player3" after "player").
 _REPEATED = re.compile(r"^(\w+?)\d+$")
-# `game=<id>` or `game=12` anywhere (a service hint such as "add game=<id>, e.g. game=3").
-_GAME_OPTION = re.compile(r"(?<![\w=])game=(<id>|\d+)(?!\w)")
-# A /new example: the game's key, then bots and invitations ("/new webfeud bot=easy @bob").
+# `game=<id>`, and a game's number given for a command or as an example ("/board game=3",
+# "e.g. game=3"): never a bare "game=3", which may be a name or a user's words echoed back.
+_GAME_PLACEHOLDER = re.compile(r"(?<![\w=])game=<id>")
+_GAME_NUMBER = re.compile(
+    r"(e\.g\. |/(?:" + "|".join(sorted(SPECS, key=len, reverse=True)) + r") )game=(\d+)\b"
+)
+# A /new example: the game's key, then bots, invitations and options ("/new webfeud bot=easy
+# @bob", "/new rummikub @player assist=on").
 _NEW = re.compile(
-    r"/new (" + "|".join(sorted(GAMES, key=len, reverse=True)) + r")((?: (?:bot=[\w|]+|@\w+))*)"
+    r"/new (" + "|".join(sorted(GAMES, key=len, reverse=True)) + r")((?: (?:\w+=[\w|]+|@\w+))*)"
     r"(?![\w=])"
 )
 
@@ -78,28 +87,24 @@ def slash_syntax(spec: CommandSpec, command: app_commands.Command[Any, Any, Any]
     return " ".join(parts)
 
 
-def slash_example(command: app_commands.Command[Any, Any, Any], example: str) -> str:
-    """Return a command's example with its text in the first required option.
-
-    ``/play 8H QUIZ`` → ``/play move:8H QUIZ``; an example without arguments stays as it is.
-    """
-    head, _, rest = example.partition(" ")
-    first = next((p for p in command.parameters if p.required), None)
-    if not rest or first is None:
-        return example
-    return f"{head} {first.display_name}:{rest}"
-
-
 def _new_form(match: re.Match[str]) -> str:
-    """Rewrite one /new example: ``/new webfeud bot=easy @bob`` → its slash form."""
+    """Rewrite one /new example: ``/new webfeud bot=easy @bob`` → its slash form.
+
+    Bots and invitations have their own options; a game's options go together into
+    ``options:`` (``/new game:Rummikub player:@bob options:assist=on``).
+    """
     parts = [f"/new game:{GAMES[match.group(1)].title}"]
-    invited = 0
+    invited, options = 0, []
     for token in match.group(2).split():
         if token.startswith("@"):
             invited += 1
             parts.append(f"player{invited if invited > 1 else ''}:{token}")
-        else:
+        elif token.startswith(("bot=", "seed=")):
             parts.append(token.replace("=", ":", 1))
+        else:
+            options.append(token)
+    if options:
+        parts.append("options:" + " ".join(options))
     return " ".join(parts)
 
 
@@ -111,16 +116,15 @@ def translator(commands: Iterable[app_commands.Command[Any, Any, Any]]) -> Calla
         if spec is None:
             continue
         forms[spec.syntax] = slash_syntax(spec, command)
-        if spec.example:
-            forms[spec.example] = slash_example(command, spec.example)
     forms = {typed: slash for typed, slash in forms.items() if typed != slash}
     known = re.compile(
-        "|".join(re.escape(typed) for typed in sorted(forms, key=len, reverse=True)) + r"(?![\w?])"
+        "|".join(re.escape(typed) for typed in sorted(forms, key=len, reverse=True)) + r"(?!\w)"
     )
 
     def to_slash(text: str) -> str:
         text = known.sub(lambda m: forms[m.group(0)], text)
         text = _NEW.sub(_new_form, text)
-        return _GAME_OPTION.sub(r"game:\1", text)
+        text = _GAME_PLACEHOLDER.sub("game:<id>", text)
+        return _GAME_NUMBER.sub(r"\1game:\2", text)
 
     return to_slash

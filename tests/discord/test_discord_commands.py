@@ -458,7 +458,7 @@ async def test_bots_without_a_level_are_refused_with_the_syntax(harness):
     [msg] = harness.replies(inter)
     assert msg.ephemeral
     assert "bots: needs bot:" in msg.text
-    assert "/new game:webfeud bot:hard bots:3" in msg.text
+    assert "/new game:Webfeud bot:hard bots:3" in msg.text
     assert await harness.db.games.get_game(1) is None
     await harness.slash(harness.alice, "new", game="smartfeud", bot="easy", bots=3)
     assert len(await harness.db.games.seats(1)) == 4
@@ -543,7 +543,7 @@ async def test_refusals_write_the_syntax_as_discords_options(harness):
     inter = await harness.slash(alice, "swap", tiles="game=1")  # nothing left to swap
     [msg] = harness.replies(inter)
     assert msg.ephemeral
-    assert "Usage: /swap tiles:<tiles> [game:<id>], e.g. /swap tiles:AEQ?" in msg.text
+    assert "Usage: /swap tiles:<tiles> [game:<id>], e.g. /swap AEQ?" in msg.text
     inter = await harness.slash(alice, "help", command="all")
     listing = "\n".join(m.text for m in harness.replies(inter))
     assert "/play move:<move> [game:<id>]" in listing
@@ -564,7 +564,37 @@ async def test_a_game_typed_into_a_moves_text_picks_the_game(harness):
     inter = await harness.slash(alice, "play", move="pass game=x")
     [msg] = harness.replies(inter)
     assert "game=x is not a game number" in msg.text
+    inter = await harness.slash(alice, "play", move="pass game=2", game=1)
+    [msg] = harness.replies(inter)
+    assert "Give the game once: game:1 or game=2 in the text, not both." in msg.text
     assert (await harness.db.games.get_game(1)).turn == 0
+    assert (await harness.db.games.get_game(2)).turn == 1
+
+
+async def test_names_and_echoed_words_are_never_rewritten(fake, db):
+    """Only the syntax is written as slash options: a name or a user's words stay as they are."""
+    named = fake.add_user("game=2")
+    commandlike = fake.add_user("/play 8H QUIZ")
+    h = Harness(fake, db)
+    await h.start()
+    try:
+        await h.slash(named, "new", game="webfeud", player=str(commandlike), seed=3)
+        inter = await h.slash(named, "board")
+        text = "\n".join(m.text for m in h.replies(inter))
+        assert "game=2" in text and "/play 8H QUIZ" in text
+        assert "game:2" not in text and "move:" not in text
+        inter = await h.slash(named, "rules", game="webfeud game=1")
+        [msg] = h.replies(inter)
+        assert "'webfeud game=1'" in msg.text
+        # A /new example keeps its game's options in options: (Rummikub's hint needs assist).
+        await h.slash(named, "new", game="rummikub", bot="easy", seed=3)
+        await h.slash(named, "start", game=2)
+        inter = await h.slash(named, "hint", game=2)
+        [msg] = h.replies(inter)
+        assert "options:assist=on" in msg.text, msg.text
+        assert "assist=on" not in msg.text.replace("options:assist=on", "")
+    finally:
+        await h.stop()
 
 
 async def test_every_commands_slash_syntax_names_only_its_own_options(harness):
