@@ -118,9 +118,7 @@ async def test_a_private_move_means_the_one_group_game_waiting_for_you(tg, peopl
     calls = await tg.say(alice, "/pass", chat=private)
     assert "several games" not in " ".join(c.text for c in calls)
     after = [(await tg.db.games.get_game(i)).version for i in (1, 2)]
-    assert [a != b for a, b in zip(after, before, strict=True)] == [
-        i == waiting for i in (1, 2)
-    ]
+    assert [a != b for a, b in zip(after, before, strict=True)] == [i == waiting for i in (1, 2)]
     assert tg.errors == []
 
 
