@@ -40,6 +40,14 @@ _NEW = re.compile(
     r"(?![\w=])"
 )
 
+# The short forms of /new that advice uses ("Start one with /new <game> @player.").
+_NEW_FORMS = {
+    "/new <game> @player": "/new game:<game> player:@member",
+    "/new <game>": "/new game:<game>",
+}
+# "/rules webfeud", "/help all", "/help play": a command given a game or a topic.
+_RULES = re.compile(r"/rules (" + "|".join(sorted(GAMES, key=len, reverse=True)) + r")(?![\w=])")
+_HELP = re.compile(r"/help (all|" + "|".join(sorted(SPECS, key=len, reverse=True)) + r")(?![\w=])")
 
 # Option names for arguments of several words (``<cell> <rotation>`` is one placement).
 OPTION_NAMES = {"<cell> <rotation>": "placement"}
@@ -70,8 +78,14 @@ def _placeholder(spec: CommandSpec, command: str, option: app_commands.Parameter
     return f"<{name}>"
 
 
-def slash_syntax(spec: CommandSpec, command: app_commands.Command[Any, Any, Any]) -> str:
-    """Return a command's syntax with its slash options, e.g. ``/play move:<move> [game:<id>]``."""
+def slash_syntax(
+    spec: CommandSpec, command: app_commands.Command[Any, Any, Any], *, with_game: bool = True
+) -> str:
+    """Return a command's syntax with its slash options, e.g. ``/play move:<move> [game:<id>]``.
+
+    Without `with_game`, the optional game number is left out (``/play move:<move>``), as
+    the short form ``/play <move>`` leaves it out.
+    """
     parts = [f"/{command.name}"]
     names = [p.display_name for p in command.parameters]
     again = {m.group(1) for name in names if (m := _REPEATED.match(name)) and m.group(1) in names}
@@ -80,6 +94,8 @@ def slash_syntax(spec: CommandSpec, command: app_commands.Command[Any, Any, Any]
         repeat = _REPEATED.match(name)
         if repeat and repeat.group(1) in again:
             continue  # player2, player3: shown as "player:@member …"
+        if name == "game" and not with_game and not option.required:
+            continue
         value = f"{name}:{_placeholder(spec, command.name, option)}"
         if name in again:
             value += " …"
@@ -116,6 +132,9 @@ def translator(commands: Iterable[app_commands.Command[Any, Any, Any]]) -> Calla
         if spec is None:
             continue
         forms[spec.syntax] = slash_syntax(spec, command)
+        if spec.args and spec.takes_game_id:  # the short form: "/place <cell> <rotation>"
+            forms[f"/{spec.name} {spec.args}"] = slash_syntax(spec, command, with_game=False)
+    forms.update(_NEW_FORMS)
     forms = {typed: slash for typed, slash in forms.items() if typed != slash}
     known = re.compile(
         "|".join(re.escape(typed) for typed in sorted(forms, key=len, reverse=True)) + r"(?!\w)"
@@ -124,6 +143,8 @@ def translator(commands: Iterable[app_commands.Command[Any, Any, Any]]) -> Calla
     def to_slash(text: str) -> str:
         text = known.sub(lambda m: forms[m.group(0)], text)
         text = _NEW.sub(_new_form, text)
+        text = _RULES.sub(lambda m: f"/rules game:{GAMES[m.group(1)].title}", text)
+        text = _HELP.sub(r"/help command:\1", text)
         text = _GAME_PLACEHOLDER.sub("game:<id>", text)
         return _GAME_NUMBER.sub(r"\1game:\2", text)
 

@@ -534,7 +534,13 @@ def test_discord_out_of_reach_is_one_line_and_status_1(tmp_path, monkeypatch, ca
 async def test_refusals_write_the_syntax_as_discords_options(harness):
     """A refusal's syntax, example and game= hint read as slash options: game:<id>, move:…."""
     alice, bob = harness.alice, harness.bob
+    inter = await harness.slash(alice, "pass")
+    [msg] = harness.replies(inter)
+    assert "Start one with /new game:<game> player:@member." in msg.text
     await harness.slash(alice, "new", game="webfeud", player=str(bob), seed=3)
+    inter = await harness.slash(alice, "place", placement="C4 90")
+    [msg] = harness.replies(inter)
+    assert "in Webfeud use /play move:<move> (see /rules game:Webfeud)" in msg.text
     await harness.slash(alice, "new", game="webfeud", player=str(bob), seed=4)
     inter = await harness.slash(alice, "board")
     [msg] = harness.replies(inter)
@@ -549,6 +555,7 @@ async def test_refusals_write_the_syntax_as_discords_options(harness):
     assert "/play move:<move> [game:<id>]" in listing
     assert "/place placement:<cell> <rotation> [game:<id>]" in listing
     assert "[game=<id>]" not in listing
+    assert "/help command:all" in listing
 
 
 async def test_a_game_typed_into_a_moves_text_picks_the_game(harness):
