@@ -114,7 +114,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "new",
         "<game> [@player …] [bot=easy|medium|hard …] [option=value …]",
         "Create a game in this chat; you take the first seat, invited players and bots the next"
-        " ones. It starts by itself once every seat is taken. `seed=<n>` deals a reproducible"
+        " ones. It starts by itself once the game's most seats are taken (or at once in a private"
+        " chat); otherwise /start starts it. `seed=<n>` deals a reproducible"
         " game where the bot allows it (always in the console).",
         takes_game_id=False,
         shape="new",

@@ -2031,8 +2031,10 @@ class Service:
             for r in ranking
             if r["after"]  # a game played alone ranks nobody
         ]
-        # Alone against bots, a place that did not move says nothing ("alice #1" after a loss).
-        if len(moves) > 1 or any("→" in move for move in moves):
+        # Alone against bots, a place that did not move says nothing ("alice #1" after a loss);
+        # a first place on the leaderboard is news.
+        new = any(r["after"] and not r["before"] for r in ranking)
+        if len(moves) > 1 or new or any("→" in move for move in moves):
             lines.append(f"{table.gdef.title} leaderboard here: " + ", ".join(moves) + ".")
         if ranking:  # a person played: they may want to play again
             lines.append(f"Play again with /rematch game={table.row.id}.")
@@ -2228,13 +2230,12 @@ class Service:
         assert user is not None
         tiles = list(state.rack(seat_no))
         drawn: list[str] = []
-        if before is not None and not Counter(before.rack(seat_no)) - Counter(tiles):
+        held = Counter(table.gdef.held(before, seat_no)) if before is not None else None
+        if held is not None and not held - Counter(tiles):
             # Only a rack that just grew tells its new tiles for sure (a draw, a pass that
-            # draws, a penalty): after a play that also refilled it, a drawn letter may be one
-            # that was played, so nothing is said.
-            drawn = sorted(
-                (Counter(tiles) - Counter(before.rack(seat_no))).elements(), key=tiles.index
-            )
+            # draws, a penalty; a Rummikub draft taken back was held all along): after a play
+            # that also refilled it, a drawn letter may be one that was played, so nothing is said.
+            drawn = sorted((Counter(tiles) - held).elements(), key=tiles.index)
         note = table.gdef.rack_note(state, seat_no)
         return Reply(
             _user_target(user),

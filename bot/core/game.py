@@ -274,6 +274,14 @@ class GameDef(ABC):
         """
         return None
 
+    def held(self, state: GameState, seat: int) -> tuple[str, ...]:
+        """Return the tiles `seat` holds for good: its rack as its last finished turn left it.
+
+        By default its rack; a game whose turn is drafted in steps (Rummikub) leaves out what
+        the draft took, so a draft that goes back (a draw, a timeout) is not news.
+        """
+        return state.rack(seat)
+
     def how_to_move(self) -> str:
         """Say in a line how a move is written, for newcomers at the deal ("": nothing to add)."""
         return ""

@@ -872,6 +872,11 @@ class RummikubDef(GameDef):
         assert isinstance(state, RummikubState)
         return state.turns_left
 
+    def held(self, state: GameState, seat: int) -> tuple[str, ...]:
+        """Return `seat`'s committed rack: the mover's draft tiles count as still held."""
+        assert isinstance(state, RummikubState)
+        return sort_tiles(state.racks[seat])
+
     def how_to_move(self) -> str:
         """Say in a line how a move is written, for newcomers at the deal."""
         return (

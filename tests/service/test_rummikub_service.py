@@ -231,6 +231,9 @@ async def test_time_limit_penalty_through_the_dispatcher(say, db, service, clock
     state = load_state(await db.games.get_game(game_id))
     assert state.table == ()  # the drafted meld went back
     assert Counter(state.rack(0)) == Counter(before.rack(0)) + Counter(before.pool[:3])
+    # The private rack names the 3 tiles drawn, not the drafted ones that came back.
+    [rack] = [r for r in fired if r.kind == "rack"]
+    assert Counter(rack.event["new"]) == Counter(before.pool[:3])
     assert state.view(None)["pool"] == len(before.pool) - 3
     assert state.to_move == 1
     pending = await db.deadlines.pending_deadlines(game_id)
@@ -322,6 +325,17 @@ async def test_the_rack_after_a_draw_names_the_new_tile(say, db) -> None:
     [drawn] = [t for t in set(after) if after.count(t) > before.count(t)]
     assert rack.text.endswith(f"(new: {drawn})")
     assert rack.event["new"] == [drawn]
+
+
+async def test_a_draw_after_a_draft_names_only_the_drawn_tile(say, db) -> None:
+    """A draw takes the draft back first: the tiles that come back were held all along."""
+    game_id = await start(say)
+    before = load_state(await db.games.get_game(game_id))
+    only(await say("alice", f"/play {OPENING[0]}"), "draft")
+    replies = await say("alice", "/draw")
+    [rack] = [r for r in replies if r.kind == "rack"]
+    assert rack.event["new"] == [before.pool[0]]
+    assert rack.text.endswith(f"(new: {before.pool[0]})")
 
 
 async def test_a_rack_that_also_lost_tiles_names_no_new_ones(say, db) -> None:

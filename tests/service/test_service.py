@@ -853,6 +853,10 @@ async def test_game_over_tells_each_persons_place_on_the_chats_leaderboard(say, 
     [third] = [r for r in await say("bob", "/resign") if r.kind == "game_over"]
     assert "leaderboard here" not in third.text
     assert third.text.endswith("Play again with /rematch game=3.")
+    # A first place on the leaderboard is news, even alone against a bot (dave ties carol, #3).
+    await say("dave", "/new webfeud bot=easy seed=4")
+    [fourth] = [r for r in await say("dave", "/resign") if r.kind == "game_over"]
+    assert "\nWebfeud leaderboard here: dave #3.\n" in fourth.text, fourth.text
 
 
 async def test_equal_records_share_a_place(say) -> None:
