@@ -45,8 +45,10 @@ _NEW_FORMS = {
     "/new <game> @player": "/new game:<game> player:@member",
     "/new <game>": "/new game:<game>",
 }
-# "/rules webfeud", "/help all", "/help play": a command given a game or a topic.
-_RULES = re.compile(r"/rules (" + "|".join(sorted(GAMES, key=len, reverse=True)) + r")(?![\w=])")
+# "/rules webfeud", "/leaderboard numfeud", "/help all", "/help play": a game or a topic given.
+_RULES = re.compile(
+    r"/(rules|leaderboard) (" + "|".join(sorted(GAMES, key=len, reverse=True)) + r")(?![\w=])"
+)
 _HELP = re.compile(r"/help (all|" + "|".join(sorted(SPECS, key=len, reverse=True)) + r")(?![\w=])")
 
 # Option names for arguments of several words (``<cell> <rotation>`` is one placement).
@@ -143,7 +145,7 @@ def translator(commands: Iterable[app_commands.Command[Any, Any, Any]]) -> Calla
     def to_slash(text: str) -> str:
         text = known.sub(lambda m: forms[m.group(0)], text)
         text = _NEW.sub(_new_form, text)
-        text = _RULES.sub(lambda m: f"/rules game:{GAMES[m.group(1)].title}", text)
+        text = _RULES.sub(lambda m: f"/{m.group(1)} game:{GAMES[m.group(2)].title}", text)
         text = _HELP.sub(r"/help command:\1", text)
         text = _GAME_PLACEHOLDER.sub("game:<id>", text)
         return _GAME_NUMBER.sub(r"\1game:\2", text)

@@ -556,6 +556,7 @@ async def test_refusals_write_the_syntax_as_discords_options(harness):
     assert "/place placement:<cell> <rotation> [game:<id>]" in listing
     assert "[game=<id>]" not in listing
     assert "/help command:all" in listing
+    assert "/leaderboard game:Numfeud is the Numfeud World Ranking" in listing
 
 
 async def test_a_game_typed_into_a_moves_text_picks_the_game(harness):
