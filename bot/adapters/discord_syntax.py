@@ -3,10 +3,12 @@
 The service answers every front end with the text syntax of docs/commands.md
 (``/play <move> [game=<id>]``, ``add game=<id>, e.g. game=3``). On Discord a command's values go
 into its options, shown as ``name:value``, so the Discord adapter rewrites, in every text it
-sends, the parts a user copies to type a command: each command's syntax line (built from the
-slash commands themselves, so it cannot drift), ``game=<id>`` and a game number given for a
-command or as an example (``/board game=3``, ``e.g. game=3``), and ``/new`` examples
-(``/new webfeud bot=easy`` → ``/new game:Webfeud bot:easy``). Only those exact forms change:
+sends, the parts a user copies to type a command: each command's syntax line and its short form
+(``/place <cell> <rotation>``; built from the slash commands themselves, so they cannot drift),
+``game=<id>`` and a game number given for a command or as an example (``/board game=3``,
+``e.g. game=3``), ``/new`` examples (``/new webfeud bot=easy`` → ``/new game:Webfeud
+bot:easy``), and a game or topic given to ``/rules``, ``/leaderboard`` or ``/help``
+(``/rules webfeud`` → ``/rules game:Webfeud``). Only those exact forms change:
 a player's name or a user's words echoed back ("There is no game 'x game=1'") are left alone
 unless they spell one of them, and a command mentioned with its text (``/play 8H QUIZ``) reads
 the same on Discord, where the text goes into the command's one field.
