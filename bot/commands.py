@@ -27,7 +27,7 @@ _BOT_MENTION = re.compile(r"^bot(?:[-:](?:easy|medium|hard)(?:-\d+)?)?$", re.IGN
 HISTORY_SHOWN = 15  # moves `/history` lists, the newest
 _EXAMPLE = re.compile(r"e\.g\. `([^`]+)`")  # a command's example in its summary
 # Moves people type as commands, and how to make them.
-_MOVE_WORDS = {
+MOVE_WORDS = {
     "quit": "/play quit (SmartFeud, once another player has resigned)",
     "skip": "/place skip (NMBR 9, for a tile that fits nowhere)",
 }
@@ -496,8 +496,8 @@ def _no_command(name: str) -> CommandError:
     guess = f" Did you mean {' or '.join(f'/{c}' for c in close)}?" if close else ""
     if name in _SYNONYMS:
         guess = f" Did you mean /{_SYNONYMS[name]}? {_gist(SPECS[_SYNONYMS[name]].summary)}."
-    if name in _MOVE_WORDS:
-        guess = f" It is a move: {_MOVE_WORDS[name]}."
+    if name in MOVE_WORDS:
+        guess = f" It is a move: {MOVE_WORDS[name]}."
     if name in GAMES:  # "/help nmbr9", "/nmbr9": the game's rules, and how to start one
         title = GAMES[name].title
         guess = f" {title} is a game: /rules {name} explains it, /new {name} starts one."

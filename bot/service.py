@@ -458,6 +458,21 @@ class Service:
             f"e.g. {clip(' '.join(typed.split()), 60)} game={ids[0]}"
         )
 
+    async def plays_here(self, chat: ChatRef, user: UserRef) -> bool:
+        """Return True when `user` is seated in a running game of `chat`.
+
+        A front end asks before it answers a word that other bots of a group may own (/skip).
+        """
+        person = await self.db.users.get_user_by_platform_id(user.platform, user.user_id)
+        where = await self.db.chats.get_chat_by_platform_id(chat.platform, chat.chat_id)
+        if person is None or where is None:
+            return False
+        return bool(
+            await self.db.games.list_games(
+                chat_id=where.id, user_id=person.id, statuses=("active",), limit=1
+            )
+        )
+
     async def pass_question(self, chat: ChatRef, user: UserRef, game_id: int) -> tuple[bool, str]:
         """Return (True, what to ask) when game `game_id` waits for `user`, else (False, why not).
 

@@ -72,7 +72,7 @@ from bot.adapters.common import (
     image_name,
     short_description,
 )
-from bot.commands import COMMANDS, CommandError, parse_command
+from bot.commands import COMMANDS, MOVE_WORDS, CommandError, parse_command
 from bot.config import Settings
 from bot.core.errors import GameError, Reason
 from bot.core.words import clip
@@ -129,7 +129,7 @@ TURN_BOUND = frozenset({"pass", "passok", "keep"})
 # shows a move not played; /games lists the asker's games in other chats).
 SECRET_KINDS = frozenset({"rack", "hint", "unseen", "preview", "my_games"})
 # Commands that ask for such a secret: typed in a group, each gets the "open a private chat" notice.
-ASKED_SECRETS = frozenset({"rack", "bag", "hint", "try"})
+ASKED_SECRETS = frozenset({"rack", "bag", "hint", "try", "moves"})
 # Moves: their answer is public, but a refusal by the rules that comes after the rack check
 # ("KNTWGLT is not in the dictionary" proves the tiles are there) is as secret as /try's.
 MOVE_COMMANDS = frozenset({"play", "swap"})
@@ -224,10 +224,11 @@ GROUP_WELCOME = (
     "Start: /new webfeud @friend, or /new webfeud bot=easy to play me. Your tiles come in our "
     "private chat. /help for more."
 )
-# Added under the news of a /swap typed in a group (once per player and game).
-SWAP_TIP = (
-    "Tip: send /swap to me in private (t.me/{username}): it is played here the same, "
-    "and nobody sees which tiles went back."
+# Added under the news of a move typed in a group whose text told a secret (once per player
+# and game): the command to send privately instead, and what nobody then sees.
+SECRET_TIP = (
+    "Tip: send /{command} to me in private (t.me/{username}): it is played here the same, "
+    "and nobody sees {what}."
 )
 PLAIN_TEXT = "Commands start with /, e.g. /new webfeud bot=easy; /help lists them."
 # Telegram's stand-in sender for an admin who posts as the group ("Remain anonymous").
@@ -477,26 +478,38 @@ def _kind(step: Reply | Sequence[Reply]) -> str:
     return step.kind if isinstance(step, Reply) else "board"
 
 
-def _group_swap_news(replies: Sequence[Reply], origin: Origin) -> Reply | None:
-    """Return the news of a swap typed in a group and accepted, or None for anything else.
+def _group_secret_news(replies: Sequence[Reply], origin: Origin) -> tuple[Reply, str, str] | None:
+    """Return the news of an accepted move typed in a group whose text told a secret.
 
-    A swap is `/swap AB` or `/play swap AB`: its news says "swapped 2 tiles".
+    With it: the command to send privately instead, and what nobody sees then (for the tip).
+    A swap (`/swap AB`, `/play swap AB`: "swapped 2 tiles") names the tiles that went back; an
+    NMBR 9 placement while its round goes on ("has placed this round's tile") says where the
+    tile went before the others have placed; a SmartFeud word that lost the turn (pro mode)
+    shows tiles that are still on the rack. None for anything else.
     """
-    if origin.private or origin.query is not None or origin.command not in ("swap", "play"):
+    if origin.private or origin.query is not None:
         return None
-    if origin.message_id is None or any(r.kind == "error" for r in replies):
+    if origin.command not in ("swap", "play", "place") or origin.message_id is None:
         return None
-    return next(
-        (
-            r
-            for r in replies
-            if isinstance(r.to, ChatTarget)
-            and r.kind == "move_played"
-            and r.event.get("game_id")
-            and str(r.event.get("move", "")).startswith("swapped ")
-        ),
-        None,
-    )
+    if any(r.kind == "error" for r in replies):
+        return None
+    for r in replies:
+        if not isinstance(r.to, ChatTarget) or not r.event.get("game_id"):
+            continue
+        move = str(r.event.get("move", ""))
+        if r.kind == "move_played" and move.startswith("swapped "):
+            what = "which tiles went back"
+            command = "swap"
+        elif r.kind == "placed":
+            what = "where your tile went until the round ends"
+            command = "place"
+        elif r.kind == "move_played" and move.startswith("lost the turn"):
+            what = "the tiles of a word that loses the turn"
+            command = "play"
+        else:
+            continue
+        return r, command, what
+    return None
 
 
 class TelegramFrontEnd:
@@ -513,7 +526,7 @@ class TelegramFrontEnd:
         self._told: set[tuple[int, int]] = set()  # (game id, user id) told how to see tiles
         self._started: set[int] = set()  # Telegram ids known to have written to us privately
         self._moved: dict[int, int] = {}  # a basic group's id -> its supergroup's (upgrades seen)
-        self._swap_tipped: set[tuple[int, int]] = set()  # (game id, Telegram id) told of DM swaps
+        self._tipped: set[tuple[int, int]] = set()  # (game id, Telegram id) told of private moves
         self._welcomed: set[int] = set()  # groups greeted since the bot was (last) added
 
     # -- wiring --
@@ -522,6 +535,15 @@ class TelegramFrontEnd:
         """Register the handlers and the global error handler on a PTB application."""
         names = [spec.name for spec in COMMANDS]
         app.add_handler(CommandHandler(names, self.on_command, filters=filters.UpdateType.MESSAGE))
+        # Moves people type as commands (/quit, /skip): in a group, answered only to a player
+        # of a game there — other bots of the group may own the word (a music bot's /skip).
+        app.add_handler(
+            CommandHandler(
+                list(MOVE_WORDS),
+                self.on_move_word,
+                filters=filters.ChatType.GROUPS & filters.UpdateType.MESSAGE,
+            )
+        )
         # In a private chat an unknown /command is surely meant for us: the service explains.
         app.add_handler(
             MessageHandler(
@@ -560,6 +582,18 @@ class TelegramFrontEnd:
         return self.bot
 
     # -- step 1: parse the platform input --
+
+    async def on_move_word(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Answer a move typed as a command in a group ("/quit": say "/play quit"), if asked.
+
+        Only a player of a game there is answered; anyone else's /skip is left to the group's
+        other bots.
+        """
+        user, chat = update.effective_user, update.effective_chat
+        if user is None or chat is None:
+            return
+        if await self.service.plays_here(self._chat_ref(chat), user_ref(user)):
+            await self.on_command(update, context)
 
     async def on_command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Run one command message of the command language."""
@@ -891,8 +925,8 @@ class TelegramFrontEnd:
         """Send the service's replies: answer a button press first, then chat and private ones."""
         if origin is not None and origin.query is not None and not origin.answered:
             await self._answer_press(replies, origin)
-        if origin is not None and (news := _group_swap_news(replies, origin)) is not None:
-            replies = await self._after_group_swap(replies, news, origin)
+        if origin is not None and (secret := _group_secret_news(replies, origin)) is not None:
+            replies = await self._after_group_secret(replies, *secret, origin)
         boards: dict[int, list[Reply]] = {}
         plan: list[Reply | list[Reply]] = []
         for reply in replies:
@@ -935,10 +969,10 @@ class TelegramFrontEnd:
             except TelegramError:
                 log.exception("sending the %s notice of game %d failed", about, game_id)
 
-    async def _after_group_swap(
-        self, replies: Sequence[Reply], news: Reply, origin: Origin
+    async def _after_group_secret(
+        self, replies: Sequence[Reply], news: Reply, command: str, what: str, origin: Origin
     ) -> list[Reply]:
-        """Hide an accepted /swap typed in a group, and say (once) that it can be sent privately.
+        """Hide a move typed in a group that told a secret; say (once) it can be sent privately.
 
         Deleting the command message needs the bot to be an admin that may delete messages;
         elsewhere Telegram refuses, which changes nothing else.
@@ -947,12 +981,12 @@ class TelegramFrontEnd:
         try:
             await self._bot().delete_message(origin.chat_id, origin.message_id)
         except TelegramError as error:
-            log.info("could not delete a /swap in chat %s: %s", origin.chat_id, error)
+            log.info("could not delete a /%s in chat %s: %s", origin.command, origin.chat_id, error)
         key = (int(news.event["game_id"]), origin.user_id)
-        if key in self._swap_tipped:
+        if key in self._tipped:
             return list(replies)
-        self._swap_tipped.add(key)
-        tip = SWAP_TIP.format(username=self.username)
+        self._tipped.add(key)
+        tip = SECRET_TIP.format(command=command, username=self.username, what=what)
         return [replace(r, text=f"{r.text}\n{tip}") if r is news else r for r in replies]
 
     async def _answer(self, origin: Origin, text: str, *, alert: bool = False) -> None:
@@ -985,7 +1019,9 @@ class TelegramFrontEnd:
                 # One quick private send, so the answer can say whether it arrived.
                 try:
                     await self._send_to(int(reply.to.platform_user_id), reply)
-                    await self._answer(origin, "I sent it to you in our private chat.")
+                    # Named: after Pass, "it" would read as the pass, not the rack it changed.
+                    what = "Your rack" if reply.kind == "rack" else "My answer"
+                    await self._answer(origin, f"{what} is in our private chat.")
                     return
                 except Forbidden:
                     await self._forbid_dm(reply.to)

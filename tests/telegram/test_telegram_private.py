@@ -348,3 +348,22 @@ async def test_a_refusal_naming_rack_tiles_never_reaches_the_group(tg, people, c
     assert not any(single in text for text in in_group), in_group
     assert any("would tell about your tiles" in text for text in in_group)
     assert load_state(await tg.db.games.get_game(1)).to_json() == state.to_json()
+
+
+async def test_a_press_whose_answer_went_privately_says_what_went(tg, people) -> None:
+    """The toast names what was sent privately: after "Yes, pass" it is the changed rack.
+
+    (The SmartFeud starter's extra blank is lost with the pass, so the rack changes.)
+    """
+    await tg.say(people.alice, "/start", chat=tg.api.private(people.alice))
+    await tg.say(people.bob, "/help")
+    await tg.say(people.alice, "/new smartfeud @bob seed=4")
+    await tg.press(people.alice, tg.board(1), "Start")
+    calls = await tg.press(people.alice, tg.board(1), "My rack")
+    toast = next(c for c in calls if c.method == "answerCallbackQuery")
+    assert toast.text == "Your rack is in our private chat."
+    calls = await tg.pass_turn(people.alice, tg.board(1))
+    toast = next(c for c in calls if c.method == "answerCallbackQuery")
+    assert toast.text == "Your rack is in our private chat."
+    assert [c for c in calls if c.chat_id == people.alice["id"] and "Your rack" in c.text]
+    assert tg.errors == []

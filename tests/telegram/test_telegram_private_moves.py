@@ -162,6 +162,83 @@ async def test_an_accepted_group_swap_is_deleted_and_tips_once(tg, people) -> No
     assert tg.errors == []
 
 
+async def test_a_placement_typed_in_the_group_is_hidden_until_the_round_ends(tg, people) -> None:
+    """NMBR 9: a /place typed in the group says where the tile went while others still place.
+
+    It is deleted (admin rights) with a one-time tip; the placement that ends the round, which
+    the round's news shows to all anyway, is left.
+    """
+    from bot.ai import choose_move
+
+    group = people.group
+    tg.api.bot_admin(group["id"], can_delete_messages=True)
+    players = (people.alice, people.bob, people.carol)
+    for person in players:
+        await tg.say(person, "/start", chat=tg.api.private(person))
+    await tg.say(people.alice, "/new nmbr9 @bob @carol seed=3")
+    await tg.say(people.alice, "/start")
+
+    async def place(seat: int) -> list[Any]:
+        state = load_state(await tg.db.games.get_game(1))
+        return await tg.say(players[seat], f"/place {choose_move(state, seat, 'easy', 1)}")
+
+    calls = await place(0)
+    [deleted] = [c for c in calls if c.method == "deleteMessage"]
+    assert (group["id"], deleted.params["message_id"]) in tg.api.deleted
+    [news] = [c for c in in_group(calls, group) if "has placed this round's tile" in c.text]
+    assert "Tip: send /place to me in private (t.me/feudbot_test_bot)" in news.text
+    assert "until the round ends" in news.text
+    calls = await place(1)
+    assert [c.ok for c in calls if c.method == "deleteMessage"] == [True]
+    assert "Tip:" in " ".join(c.text for c in in_group(calls, group))  # bob's first: told too
+    calls = await place(2)  # the round ends: every placement is shown now
+    assert not [c for c in calls if c.method == "deleteMessage"]
+    calls = await place(0)  # round 2: deleted again, the tip not repeated
+    assert [c.ok for c in calls if c.method == "deleteMessage"] == [True]
+    assert "Tip:" not in " ".join(c.text for c in in_group(calls, group))
+    assert tg.errors == []
+
+
+async def test_a_word_that_loses_the_turn_in_the_group_is_hidden(tg, people) -> None:
+    """SmartFeud pro mode: a /play that lost the turn shows tiles still on the rack: deleted."""
+    group = people.group
+    tg.api.bot_admin(group["id"], can_delete_messages=True)
+    for person in (people.alice, people.bob):
+        await tg.say(person, "/start", chat=tg.api.private(person))
+    await tg.say(people.alice, "/new smartfeud @bob mode=pro seed=4")
+    await tg.say(people.alice, "/start")
+    from itertools import permutations
+
+    from bot.ai import choose_move
+
+    state = load_state(await tg.db.games.get_game(1))
+    mover = (people.alice, people.bob)[state.to_move]
+    anchor, word = str(choose_move(state, state.to_move, "easy", 1)).split()
+    rack = [t for t in state.rack(state.to_move) if t != "?"]
+    nonsense = next(
+        "".join(p) for p in permutations(rack, len(word)) if "".join(p) not in state.lexicon
+    )
+    calls = await tg.say(mover, f"/play {anchor} {nonsense}")
+    assert any("lost the turn" in c.text for c in in_group(calls, group)), calls
+    assert [c.ok for c in calls if c.method == "deleteMessage"] == [True]
+    assert any("Tip: send /play to me in private" in c.text for c in in_group(calls, group))
+    assert tg.errors == []
+
+
+async def test_a_move_word_in_the_group_is_answered_only_to_a_player(tg, people) -> None:
+    """/quit and /skip in a group: a player there is told the move; others' are not ours."""
+    group = people.group
+    calls = await tg.say(people.carol, "/skip")  # nobody plays here: another bot's /skip
+    assert calls == []
+    await tg.say(people.bob, "/help")
+    await tg.say(people.alice, "/new smartfeud @bob seed=4")
+    await tg.say(people.alice, "/start")
+    calls = await tg.say(people.alice, "/quit")
+    assert "It is a move: /play quit" in in_group(calls, group)[-1].text
+    assert await tg.say(people.carol, "/quit") == []  # an onlooker
+    assert tg.errors == []
+
+
 async def test_a_notation_mistake_in_a_move_answers_in_the_group(tg, people) -> None:
     """Refusals before the rack check tell nothing of the tiles: answered in the group.
 
@@ -221,4 +298,18 @@ async def test_a_move_sent_privately_is_confirmed_there(tg, people) -> None:
     mine = [c.text for c in calls if c.chat_id == private["id"]]
     assert mine == ["Played in the group: #1 alice: pass — alice 0, bob 0. bob to move."]
     assert load_state(await tg.db.games.get_game(1)).turn == 1
+    assert tg.errors == []
+
+
+async def test_moves_asked_in_the_group_without_a_private_chat_is_answered(tg, people) -> None:
+    """NMBR 9 /moves is a private answer: asked again and again, each time the way to it."""
+    await tg.say(people.alice, "/start", chat=tg.api.private(people.alice))
+    await tg.say(people.bob, "/help")
+    await tg.say(people.alice, "/new nmbr9 @bob seed=3")
+    await tg.say(people.alice, "/start")  # bob, with no private chat, is told once unasked
+    for _ in range(2):
+        calls = await tg.say(people.bob, "/moves")
+        [notice] = in_group(calls, people.group)
+        assert "I cannot send you your tiles privately yet" in notice.text
+        assert "L12" not in notice.text
     assert tg.errors == []
