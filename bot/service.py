@@ -1632,7 +1632,9 @@ class Service:
         left = await self._time_left(table, state)
         still = f"; {_fmt_delta(left)} left" if left is not None else ""
         nudger = ctx.user.display_name
-        text = f"{nudger} nudges you: your turn in {_game_named(table)}{still}."
+        # A round (NMBR 9) waits for each player's tile, not for a turn.
+        yours = "your tile" if table.gdef.round_of(state) is not None else "your turn"
+        text = f"{nudger} nudges you: {yours} in {_game_named(table)}{still}."
         notices = [_turn_notice(table, state, s, text, nudge=nudger) for s in waiting]
         said = f"{nudger} nudged {names} in game #{row.id}{still}."
         event = {"type": "nudged", "game_id": row.id, "players": [table.names[s] for s in waiting]}
@@ -2035,8 +2037,10 @@ class Service:
         note = table.gdef.ending_note(state, table.names)
         if note:  # its minus sign as the score line's above writes it ("alice -10")
             lines.append(note.replace("\u2212", "-"))
-        # The game's top move, as word apps show at the end (Rummikub's turns score nothing).
-        best = max(state.history, key=lambda r: r.score, default=None)
+        # The game's top move, as word apps show at the end (Rummikub's turns score nothing); a
+        # tile the deadline placed was nobody's choice.
+        chosen = [r for r in state.history if "deadline" not in r.words]
+        best = max(chosen, key=lambda r: r.score, default=None)
         if best is not None and best.score > 0:
             lines.append(f"Best move: {table.names[best.seat]}, {best.shown} ({best.score:+d}).")
         moves = [

@@ -454,6 +454,7 @@ class BoardMessage:
     chat_id: int
     message_id: int
     photo: bool
+    buttons: bool = True  # whether it shows buttons (a finished game's board has none left)
 
 
 @dataclass
@@ -1077,6 +1078,7 @@ class TelegramFrontEnd:
         if known is not None and known.chat_id == chat_id and known.photo == (image is not None):
             try:
                 await self._edit(known, text, image, markup)
+                self.boards[game_id] = replace(known, buttons=markup is not None)
                 return
             except BadRequest as error:
                 if "not modified" in str(error).lower():
@@ -1119,12 +1121,16 @@ class TelegramFrontEnd:
         else:
             message = await self._send_photo(chat_id, image, text, markup=markup)
         old = self.boards.get(game_id)
-        self.boards[game_id] = BoardMessage(chat_id, message.message_id, image is not None)
+        self.boards[game_id] = BoardMessage(
+            chat_id, message.message_id, image is not None, buttons=markup is not None
+        )
         if old is not None:
             # Only the newest board message keeps live buttons (older ones would be stale).
             await self._clear_buttons(old)
 
     async def _clear_buttons(self, board: BoardMessage) -> None:
+        if not board.buttons:
+            return  # nothing to clear: Telegram would answer "message is not modified"
         try:
             await self._bot().edit_message_reply_markup(board.chat_id, board.message_id)
         except BadRequest as error:

@@ -487,3 +487,16 @@ async def test_history_shows_a_round_once_it_is_over_and_the_last_15(say, db) ->
     assert history.text.splitlines()[0] == f"Game #{solo} (NMBR 9), the last 15 of 20 moves:"
     assert [m["n"] for m in history.event["moves"]] == list(range(6, 21))
     assert [m["move"] for m in history.event["moves"]] == [r.text for r in final.history[5:]]
+
+
+async def test_a_game_placed_by_deadlines_names_no_best_move(say, db, service, clock) -> None:
+    """A tile the round deadline placed was nobody's choice: never the game's "Best move"."""
+    game_id = await start(say, "", "seed=3 deadline=10m")
+    dispatcher = Dispatcher(service, Outbox())
+    fired: list = []
+    for _ in range(20):
+        fired += await dispatcher.run_due(clock.advance(timedelta(minutes=10)))
+    [over] = [r for r in fired if r.kind == "game_over"]
+    assert (await state_of(db, game_id)).outcome is not None
+    assert "Best move" not in over.text
+    assert sum(r.kind == "timeout" for r in fired) == 20

@@ -835,6 +835,8 @@ async def test_nudge_reminds_whoever_the_game_waits_for_once_a_turn(say, db) -> 
     said, *told = await say("alice", "/nudge game=2")
     assert said.text == "alice nudged bob and carol in game #2; 24 hours left."
     assert sorted(r.to.name for r in told) == ["bob", "carol"]
+    # A round waits for each player's tile, not for a turn.
+    assert all(r.text.startswith("alice nudges you: your tile in game #2") for r in told)
 
 
 async def test_game_over_tells_each_persons_place_on_the_chats_leaderboard(say, db) -> None:

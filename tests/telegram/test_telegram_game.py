@@ -340,3 +340,15 @@ async def test_pass_asks_first_in_the_keyboard(tg, people) -> None:
     await tg.press(people.alice, tg.board(2), "Draw")
     assert (await tg.db.games.get_game(2)).turn == turn + 1
     assert tg.errors == []
+
+
+async def test_a_board_without_buttons_is_not_cleared_again(tg, people) -> None:
+    """After the end the board shows no buttons: a new /board asks Telegram to clear nothing."""
+    await tg.say(people.bob, "/help")
+    await tg.say(people.alice, "/new webfeud @bob seed=3")
+    await tg.say(people.bob, "/resign")
+    for _ in range(2):
+        calls = await tg.say(people.alice, "/board")
+        assert not [c for c in calls if c.method == "editMessageReplyMarkup"], calls
+        assert all(c.ok for c in calls)
+    assert tg.errors == []
