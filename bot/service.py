@@ -681,6 +681,16 @@ class Service:
                 )
                 if done:
                     return done[0]
+                if ctx.private:  # a look back asked in the private chat: a group's game ended
+                    last = await self.db.games.list_games(
+                        user_id=ctx.user.id, statuses=("finished",), limit=1
+                    )
+                    if last:
+                        raise ServiceError(
+                            "NO_GAME",
+                            f"No game of yours is going on; your last one was #{last[0].id}: "
+                            f"add game={last[0].id}, e.g. /board game={last[0].id}.",
+                        )
             if mine:
                 others = await self.db.games.list_games(
                     chat_id=ctx.chat.id, statuses=("active",), limit=SHOWN_IDS + 1

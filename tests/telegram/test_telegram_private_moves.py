@@ -313,3 +313,21 @@ async def test_moves_asked_in_the_group_without_a_private_chat_is_answered(tg, p
         assert "I cannot send you your tiles privately yet" in notice.text
         assert "L12" not in notice.text
     assert tg.errors == []
+
+
+async def test_a_look_back_asked_privately_after_the_end_names_the_game(tg, people) -> None:
+    """/history in the private chat once the group game is over: the game to name, which works."""
+    for person in (people.alice, people.bob):
+        await tg.say(person, "/start", chat=tg.api.private(person))
+    await tg.say(people.alice, "/new webfeud @bob seed=4")
+    await tg.say(people.bob, "/resign")
+    private = tg.api.private(people.alice)
+    [answer] = await tg.say(people.alice, "/history", chat=private)
+    assert answer.text == (
+        "No game of yours is going on; your last one was #1: add game=1, e.g. /board game=1."
+    )
+    calls = await tg.say(people.alice, "/history game=1", chat=private)
+    assert [c.chat_id for c in calls] == [private["id"]]
+    assert "bob" in calls[0].text
+    assert "resign" in calls[0].text
+    assert tg.errors == []
