@@ -2551,7 +2551,9 @@ class Service:
     ) -> tuple[bytes | Image, ...]:
         """The single image hook: board, rack and game-over cards from `renderers` if present.
 
-        Returns no image when rendering is switched off or the renderers are not installed.
+        Returns no image when rendering is switched off or the renderers are not installed —
+        or when drawing fails (a font, a bug): the picture is logged and left out, since it is
+        drawn after the move was stored, and the move's news must still go out (as text).
         """
         if not self.render:
             return ()
@@ -2571,6 +2573,9 @@ class Service:
             else:
                 data = await asyncio.to_thread(renderers.render_game_over, state, names=list(names))
         except LookupError:  # renderers.NoRenderer: this game has no pictures yet
+            return ()
+        except Exception:
+            log.exception("drawing the %s of a %s game failed; sent without", kind, state.game_key)
             return ()
         return (Image(name, bytes(data)),)
 

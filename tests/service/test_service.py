@@ -1036,3 +1036,31 @@ async def test_a_game_started_beside_others_says_how_bare_moves_are_read(say) ->
         "You have other games running here (#1): a bare move goes to the one waiting for you; "
         "add game=<id> when several are."
     )
+
+
+async def test_a_picture_that_cannot_be_drawn_leaves_the_news_as_text(
+    db: Database, clock: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A picture that cannot be drawn is logged; the news of the stored move goes out as text.
+
+    The board is drawn after the move is stored: a failure there (a font, a bug) must not turn
+    into an apology for a move that was made, nor lose a timeout's news.
+    """
+    import renderers
+
+    def broken(*args: Any, **kwargs: Any) -> bytes:  # the fault injected: drawing fails
+        raise OSError("cannot open resource")
+
+    monkeypatch.setattr(renderers, "board_png", broken)
+    service = Service(db, clock=clock, render=True)
+    room = ChatRef("console", "room")
+    await service.handle(room, UserRef("console", "bob", "bob"), "/help")
+    await service.handle(room, UserRef("console", "alice", "alice"), "/new webfeud @bob seed=3")
+    state = await stored(db, 1)
+    mover = ("alice", "bob")[state.to_move]
+    replies = await service.handle(room, UserRef("console", mover, mover), "/pass")
+    [news] = [r for r in replies if r.kind == "move_played"]
+    assert news.images == ()
+    assert f"#1 {mover}: pass" in news.text
+    assert (await stored(db, 1)).turn == state.turn + 1
+    assert "drawing the board of a webfeud game failed" in caplog.text
