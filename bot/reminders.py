@@ -5,10 +5,13 @@ sleeps until the earliest pending one, is woken early when a commit inserts an e
 (`Database.add_deadline_listener` sets an `asyncio.Event`), claims each due deadline atomically
 (`claim_deadline`: exactly one caller wins, so each fires once) and hands it to
 `Service.on_deadline`, whose handlers are idempotent (a timeout applies only if the game's turn
-still matches). Overdue deadlines fire at start-up. A handler that raises (a bug, a locked
-database) is logged and its deadline re-queued a few times with a growing delay, so one bad game
-neither stops the others nor silently loses its timeout. The clock is injectable; tests drive
-`run_due(now)` directly.
+still matches); only then is the deadline done. Overdue deadlines fire at start-up. A handler
+that raises (a bug, a locked database) is logged and its deadline re-queued a few times with a
+growing delay, so one bad game neither stops the others nor silently loses its timeout; a stop
+that cuts a handler short puts its deadline back, and a claim whose process died is put back
+after `LEASE`: every deadline fires at least once. A process fires only the deadlines of the
+platforms it serves (`platforms`): another platform's news would have nowhere to go. The clock
+is injectable; tests drive `run_due(now)` directly.
 
 ```python
 dispatcher = Dispatcher(service, send=adapter.send_replies)
@@ -42,6 +45,8 @@ RETRY_DELAY = timedelta(minutes=1)
 MAX_ATTEMPTS = 5
 # On stop, news already claimed and being sent gets this long to go out before it is cut off.
 DRAIN = timedelta(seconds=10)
+# A claim older than this belongs to a process that died while firing it: it goes back.
+LEASE = timedelta(minutes=10)
 
 
 def _where(replies: Sequence[Reply]) -> int | UserTarget:
@@ -71,16 +76,20 @@ class Dispatcher:
         *,
         clock: Callable[[], datetime] | None = None,
         drain: timedelta = DRAIN,
+        platforms: Sequence[str] | None = None,
     ) -> None:
         """Bind the dispatcher to a service and to the adapter's `send(replies)`.
 
         `drain`: how long `stop` lets news already being sent go on before cutting it off.
+        `platforms`: the chat platforms whose deadlines (and bots) this process serves, so
+        that another process on the same database keeps its own (None: all).
         """
         self.service = service
         self.db = service.db
         self.send = send
         self.clock = clock or service.clock
         self.drain = drain
+        self.platforms = tuple(platforms) if platforms is not None else None
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._sending: set[asyncio.Task[None]] = set()
@@ -94,33 +103,53 @@ class Dispatcher:
         moment = now or self.clock()
         fired: list[Reply] = []
         outbox: dict[int | UserTarget, list[list[Reply]]] = {}  # news per chat, in order
-        while True:
-            due = await self.db.deadlines.due_deadlines(moment, limit=BATCH)
-            if not due:
-                break
-            for deadline in due:
-                if not await self.db.deadlines.claim_deadline(deadline.id):
-                    continue  # another dispatcher (or an earlier pass) fired it
-                try:
-                    replies = await self.service.on_deadline(deadline)
-                except Exception:
-                    await self._retry_later(deadline, moment)
-                    continue
-                if replies:
-                    fired += replies
-                    outbox.setdefault(_where(replies), []).append(replies)
-            if len(due) < BATCH:
-                break
-        # Each chat's news goes out in order, but chats do not wait for each other: one chat
-        # held back by its platform's rate limit must not delay every other chat's reminders.
-        # The deadlines are claimed already, so the sending is shielded: stopping the loop
-        # lets it finish (within `drain`) rather than drop a reminder's DM after its group post.
-        if outbox:
-            sending = asyncio.create_task(self._send_all(list(outbox.values())))
-            self._sending.add(sending)
-            sending.add_done_callback(self._sending.discard)
+        if back := await self.db.deadlines.reclaim_stale(moment, LEASE):
+            log.warning("%d deadline(s) claimed by a stopped process fire again", back)
+        try:
+            while True:
+                due = await self.db.deadlines.due_deadlines(
+                    moment, limit=BATCH, platforms=self.platforms
+                )
+                if not due:
+                    break
+                for deadline in due:
+                    if not await self.db.deadlines.claim_deadline(deadline.id, moment):
+                        continue  # another dispatcher (or an earlier pass) fired it
+                    try:
+                        replies = await self.service.on_deadline(deadline)
+                    except Exception:
+                        await self._retry_later(deadline, moment)
+                        continue
+                    except BaseException:  # stopped in the middle: it fires next time
+                        await asyncio.shield(self.db.deadlines.release_deadline(deadline.id))
+                        raise
+                    await self.db.deadlines.finish_deadline(deadline.id)
+                    if replies:
+                        fired += replies
+                        outbox.setdefault(_where(replies), []).append(replies)
+                if len(due) < BATCH:
+                    break
+        finally:
+            # Each chat's news goes out in order, but chats do not wait for each other: one
+            # chat held back by its platform's rate limit must not delay every other chat's
+            # reminders. The deadlines are done already, so the sending is shielded: stopping
+            # the loop (even in the middle of the batch) lets it finish within `drain` rather
+            # than drop the news of what was fired, or a reminder's DM after its group post.
+            sending = self._start_sending(list(outbox.values()))
+        if sending is not None:
             await asyncio.shield(sending)
         return fired
+
+    def _start_sending(
+        self, outbox: Sequence[Sequence[Sequence[Reply]]]
+    ) -> asyncio.Task[None] | None:
+        """Start sending the news of fired deadlines (tracked for `stop`'s drain), if any."""
+        if not outbox:
+            return None
+        sending = asyncio.create_task(self._send_all(outbox))
+        self._sending.add(sending)
+        sending.add_done_callback(self._sending.discard)
+        return sending
 
     async def _send_all(self, outbox: Sequence[Sequence[Sequence[Reply]]]) -> None:
         results = await asyncio.gather(
@@ -160,7 +189,9 @@ class Dispatcher:
                 self._wake.clear()
                 try:
                     if not stalled_only or self.service.bots_stalled:
-                        moved = await self.service.resume_bots(stalled_only=stalled_only)
+                        moved = await self.service.resume_bots(
+                            stalled_only=stalled_only, platforms=self.platforms
+                        )
                         if moved:
                             await self.send(moved)
                     stalled_only = True
@@ -176,7 +207,7 @@ class Dispatcher:
             self.db.remove_deadline_listener(self._on_deadline_added)
 
     async def _sleep(self) -> None:
-        next_due = await self.db.deadlines.next_due_at()
+        next_due = await self.db.deadlines.next_due_at(platforms=self.platforms)
         delay = RETRY_DELAY if self.service.bots_stalled else MAX_SLEEP
         if next_due is not None:  # (a stalled bot's retry keeps its shorter wait)
             delay = min(delay, max(timedelta(0), next_due - self.clock()))

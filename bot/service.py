@@ -500,12 +500,15 @@ class Service:
         """Whether some game's bots failed to move and wait for `resume_bots`."""
         return bool(self._stalled)
 
-    async def resume_bots(self, *, stalled_only: bool = False) -> list[Reply]:
+    async def resume_bots(
+        self, *, stalled_only: bool = False, platforms: Sequence[str] | None = None
+    ) -> list[Reply]:
         """Let bot seats move in active games where a bot is to move.
 
         At start-up every active game is looked at (the process may have died between a
         person's move and the bot's answer); with `stalled_only`, only the games whose bots
-        failed to move since (`_run_bots` notes them), which the deadline loop retries.
+        failed to move since (`_run_bots` notes them), which the deadline loop retries. With
+        `platforms`, only games in chats of those platforms (another process serves the rest).
         """
         replies: list[Reply] = []
         if stalled_only:
@@ -515,6 +518,8 @@ class Service:
             self._stalled = set()
             rows = await self.db.games.list_games(statuses=("active",), limit=1_000_000)
         for row in rows:
+            if platforms is not None and (await self._chat(row.chat_id)).platform not in platforms:
+                continue
             async with self._lock(row.id):
                 fresh = await self._reload(row)
                 if fresh.status != "active":

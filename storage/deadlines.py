@@ -4,13 +4,18 @@
 
 - `add_deadline(game_id, deadline, *, now=None) -> Deadline` (moves and starts add theirs in
   their own transaction through `db.games`)
-- `due_deadlines(now, limit=100) -> list[Deadline]`: pending, `due_at <= now`, earliest first
-  (ties by id), served by the `(state, due_at)` index
-- `next_due_at() -> datetime | None`: when the earliest pending deadline falls due
-- `claim_deadline(deadline_id) -> bool`: flips pending → done; True for exactly one caller, which
-  is what makes each deadline fire once however many dispatchers race for it
+- `due_deadlines(now, limit=100, *, platforms=None) -> list[Deadline]`: pending, `due_at <= now`,
+  earliest first (ties by id), served by the `(state, due_at)` index; with `platforms`, only
+  those of games in chats of these platforms (a process fires only what it can tell)
+- `next_due_at(*, platforms=None) -> datetime | None`: when the earliest pending one falls due
+- `claim_deadline(deadline_id, now) -> bool`: flips pending → claimed; True for exactly one
+  caller, which is what makes each deadline fire once however many dispatchers race for it
+- `finish_deadline(deadline_id) -> bool`: claimed → done, once its handler has run
 - `retry_deadline(deadline_id, due_at) -> bool`: puts a claimed deadline whose handler failed
   back in the queue for `due_at`, counting the attempt in its payload (``"attempts"``)
+- `release_deadline(deadline_id) -> bool`: puts a claim back, uncounted (a stop cut its handler
+  short); `reclaim_stale(now, lease) -> int`: puts back the claims older than `lease` (their
+  process died mid-fire), so a deadline fires at least once
 - `cancel_deadline(deadline_id) -> bool`
 - `pending_deadlines(game_id) -> list[Deadline]`, `get_deadline(deadline_id) -> Deadline | None`
 
@@ -22,7 +27,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, cast
 
 import aiosqlite
@@ -35,6 +40,19 @@ if TYPE_CHECKING:
     from storage.database import Database
 
 _COLUMNS = "id, game_id, kind, due_at, turn, state, payload"
+_QUALIFIED = ", ".join(f"d.{column.strip()}" for column in _COLUMNS.split(","))
+# The chat platform of a deadline's game, for a process that serves only some platforms.
+_ON_PLATFORM = " JOIN games g ON g.id = d.game_id JOIN chats c ON c.id = g.chat_id"
+
+
+def _pending(platforms: Sequence[str] | None) -> tuple[str, tuple[object, ...]]:
+    """Return the WHERE clause (and its parameters) of pending deadlines of `platforms`."""
+    if platforms is None:
+        return "d.state = 'pending'", ()
+    marks = ", ".join("?" * len(platforms))
+    return f"d.state = 'pending' AND c.platform IN ({marks})", tuple(platforms)
+
+
 _INSERT = (
     "INSERT INTO deadlines (game_id, kind, due_at, turn, payload, created_at)"
     " VALUES (?, ?, ?, ?, ?, ?)"
@@ -106,50 +124,98 @@ class DeadlineRepository(Repository):
             )
         return None if row is None else _deadline(row)
 
-    async def due_deadlines(self, now: datetime, limit: int = 100) -> list[Deadline]:
-        """Return up to `limit` pending deadlines due at or before `now`, earliest first."""
+    async def due_deadlines(
+        self, now: datetime, limit: int = 100, *, platforms: Sequence[str] | None = None
+    ) -> list[Deadline]:
+        """Return up to `limit` pending deadlines due at or before `now`, earliest first.
+
+        With `platforms`, only the deadlines of games in chats of those platforms.
+        """
+        where, params = _pending(platforms)
         async with self._db.read() as conn:
             rows = await fetch_all(
                 conn,
-                f"SELECT {_COLUMNS} FROM deadlines"
-                " WHERE state = 'pending' AND due_at <= ? ORDER BY due_at, id LIMIT ?",
-                (to_epoch(now), limit),
+                f"SELECT {_QUALIFIED} FROM deadlines d{_ON_PLATFORM if platforms else ''}"
+                f" WHERE {where} AND d.due_at <= ? ORDER BY d.due_at, d.id LIMIT ?",
+                (*params, to_epoch(now), limit),
             )
         return [_deadline(row) for row in rows]
 
-    async def next_due_at(self) -> datetime | None:
-        """Return when the earliest pending deadline falls due, or None when there is none."""
+    async def next_due_at(self, *, platforms: Sequence[str] | None = None) -> datetime | None:
+        """Return when the earliest pending deadline (of `platforms`) falls due, or None."""
+        where, params = _pending(platforms)
         async with self._db.read() as conn:
-            row = await fetch_one(conn, "SELECT min(due_at) FROM deadlines WHERE state = 'pending'")
+            row = await fetch_one(
+                conn,
+                f"SELECT min(d.due_at) FROM deadlines d{_ON_PLATFORM if platforms else ''}"
+                f" WHERE {where}",
+                params,
+            )
         return None if row is None or row[0] is None else from_epoch(row[0])
 
-    async def claim_deadline(self, deadline_id: int) -> bool:
-        """Mark a pending deadline done; True only for the one caller that flipped it."""
+    async def claim_deadline(self, deadline_id: int, now: datetime | None = None) -> bool:
+        """Mark a pending deadline claimed at `now`; True only for the one caller that did."""
         async with self._db.transaction() as conn:
             changed = await execute(
                 conn,
-                "UPDATE deadlines SET state = 'done' WHERE id = ? AND state = 'pending'",
+                "UPDATE deadlines SET state = 'claimed', claimed_at = ?"
+                " WHERE id = ? AND state = 'pending'",
+                (to_epoch(now or utcnow()), deadline_id),
+            )
+        return changed == 1
+
+    async def finish_deadline(self, deadline_id: int) -> bool:
+        """Mark a claimed deadline done: its handler has run. False when it was not claimed."""
+        async with self._db.transaction() as conn:
+            changed = await execute(
+                conn,
+                "UPDATE deadlines SET state = 'done' WHERE id = ? AND state = 'claimed'",
                 (deadline_id,),
             )
         return changed == 1
 
     async def retry_deadline(self, deadline_id: int, due_at: datetime) -> bool:
-        """Re-queue a claimed (done) deadline for `due_at` and count the failed attempt.
+        """Re-queue a claimed deadline for `due_at` and count the failed attempt.
 
-        Returns False when the deadline is not in the done state (nothing changed).
+        Returns False when the deadline is not claimed (nothing changed).
         """
-        async with self._db.transaction() as conn:
-            changed = await execute(
-                conn,
-                "UPDATE deadlines SET state = 'pending', due_at = ?,"
-                " payload = json_set(payload, '$.attempts',"
-                " coalesce(json_extract(payload, '$.attempts'), 0) + 1)"
-                " WHERE id = ? AND state = 'done'",
+        return (
+            await self._requeue(
+                "due_at = ?, payload = json_set(payload, '$.attempts',"
+                " coalesce(json_extract(payload, '$.attempts'), 0) + 1)",
+                "id = ?",
                 (to_epoch_ceil(due_at), deadline_id),
             )
-            if changed:
-                self._db._deadline_added(from_epoch(to_epoch_ceil(due_at)))
-        return changed == 1
+            == 1
+        )
+
+    async def release_deadline(self, deadline_id: int) -> bool:
+        """Put a claimed deadline back as it was, uncounted: a stop cut its handler short."""
+        return await self._requeue("", "id = ?", (deadline_id,)) == 1
+
+    async def reclaim_stale(self, now: datetime, lease: timedelta) -> int:
+        """Put back the claims made before `now - lease`: their process died while firing them.
+
+        Returns how many went back. (A handler runs for seconds; the lease is far longer.)
+        """
+        return await self._requeue("", "claimed_at <= ?", (to_epoch(now - lease),))
+
+    async def _requeue(self, setting: str, which: str, params: tuple[object, ...]) -> int:
+        """Turn claimed rows back to pending and tell the dispatcher; return how many.
+
+        `setting`: more columns to set; `which`: the rows (with `params`).
+        """
+        extra = f", {setting}" if setting else ""
+        async with self._db.transaction() as conn:
+            rows = await fetch_all(
+                conn,
+                f"UPDATE deadlines SET state = 'pending', claimed_at = NULL{extra}"
+                f" WHERE state = 'claimed' AND {which} RETURNING due_at",
+                params,
+            )
+            if rows:
+                self._db._deadline_added(from_epoch(min(row[0] for row in rows)))
+        return len(rows)
 
     async def cancel_deadline(self, deadline_id: int) -> bool:
         """Cancel a pending deadline; False when it was not pending."""

@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 GameStatus = Literal["lobby", "active", "finished", "cancelled"]
 BotLevel = Literal["easy", "medium", "hard"]
-DeadlineState = Literal["pending", "done", "cancelled"]
+DeadlineState = Literal["pending", "claimed", "done", "cancelled"]
 
 GAME_STATUSES: tuple[GameStatus, ...] = ("lobby", "active", "finished", "cancelled")
 OPEN_STATUSES: tuple[GameStatus, ...] = ("lobby", "active")

@@ -198,10 +198,10 @@ async def run_console(
             json_mode=json_mode,
             image_dir=image_dir or Path("feudbot-images"),
         )
-        dispatcher = Dispatcher(service, console.send)
+        dispatcher = Dispatcher(service, console.send, platforms=(CONSOLE,))
         # Overdue deadlines fire before anything else, then the dispatcher runs in the background.
         await dispatcher.run_due()
-        await console.send(await service.resume_bots())
+        await console.send(await service.resume_bots(platforms=(CONSOLE,)))
         dispatcher.start()
         try:
             if script is not None:

@@ -584,7 +584,7 @@ class FeudBot(commands.Bot):
         self.sync_commands = sync_commands
         self.also_send = also_send
         self.dispatcher: Dispatcher | None = (
-            Dispatcher(service, self._dispatch) if run_dispatcher else None
+            Dispatcher(service, self._dispatch, platforms=(PLATFORM,)) if run_dispatcher else None
         )
         self._in_flight: set[int] = set()  # interactions being handled (for a clean shutdown)
         # Per game, its one message with live buttons (in memory, as Telegram's `boards`: after

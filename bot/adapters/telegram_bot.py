@@ -1597,7 +1597,7 @@ async def serve_telegram(
             rate_limiter=rate_limiter,
             poll_timeout=poll_timeout,
         ) as front:
-            dispatcher = Dispatcher(service, front.send_replies)
+            dispatcher = Dispatcher(service, front.send_replies, platforms=(PLATFORM,))
             try:
                 try:
                     await dispatcher.run_due()  # overdue deadlines first

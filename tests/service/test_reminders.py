@@ -356,3 +356,61 @@ def test_lengths_of_time_are_said_to_the_second_under_ten_minutes() -> None:
     assert _fmt_delta(timedelta(minutes=12, seconds=30)) == "12 minutes"
     assert _fmt_delta(timedelta(hours=1, seconds=1)) == "1 hour"
     assert _fmt_delta(timedelta(hours=71, minutes=59)) == "71 hours 59 minutes"
+
+
+async def deadline_of(db: Database, game_id: int, kind: str):
+    return next(d for d in await db.deadlines.pending_deadlines(game_id) if d.kind == kind)
+
+
+async def test_a_claim_whose_process_died_fires_after_the_lease(service, clock, db) -> None:
+    """A process that claimed the timeout and died: the claim goes back after the lease."""
+    from bot.reminders import LEASE
+
+    game_id = await new_game(service)
+    timeout = await deadline_of(db, game_id, "timeout")
+    clock.advance(72 * HOUR)
+    assert await db.deadlines.claim_deadline(timeout.id, clock.now)  # …and the process died
+    dispatcher = Dispatcher(service, Outbox())
+    assert "timeout" not in [r.kind for r in await dispatcher.run_due(clock.now)]
+    assert "timeout" not in [r.kind for r in await dispatcher.run_due(clock.advance(LEASE / 2))]
+    fired = await dispatcher.run_due(clock.advance(LEASE / 2))
+    assert [r.kind for r in fired] == ["timeout", "game_over"]
+    assert (await db.deadlines.get_deadline(timeout.id)).state == "done"
+    assert (await db.games.get_game(game_id)).status == "finished"
+
+
+async def test_a_stop_in_the_middle_of_firing_puts_the_deadline_back(service, clock, db) -> None:
+    """Stopped while a deadline's handler waits for its game: the deadline goes back."""
+    game_id = await new_game(service)
+    ids = [d.id for d in await db.deadlines.pending_deadlines(game_id)]
+    dispatcher = Dispatcher(service, Outbox())
+    clock.advance(48 * HOUR)  # the first reminder is due
+
+    async def claimed() -> list[int]:
+        return [i for i in ids if (await db.deadlines.get_deadline(i)).state == "claimed"]
+
+    async with service._lock(game_id):  # a command of this game is being carried out
+        firing = asyncio.create_task(dispatcher.run_due(clock.now))
+        while not await claimed():  # noqa: ASYNC110 - a row in SQLite: nothing to await
+            await asyncio.sleep(0.01)
+        [reminder] = await claimed()
+        firing.cancel()
+        await asyncio.gather(firing, return_exceptions=True)
+    assert (await db.deadlines.get_deadline(reminder)).state == "pending"  # uncounted
+    assert (await db.deadlines.get_deadline(reminder)).payload.get("attempts") is None
+    fired = await Dispatcher(service, Outbox()).run_due(clock.now)  # after the restart
+    assert [r.kind for r in fired] == ["reminder"]
+    assert (await db.deadlines.get_deadline(reminder)).state == "done"
+
+
+async def test_a_process_fires_only_the_deadlines_of_its_platforms(service, clock, db) -> None:
+    """The console on a Telegram bot's database leaves the Telegram games' deadlines alone."""
+    group = ChatRef("telegram", "-100123", "Club")
+    await service.handle(group, UserRef("telegram", "2", "bob"), "/help")
+    replies = await service.handle(group, UserRef("telegram", "1", "alice"), "/new webfeud @bob")
+    game_id = next(r.event["game_id"] for r in replies if r.kind == "game_started")
+    console = Dispatcher(service, Outbox(), platforms=(CONSOLE,))
+    assert await console.run_due(clock.advance(72 * HOUR)) == []
+    assert (await db.games.get_game(game_id)).status == "active"
+    telegram = Dispatcher(service, Outbox(), platforms=("telegram",))
+    assert [r.kind for r in await telegram.run_due(clock.now)][-2:] == ["timeout", "game_over"]

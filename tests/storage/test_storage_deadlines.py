@@ -68,14 +68,59 @@ async def test_next_due_at(db, make, t0):
 
 
 async def test_claim_deadline_twice_only_first_wins(db, make, t0):
-    """Claiming flips pending to done once; a second claim (or a cancel) gets False."""
+    """Claiming flips pending to claimed once; a second claim (or a cancel) gets False.
+
+    Finishing turns the claim into done, once.
+    """
     game = await game_with(make, [NewDeadline("timeout", t0, 0)])
     [deadline] = await db.deadlines.pending_deadlines(game.id)
-    assert await db.deadlines.claim_deadline(deadline.id) is True
-    assert await db.deadlines.claim_deadline(deadline.id) is False
+    assert await db.deadlines.claim_deadline(deadline.id, t0) is True
+    assert await db.deadlines.claim_deadline(deadline.id, t0) is False
     assert await db.deadlines.cancel_deadline(deadline.id) is False
-    assert (await db.deadlines.get_deadline(deadline.id)).state == "done"
+    assert (await db.deadlines.get_deadline(deadline.id)).state == "claimed"
     assert await db.deadlines.due_deadlines(t0) == []
+    assert await db.deadlines.finish_deadline(deadline.id) is True
+    assert await db.deadlines.finish_deadline(deadline.id) is False
+    assert (await db.deadlines.get_deadline(deadline.id)).state == "done"
+
+
+async def test_a_claim_goes_back_when_released_or_when_its_lease_ran_out(db, make, t0):
+    """A claim cut short is released uncounted; one whose process died goes back after a lease.
+
+    A finished deadline never goes back.
+    """
+    game = await game_with(make, [NewDeadline("timeout", t0, 0), NewDeadline("reminder", t0, 0)])
+    first, second = await db.deadlines.pending_deadlines(game.id)
+    heard = []
+    db.add_deadline_listener(heard.append)
+    assert await db.deadlines.claim_deadline(first.id, t0)
+    assert await db.deadlines.release_deadline(first.id)
+    again = await db.deadlines.get_deadline(first.id)
+    assert (again.state, again.payload) == ("pending", {})  # no attempt counted
+    assert heard == [t0]
+    assert await db.deadlines.claim_deadline(first.id, t0)
+    assert await db.deadlines.claim_deadline(second.id, t0 + timedelta(minutes=5))
+    lease = timedelta(minutes=10)
+    assert await db.deadlines.reclaim_stale(t0 + timedelta(minutes=9), lease) == 0
+    assert await db.deadlines.reclaim_stale(t0 + timedelta(minutes=10), lease) == 1
+    assert [d.id for d in await db.deadlines.due_deadlines(t0)] == [first.id]
+    assert await db.deadlines.finish_deadline(second.id)
+    assert await db.deadlines.reclaim_stale(t0 + timedelta(days=1), lease) == 0
+    assert await db.deadlines.release_deadline(second.id) is False
+
+
+async def test_due_deadlines_of_some_platforms_only(db, make, t0):
+    """A process serving some platforms sees only the deadlines of games in their chats."""
+    here = await game_with(make, [NewDeadline("timeout", t0, 0)])
+    other_chat = await make.chat(platform="discord", chat_id="elsewhere")
+    bob = await make.user("Bob")
+    there = await make.active(other_chat, [bob], deadlines=[NewDeadline("timeout", t0, 0)])
+    mine = await db.deadlines.due_deadlines(t0, platforms=["discord"])
+    assert [d.game_id for d in mine] == [there.id]
+    assert {d.game_id for d in await db.deadlines.due_deadlines(t0)} == {here.id, there.id}
+    assert await db.deadlines.due_deadlines(t0, platforms=["nowhere"]) == []
+    assert await db.deadlines.next_due_at(platforms=["discord"]) == t0
+    assert await db.deadlines.next_due_at(platforms=["nowhere"]) is None
 
 
 async def test_concurrent_claims_fire_exactly_once(db, make, t0):

@@ -150,3 +150,35 @@ async def test_moves_trigger_exists_after_migration(db_path):
             for (name,) in conn.execute("SELECT name FROM sqlite_schema WHERE type = 'trigger'")
         }
     assert {"moves_no_update", "moves_no_delete"} <= triggers
+
+
+async def test_deadlines_keep_their_rows_when_claims_arrive(db_path):
+    """0003 rebuilds the deadlines table for the 'claimed' state: every row, id and index stays."""
+    older = load_migrations()[:2]
+    db = await Database.open(db_path, migrations=older)
+    chat = await db.chats.upsert_chat("console", "room", "Room")
+    alice = await db.users.upsert_user("console", "a", "alice")
+    game = await db.games.create_game(chat.id, "webfeud", {}, alice.id, [(alice.id, None)])
+    async with db.transaction() as conn:
+        await conn.execute(
+            "INSERT INTO deadlines (id, game_id, kind, due_at, turn, state, payload, created_at)"
+            " VALUES (7, ?, 'timeout', 100, 2, 'done', '{\"seat\": 1}', 5),"
+            " (9, ?, 'reminder', 50, 2, 'pending', '{}', 5)",
+            (game.id, game.id),
+        )
+    await db.close()
+    db = await Database.open(db_path)
+    try:
+        assert version_of(db_path) == latest_version()
+        kept = [await db.deadlines.get_deadline(i) for i in (7, 9)]
+        assert [(d.kind, d.state, d.turn, d.payload) for d in kept] == [
+            ("timeout", "done", 2, {"seat": 1}),
+            ("reminder", "pending", 2, {}),
+        ]
+        assert await db.deadlines.claim_deadline(9)
+        assert (await db.deadlines.get_deadline(9)).state == "claimed"
+    finally:
+        await db.close()
+    with sqlite3.connect(db_path) as conn:
+        indexes = {row[1] for row in conn.execute("PRAGMA index_list(deadlines)")}
+    assert {"deadlines_state_due", "deadlines_game_state"} <= indexes
