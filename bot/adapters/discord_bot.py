@@ -554,6 +554,7 @@ class FeudBot(commands.Bot):
         sync_commands: bool = True,
         run_dispatcher: bool = True,
         also_send: Send | None = None,
+        also_platform: str | None = None,
         **options: Any,  # noqa: ANN401 (discord.Client's own options)
     ) -> None:
         """Wrap a service.
@@ -565,6 +566,7 @@ class FeudBot(commands.Bot):
             run_dispatcher: Run the deadline dispatcher (reminders, timeouts) with the bot.
             also_send: Another platform's `send_replies`: the one dispatcher of a process that
                 serves several platforms hands every reply to both (each keeps its own).
+            also_platform: That platform's name: the dispatcher fires its games' deadlines too.
             **options: More `discord.Client` options (e.g. ``guild_ready_timeout``).
         """
         intents = discord.Intents.default()
@@ -583,8 +585,9 @@ class FeudBot(commands.Bot):
         self.dev_guild_id = dev_guild_id
         self.sync_commands = sync_commands
         self.also_send = also_send
+        served = (PLATFORM, also_platform) if also_platform else (PLATFORM,)
         self.dispatcher: Dispatcher | None = (
-            Dispatcher(service, self._dispatch, platforms=(PLATFORM,)) if run_dispatcher else None
+            Dispatcher(service, self._dispatch, platforms=served) if run_dispatcher else None
         )
         self._in_flight: set[int] = set()  # interactions being handled (for a clean shutdown)
         # Per game, its one message with live buttons (in memory, as Telegram's `boards`: after
@@ -1715,6 +1718,7 @@ async def run_discord(
     db_path: str | None = None,
     service: Service | None = None,
     also_send: Send | None = None,
+    also_platform: str | None = None,
     stop: asyncio.Event | None = None,
     ready: asyncio.Event | None = None,
 ) -> None:
@@ -1727,6 +1731,7 @@ async def run_discord(
             deadline dispatcher: the caller's one dispatcher calls `FeudBot.send_replies`.
         also_send: With `service`: run the dispatcher here (once logged in) and hand its replies
             to this other platform's `send_replies` too.
+        also_platform: The name of that platform, whose games' deadlines it fires too.
         stop: Set it to shut down cleanly.
         ready: Set once the bot is connected (tests wait for it).
     """
@@ -1766,6 +1771,7 @@ async def run_discord(
                 dev_guild_id=settings.discord_dev_guild_id,
                 run_dispatcher=also_send is not None,
                 also_send=also_send,
+                also_platform=also_platform,
             )
         )
         return

@@ -18,6 +18,7 @@ import logging
 from telegram.error import InvalidToken, NetworkError
 
 from bot.adapters.discord_bot import run_discord, run_foreground
+from bot.adapters.telegram_bot import PLATFORM as TELEGRAM
 from bot.adapters.telegram_bot import start_failure, telegram_running
 from bot.config import Settings
 from bot.service import Service
@@ -37,7 +38,12 @@ async def serve_platforms(
         service = Service(db, allow_seed=settings.allow_seed, reminders=settings.reminders)
         async with telegram_running(settings, service) as telegram:
             await run_discord(
-                settings, service=service, also_send=telegram.send_replies, stop=stop, ready=ready
+                settings,
+                service=service,
+                also_send=telegram.send_replies,
+                also_platform=TELEGRAM,
+                stop=stop,
+                ready=ready,
             )
     finally:
         await db.close()
