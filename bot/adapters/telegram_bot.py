@@ -1243,13 +1243,19 @@ class TelegramFrontEnd:
         return None
 
     async def _rack_notice(self, chat_id: int, game_id: int, users: Sequence[UserTarget]) -> None:
-        """Tell players who have not started the bot how to see their tiles (not the tiles)."""
+        """Tell players who have not started the bot how to see their tiles (not the tiles).
+
+        A finished game's board has no buttons left: then only the private chat is offered.
+        """
+        row = await self.db.games.get_game(game_id)
+        going = row is not None and row.status == "active"
+        how = f"Tap “{ACTIONS['rack']}” under the board, or start" if going else "Start"
         await self._invite_privately(
             chat_id,
             users,
             deep_link(self.username, game_id),
-            f"I cannot send you your tiles privately yet. Tap “{ACTIONS['rack']}” under the "
-            "board, or start a private chat with me and I will send them there.",
+            f"I cannot send you your tiles privately yet. {how} a private chat with me and I "
+            "will send them there.",
         )
 
     async def _placed_notice(self, chat_id: int, game_id: int, users: Sequence[UserTarget]) -> None:

@@ -331,3 +331,17 @@ async def test_a_look_back_asked_privately_after_the_end_names_the_game(tg, peop
     assert "bob" in calls[0].text
     assert "resign" in calls[0].text
     assert tg.errors == []
+
+
+async def test_after_the_end_the_rack_notice_offers_no_button(tg, people) -> None:
+    """The finished game's board has no "My rack" left: the notice offers the private chat."""
+    await tg.say(people.bob, "/help")
+    await tg.say(people.alice, "/new webfeud @bob seed=4")
+    calls = await tg.say(people.bob, "/rack")
+    assert "Tap “My rack” under the board, or start a private chat" in calls[-1].text
+    await tg.say(people.alice, "/resign")
+    calls = await tg.say(people.bob, "/rack")
+    [notice] = in_group(calls, people.group)
+    assert "I cannot send you your tiles privately yet. Start a private chat with me" in notice.text
+    assert "My rack" not in notice.text
+    assert tg.errors == []
