@@ -330,7 +330,7 @@ class Service:
         self._names: dict[int, User] = {}
         self._seats: dict[int, tuple[Seat, ...]] = {}
         # (game id, turn or round) already nudged: one nudge a turn (kept in memory only).
-        self._nudged: set[tuple[int, int]] = set()
+        self._nudged: set[tuple[int, int, int]] = set()  # (game id, turn or round, seat)
 
     # -- entry points --
 
@@ -1636,21 +1636,28 @@ class Service:
                 if mine
                 else f"Game #{row.id} waits for no person: the bots move at once.",
             )
-        names = and_list(table.names[s] for s in waiting)
-        key = (row.id, _deadline_key(table.gdef, state))
-        if key in self._nudged:
+        # Each waiting person once a turn; in a round (NMBR 9), whoever is still to place and
+        # was not nudged yet, so a nudge by one player does not use up another's.
+        turn = _deadline_key(table.gdef, state)
+        fresh = [s for s in waiting if (row.id, turn, s) not in self._nudged]
+        rounds = table.gdef.round_of(state) is not None
+        if not fresh:
+            names = and_list(table.names[s] for s in waiting)
+            when = "round" if rounds else "turn"
             raise ServiceError(
                 "ALREADY_NUDGED",
-                f"{names} got a nudge for this turn of game #{row.id} already; one a turn.",
+                f"{names} got a nudge for this {when} of game #{row.id} already; one a {when}.",
             )
-        self._nudged.add(key)
+        self._nudged.update((row.id, turn, s) for s in fresh)
+        waiting = fresh
+        names = and_list(table.names[s] for s in waiting)
         left = await self._time_left(table, state)
         still = f"; {_fmt_delta(left)} left" if left is not None else ""
         nudger = ctx.user.display_name
         # A round (NMBR 9) waits for each player's tile, not for a turn.
-        yours = "your tile" if table.gdef.round_of(state) is not None else "your turn"
+        yours = "your tile" if rounds else "your turn"
         text = f"{nudger} nudges you: {yours} in {_game_named(table)}{still}."
-        notices = [_turn_notice(table, state, s, text, nudge=nudger) for s in waiting]
+        notices = [_turn_notice(table, state, s, text, nudge=nudger, task=yours) for s in waiting]
         said = f"{nudger} nudged {names} in game #{row.id}{still}."
         event = {"type": "nudged", "game_id": row.id, "players": [table.names[s] for s in waiting]}
         return [Reply(ctx.to_chat, said, event=event), *notices]

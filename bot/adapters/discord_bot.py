@@ -791,7 +791,11 @@ class FeudBot(commands.Bot):
         for notice in notices:
             assert isinstance(notice.to, UserTarget)
             uid = notice.to.platform_user_id
-            text = f"<@{uid}>, your turn in game #{notice.event.get('game_id')}."
+            game = f"game #{notice.event.get('game_id')}"
+            text = f"<@{uid}>, your turn in {game}."
+            if nudger := notice.event.get("nudge"):  # (a mention's text is not escaped again)
+                task = notice.event.get("task", "your turn")
+                text = f"<@{uid}>, {plain(str(nudger))} nudges you: {task} in {game}."
             await self._insert_ping(out, [uid], text, notice.event)
         placers = _round_placers(out, asker)
         for game_id, (round_no, uids) in placers.items():

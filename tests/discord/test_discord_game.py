@@ -226,7 +226,10 @@ async def test_a_nudge_pings_the_player_to_move(harness):
     inter = await harness.slash(harness.bob, "nudge")
     said, ping = [m for m in harness.replies(inter) if m.public]
     assert said.content == "bob nudged alice in game #1; 72 hours left."
-    assert (ping.content, ping.edits) == (f"<@{harness.alice}>, your turn in game #1.", 0)
+    assert (ping.content, ping.edits) == (
+        f"<@{harness.alice}>, bob nudges you: your turn in game #1.",
+        0,
+    )
     inter = await harness.slash(harness.bob, "nudge")
     [again] = harness.replies(inter)
     assert again.ephemeral

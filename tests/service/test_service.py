@@ -837,6 +837,21 @@ async def test_nudge_reminds_whoever_the_game_waits_for_once_a_turn(say, db) -> 
     assert sorted(r.to.name for r in told) == ["bob", "carol"]
     # A round waits for each player's tile, not for a turn.
     assert all(r.text.startswith("alice nudges you: your tile in game #2") for r in told)
+    assert error_of(await say("bob", "/nudge game=2"))["message"] == (
+        "carol got a nudge for this round of game #2 already; one a round."
+    )
+    # Each person is nudged once a round, whoever asks: bob's nudge does not use up carol's.
+    await say("alice", "/new nmbr9 @bob @carol seed=4")
+    await say("alice", "/start game=3")
+    await say(
+        "alice",
+        f"/place {choose_move(load_state(await db.games.get_game(3)), 0, 'easy', 1)} game=3",
+    )
+    said, told = await say("bob", "/nudge game=3")  # bob, still to place, nudges carol
+    assert (said.text, told.to.name) == ("bob nudged carol in game #3; 24 hours left.", "carol")
+    said, told = await say("alice", "/nudge game=3")  # then alice nudges bob, not carol again
+    assert (said.text, told.to.name) == ("alice nudged bob in game #3; 24 hours left.", "bob")
+    assert error_of(await say("carol", "/nudge game=3"))["reason"] == "ALREADY_NUDGED"
 
 
 async def test_game_over_tells_each_persons_place_on_the_chats_leaderboard(say, db) -> None:
