@@ -697,6 +697,8 @@ class FeudBot(commands.Bot):
             return
         if action == "rack":
             await self._defer(interaction, ephemeral=True, thinking=True)
+        elif action == "passok":  # the question is answered: its button goes with the click
+            await interaction.response.edit_message(view=None)
         else:
             await interaction.response.defer()  # no "thinking" message; follow-ups are new
         if action in TURN_BOUND:

@@ -262,11 +262,14 @@ async def test_pass_asks_first_in_a_message_only_the_player_sees(harness):
     assert question.custom_ids() == [f"fb:passok:1:{before.turn}"]
     assert (await harness.db.games.get_game(1)).version == before.version
 
+    inter = await harness.click(harness.alice, board, board.button("fb:pass:"))  # asked twice
+    [again] = harness.replies(inter)
     inter = await harness.click(harness.alice, question, question.button("fb:passok:"))
     assert any(m.public and m.text.startswith("#1 alice: pass") for m in harness.replies(inter))
+    assert question.custom_ids() == []  # answered: the question keeps no live-looking button
     after = await harness.db.games.get_game(1)
     assert after.turn == before.turn + 1
-    inter = await harness.click(harness.alice, question, question.button("fb:passok:"))
+    inter = await harness.click(harness.alice, again, again.button("fb:passok:"))
     assert [m.content for m in harness.replies(inter)] == [STALE.format(game=1)]
     assert (await harness.db.games.get_game(1)).version == after.version
     # A pass that would end the game says so (Webfeud: the third pass in a row).
