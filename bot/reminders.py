@@ -7,9 +7,11 @@ sleeps until the earliest pending one, is woken early when a commit inserts an e
 `Service.on_deadline`, whose handlers are idempotent (a timeout applies only if the game's turn
 still matches); only then is the deadline done. Overdue deadlines fire at start-up. A handler
 that raises (a bug, a locked database) is logged and its deadline re-queued a few times with a
-growing delay, so one bad game neither stops the others nor silently loses its timeout; a stop
-that cuts a handler short puts its deadline back, and a claim whose process died is put back
-after `LEASE`: every deadline fires at least once. A process fires only the deadlines of the
+growing delay, so one bad game neither stops the others nor silently loses its timeout. Each
+handler runs as a task of its own that a stop lets finish (within `drain`) and tell; one cut off
+at the end of the drain puts its deadline back, and a claim whose process died is put back
+after `LEASE` (only the claim that was taken back: a late finish by its first firer changes
+nothing): every deadline fires at least once. A process fires only the deadlines of the
 platforms it serves (`platforms`): another platform's news would have nowhere to go. The clock
 is injectable; tests drive `run_due(now)` directly.
 
@@ -26,8 +28,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from datetime import datetime, timedelta
+from typing import Any, TypeVar
 
 from bot.replies import ChatTarget, Reply, UserTarget
 from bot.service import Service
@@ -36,6 +39,7 @@ from storage.models import Deadline
 log = logging.getLogger(__name__)
 
 Send = Callable[[Sequence[Reply]], Awaitable[None]]
+T = TypeVar("T")
 
 # asyncio sleeps are capped so a clock jump (suspend, NTP) is noticed within this long.
 MAX_SLEEP = timedelta(minutes=10)
@@ -92,18 +96,25 @@ class Dispatcher:
         self.platforms = tuple(platforms) if platforms is not None else None
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
-        self._sending: set[asyncio.Task[None]] = set()
+        self._sending: set[asyncio.Task[Any]] = set()  # handlers and news that stop() drains
 
     def _on_deadline_added(self, due_at: datetime) -> None:
         # Any new deadline may be earlier than the one we sleep on: recompute.
         self._wake.set()
 
     async def run_due(self, now: datetime | None = None) -> list[Reply]:
-        """Fire every deadline due at `now` (default: the clock); return and send the replies."""
+        """Fire every deadline due at `now` (default: the clock); return and send the replies.
+
+        Each handler runs as a task of its own, shielded: a stop (the loop cancelled) lets the
+        handler that is running finish within `drain`, and its news goes out with the news of
+        the deadlines fired before it — a timeout stored but never told would be lost for
+        good, since firing it again finds its turn gone.
+        """
         moment = now or self.clock()
         fired: list[Reply] = []
         outbox: dict[int | UserTarget, list[list[Reply]]] = {}  # news per chat, in order
-        if back := await self.db.deadlines.reclaim_stale(moment, LEASE):
+        running: asyncio.Task[list[Reply]] | None = None
+        if back := await self.db.deadlines.reclaim_stale(moment, LEASE, platforms=self.platforms):
             log.warning("%d deadline(s) claimed by a stopped process fire again", back)
         try:
             while True:
@@ -113,17 +124,12 @@ class Dispatcher:
                 if not due:
                     break
                 for deadline in due:
-                    if not await self.db.deadlines.claim_deadline(deadline.id, moment):
+                    claimed = self.clock()
+                    if not await self.db.deadlines.claim_deadline(deadline.id, claimed):
                         continue  # another dispatcher (or an earlier pass) fired it
-                    try:
-                        replies = await self.service.on_deadline(deadline)
-                    except Exception:
-                        await self._retry_later(deadline, moment)
-                        continue
-                    except BaseException:  # stopped in the middle: it fires next time
-                        await asyncio.shield(self.db.deadlines.release_deadline(deadline.id))
-                        raise
-                    await self.db.deadlines.finish_deadline(deadline.id)
+                    running = self._track(self._fire(deadline, claimed, moment))
+                    replies = await asyncio.shield(running)
+                    running = None
                     if replies:
                         fired += replies
                         outbox.setdefault(_where(replies), []).append(replies)
@@ -135,25 +141,46 @@ class Dispatcher:
             # reminders. The deadlines are done already, so the sending is shielded: stopping
             # the loop (even in the middle of the batch) lets it finish within `drain` rather
             # than drop the news of what was fired, or a reminder's DM after its group post.
-            sending = self._start_sending(list(outbox.values()))
+            sending = None
+            if outbox or running is not None:
+                sending = self._track(self._send_all(outbox, running))
         if sending is not None:
             await asyncio.shield(sending)
         return fired
 
-    def _start_sending(
-        self, outbox: Sequence[Sequence[Sequence[Reply]]]
-    ) -> asyncio.Task[None] | None:
-        """Start sending the news of fired deadlines (tracked for `stop`'s drain), if any."""
-        if not outbox:
-            return None
-        sending = asyncio.create_task(self._send_all(outbox))
-        self._sending.add(sending)
-        sending.add_done_callback(self._sending.discard)
-        return sending
+    async def _fire(self, deadline: Deadline, claimed: datetime, moment: datetime) -> list[Reply]:
+        """Run one claimed deadline's handler; mark it done, or put it back to fire again."""
+        try:
+            replies = await self.service.on_deadline(deadline)
+        except Exception:
+            await self._retry_later(deadline, claimed, moment)
+            return []
+        except BaseException:  # cut off at the end of the drain: it fires next time
+            await asyncio.shield(self.db.deadlines.release_deadline(deadline.id, claimed))
+            raise
+        if not await self.db.deadlines.finish_deadline(deadline.id, claimed):
+            log.warning("deadline %d was taken back while it fired (over %s)", deadline.id, LEASE)
+        return replies
 
-    async def _send_all(self, outbox: Sequence[Sequence[Sequence[Reply]]]) -> None:
+    def _track(self, work: Coroutine[Any, Any, T]) -> asyncio.Task[T]:
+        """Run `work` as a task that `stop` lets finish within `drain`."""
+        task = asyncio.create_task(work)
+        self._sending.add(task)
+        task.add_done_callback(self._sending.discard)
+        return task
+
+    async def _send_all(
+        self,
+        outbox: dict[int | UserTarget, list[list[Reply]]],
+        running: asyncio.Task[list[Reply]] | None = None,
+    ) -> None:
+        """Send the news per chat; `running`: a handler still at work when the loop stopped."""
+        if running is not None:
+            with contextlib.suppress(Exception):
+                if replies := await running:
+                    outbox.setdefault(_where(replies), []).append(replies)
         results = await asyncio.gather(
-            *(self._send_in_order(news) for news in outbox), return_exceptions=True
+            *(self._send_in_order(news) for news in outbox.values()), return_exceptions=True
         )
         for result in results:
             if isinstance(result, BaseException):
@@ -163,17 +190,18 @@ class Dispatcher:
         for replies in news:
             await self.send(replies)
 
-    async def _retry_later(self, deadline: Deadline, now: datetime) -> None:
+    async def _retry_later(self, deadline: Deadline, claimed: datetime, now: datetime) -> None:
         """A handler failed: log it and put the deadline back, later, a few times at most."""
         attempts = int(deadline.payload.get("attempts", 0)) + 1
         if attempts >= MAX_ATTEMPTS:
             log.exception(
                 "deadline %d (%s) failed %d times; giving up", deadline.id, deadline.kind, attempts
             )
+            await self.db.deadlines.finish_deadline(deadline.id, claimed)
             return
         delay = RETRY_DELAY * 2 ** (attempts - 1)
         log.exception("deadline %d (%s) failed; retrying in %s", deadline.id, deadline.kind, delay)
-        await self.db.deadlines.retry_deadline(deadline.id, now + delay)
+        await self.db.deadlines.retry_deadline(deadline.id, now + delay, claimed)
 
     async def run(self) -> None:
         """Loop for ever: fire what is due, then sleep until the next deadline or a wake-up.
@@ -225,7 +253,7 @@ class Dispatcher:
         return self._task
 
     async def stop(self) -> None:
-        """Cancel the background task, let news it was sending go out (within `drain`), wait."""
+        """Cancel the background task; let the handler and news under way finish within `drain`."""
         task, self._task = self._task, None
         if task is not None:
             task.cancel()

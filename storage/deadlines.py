@@ -45,6 +45,13 @@ _QUALIFIED = ", ".join(f"d.{column.strip()}" for column in _COLUMNS.split(","))
 _ON_PLATFORM = " JOIN games g ON g.id = d.game_id JOIN chats c ON c.id = g.chat_id"
 
 
+def _claim(deadline_id: int, claimed: datetime | None) -> tuple[str, tuple[object, ...]]:
+    """Return the WHERE clause of one deadline, and of its claim made at `claimed` if given."""
+    if claimed is None:
+        return "id = ?", (deadline_id,)
+    return "id = ? AND claimed_at = ?", (deadline_id, to_epoch(claimed))
+
+
 def _pending(platforms: Sequence[str] | None) -> tuple[str, tuple[object, ...]]:
     """Return the WHERE clause (and its parameters) of pending deadlines of `platforms`."""
     if platforms is None:
@@ -164,41 +171,58 @@ class DeadlineRepository(Repository):
             )
         return changed == 1
 
-    async def finish_deadline(self, deadline_id: int) -> bool:
-        """Mark a claimed deadline done: its handler has run. False when it was not claimed."""
+    async def finish_deadline(self, deadline_id: int, claimed: datetime | None = None) -> bool:
+        """Mark a claimed deadline done: its handler has run. False when it was not claimed.
+
+        With `claimed`, only the claim made then: one taken back meanwhile is not ours.
+        """
+        which, params = _claim(deadline_id, claimed)
         async with self._db.transaction() as conn:
             changed = await execute(
                 conn,
-                "UPDATE deadlines SET state = 'done' WHERE id = ? AND state = 'claimed'",
-                (deadline_id,),
+                f"UPDATE deadlines SET state = 'done' WHERE state = 'claimed' AND {which}",
+                params,
             )
         return changed == 1
 
-    async def retry_deadline(self, deadline_id: int, due_at: datetime) -> bool:
+    async def retry_deadline(
+        self, deadline_id: int, due_at: datetime, claimed: datetime | None = None
+    ) -> bool:
         """Re-queue a claimed deadline for `due_at` and count the failed attempt.
 
-        Returns False when the deadline is not claimed (nothing changed).
+        Returns False when the deadline is not claimed (by the claim made at `claimed`).
         """
-        return (
-            await self._requeue(
-                "due_at = ?, payload = json_set(payload, '$.attempts',"
-                " coalesce(json_extract(payload, '$.attempts'), 0) + 1)",
-                "id = ?",
-                (to_epoch_ceil(due_at), deadline_id),
-            )
-            == 1
+        which, params = _claim(deadline_id, claimed)
+        setting = (
+            "due_at = ?, payload = json_set(payload, '$.attempts',"
+            " coalesce(json_extract(payload, '$.attempts'), 0) + 1)"
         )
+        return await self._requeue(setting, which, (to_epoch_ceil(due_at), *params)) == 1
 
-    async def release_deadline(self, deadline_id: int) -> bool:
+    async def release_deadline(self, deadline_id: int, claimed: datetime | None = None) -> bool:
         """Put a claimed deadline back as it was, uncounted: a stop cut its handler short."""
-        return await self._requeue("", "id = ?", (deadline_id,)) == 1
+        which, params = _claim(deadline_id, claimed)
+        return await self._requeue("", which, params) == 1
 
-    async def reclaim_stale(self, now: datetime, lease: timedelta) -> int:
+    async def reclaim_stale(
+        self, now: datetime, lease: timedelta, *, platforms: Sequence[str] | None = None
+    ) -> int:
         """Put back the claims made before `now - lease`: their process died while firing them.
 
-        Returns how many went back. (A handler runs for seconds; the lease is far longer.)
+        With `platforms`, only those of games in chats of these platforms (another process
+        fires the rest). Returns how many went back. (A handler runs for seconds; the lease is
+        far longer.)
         """
-        return await self._requeue("", "claimed_at <= ?", (to_epoch(now - lease),))
+        which = "claimed_at <= ?"
+        params: tuple[object, ...] = (to_epoch(now - lease),)
+        if platforms is not None:
+            marks = ", ".join("?" * len(platforms))
+            which += (
+                " AND game_id IN (SELECT g.id FROM games g JOIN chats c ON c.id = g.chat_id"
+                f" WHERE c.platform IN ({marks}))"
+            )
+            params += tuple(platforms)
+        return await self._requeue("", which, params)
 
     async def _requeue(self, setting: str, which: str, params: tuple[object, ...]) -> int:
         """Turn claimed rows back to pending and tell the dispatcher; return how many.

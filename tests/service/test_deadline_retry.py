@@ -55,7 +55,7 @@ async def test_a_failing_timeout_is_retried_until_it_applies(service: Service, c
 
 
 async def test_a_deadline_that_keeps_failing_is_given_up(service: Service, clock, db, db_path):
-    """After MAX_ATTEMPTS failures the deadline stays done (logged), so nothing loops for ever."""
+    """After MAX_ATTEMPTS failures the deadline is done (logged), so nothing loops for ever."""
     replies = await service.handle(
         ChatRef(CONSOLE, "room"), UserRef(CONSOLE, "alice", "alice"), "/new webfeud @bob seed=9"
     )
@@ -73,9 +73,11 @@ async def test_a_deadline_that_keeps_failing_is_given_up(service: Service, clock
     assert [d for d in await db.deadlines.pending_deadlines(game_id) if d.kind == "timeout"] == []
     conn = sqlite3.connect(db_path)
     try:
-        (payload,) = conn.execute(
-            "SELECT payload FROM deadlines WHERE game_id = ? AND kind = 'timeout'", (game_id,)
+        (payload, state) = conn.execute(
+            "SELECT payload, state FROM deadlines WHERE game_id = ? AND kind = 'timeout'",
+            (game_id,),
         ).fetchone()
     finally:
         conn.close()
     assert f'"attempts":{MAX_ATTEMPTS - 1}' in payload.replace(" ", "")
+    assert state == "done"  # given up for good: no lease brings it back

@@ -379,28 +379,47 @@ async def test_a_claim_whose_process_died_fires_after_the_lease(service, clock, 
     assert (await db.games.get_game(game_id)).status == "finished"
 
 
-async def test_a_stop_in_the_middle_of_firing_puts_the_deadline_back(service, clock, db) -> None:
-    """Stopped while a deadline's handler waits for its game: the deadline goes back."""
+async def test_a_stop_lets_the_running_handler_finish_and_tell(service, clock, db) -> None:
+    """Stopped while a deadline's handler waits for its game: it finishes within the drain.
+
+    Its news goes out: a timeout stored but never told would be lost for good (firing it
+    again finds its turn gone). A handler still running when the drain ends is cut off and its
+    deadline goes back, uncounted, to fire after the restart.
+    """
     game_id = await new_game(service)
     ids = [d.id for d in await db.deadlines.pending_deadlines(game_id)]
-    dispatcher = Dispatcher(service, Outbox())
-    clock.advance(48 * HOUR)  # the first reminder is due
 
     async def claimed() -> list[int]:
         return [i for i in ids if (await db.deadlines.get_deadline(i)).state == "claimed"]
 
-    async with service._lock(game_id):  # a command of this game is being carried out
-        firing = asyncio.create_task(dispatcher.run_due(clock.now))
-        while not await claimed():  # noqa: ASYNC110 - a row in SQLite: nothing to await
-            await asyncio.sleep(0.01)
-        [reminder] = await claimed()
-        firing.cancel()
-        await asyncio.gather(firing, return_exceptions=True)
-    assert (await db.deadlines.get_deadline(reminder)).state == "pending"  # uncounted
-    assert (await db.deadlines.get_deadline(reminder)).payload.get("attempts") is None
+    async def stop_while_the_game_is_busy(dispatcher: Dispatcher, *, busy_to_the_end: bool):
+        async with service._lock(game_id):  # a command of this game is being carried out
+            firing = asyncio.create_task(dispatcher.run_due(clock.now))
+            while not await claimed():  # noqa: ASYNC110 - a row in SQLite: nothing to await
+                await asyncio.sleep(0.01)
+            [deadline] = await claimed()
+            firing.cancel()
+            await asyncio.gather(firing, return_exceptions=True)
+            if busy_to_the_end:
+                await dispatcher.stop()
+        await dispatcher.stop()
+        return deadline
+
+    outbox = Outbox()
+    clock.advance(48 * HOUR)  # the first reminder is due: the command ends within the drain
+    first = await stop_while_the_game_is_busy(Dispatcher(service, outbox), busy_to_the_end=False)
+    assert (await db.deadlines.get_deadline(first)).state == "done"
+    assert [r.kind for r in outbox.sent] == ["reminder"]
+    outbox = Outbox()
+    clock.advance(23 * HOUR)  # the second: the game stays busy past the drain
+    short = Dispatcher(service, outbox, drain=timedelta(seconds=0.05))
+    second = await stop_while_the_game_is_busy(short, busy_to_the_end=True)
+    assert (await db.deadlines.get_deadline(second)).state == "pending"
+    assert (await db.deadlines.get_deadline(second)).payload.get("attempts") is None
+    assert outbox.sent == []
     fired = await Dispatcher(service, Outbox()).run_due(clock.now)  # after the restart
     assert [r.kind for r in fired] == ["reminder"]
-    assert (await db.deadlines.get_deadline(reminder)).state == "done"
+    assert (await db.deadlines.get_deadline(second)).state == "done"
 
 
 async def test_a_process_fires_only_the_deadlines_of_its_platforms(service, clock, db) -> None:

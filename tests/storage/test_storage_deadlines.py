@@ -197,3 +197,24 @@ async def test_failing_listener_does_not_undo_the_commit(db, make, t0):
     db.add_deadline_listener(broken)
     game = await game_with(make, [NewDeadline("timeout", t0, 0)])
     assert len(await db.deadlines.pending_deadlines(game.id)) == 1
+
+
+async def test_a_claim_taken_back_is_no_longer_its_firers(db, make, t0):
+    """A claim put back after its lease and claimed again belongs to the new claim only.
+
+    The first firer's finish (or retry, or release) changes nothing; stale claims of other
+    platforms' games are left to their own process.
+    """
+    game = await game_with(make, [NewDeadline("timeout", t0, 0)])
+    [deadline] = await db.deadlines.pending_deadlines(game.id)
+    lease = timedelta(minutes=10)
+    later = t0 + lease
+    assert await db.deadlines.claim_deadline(deadline.id, t0)
+    assert await db.deadlines.reclaim_stale(later, lease, platforms=["discord"]) == 0
+    assert await db.deadlines.reclaim_stale(later, lease, platforms=["console"]) == 1
+    assert await db.deadlines.claim_deadline(deadline.id, later)
+    assert await db.deadlines.finish_deadline(deadline.id, t0) is False
+    assert await db.deadlines.retry_deadline(deadline.id, later, t0) is False
+    assert await db.deadlines.release_deadline(deadline.id, t0) is False
+    assert await db.deadlines.finish_deadline(deadline.id, later) is True
+    assert (await db.deadlines.get_deadline(deadline.id)).state == "done"
