@@ -119,7 +119,7 @@ def _new_form(match: re.Match[str]) -> str:
         if token.startswith("@"):
             invited += 1
             parts.append(f"player{invited if invited > 1 else ''}:{token}")
-        elif token.startswith(("bot=", "seed=")):
+        elif token.startswith(("bot=", "bots=", "seed=")):
             parts.append(token.replace("=", ":", 1))
         else:
             options.append(token)
