@@ -124,10 +124,7 @@ class Dispatcher:
                 if not due:
                     break
                 for deadline in due:
-                    claimed = self.clock()
-                    if not await self.db.deadlines.claim_deadline(deadline.id, claimed):
-                        continue  # another dispatcher (or an earlier pass) fired it
-                    running = self._track(self._fire(deadline, claimed, moment))
+                    running = self._track(self._fire(deadline, moment))
                     replies = await asyncio.shield(running)
                     running = None
                     if replies:
@@ -141,25 +138,56 @@ class Dispatcher:
             # reminders. The deadlines are done already, so the sending is shielded: stopping
             # the loop (even in the middle of the batch) lets it finish within `drain` rather
             # than drop the news of what was fired, or a reminder's DM after its group post.
-            sending = None
-            if outbox or running is not None:
-                sending = self._track(self._send_all(outbox, running))
-        if sending is not None:
-            await asyncio.shield(sending)
+            sending = self._track(self._send_all(outbox)) if outbox else None
+            late = self._track(self._send_late(running, sending)) if running is not None else None
+        for work in (sending, late):
+            if work is not None:
+                await asyncio.shield(work)
         return fired
 
-    async def _fire(self, deadline: Deadline, claimed: datetime, moment: datetime) -> list[Reply]:
-        """Run one claimed deadline's handler; mark it done, or put it back to fire again."""
+    async def _send_late(
+        self, running: asyncio.Task[list[Reply]], before: asyncio.Task[None] | None
+    ) -> None:
+        """Send the news of a handler still at work when the loop stopped, after the rest."""
+        with contextlib.suppress(Exception):
+            replies = await running
+            if replies:
+                if before is not None:
+                    await asyncio.wait([before])
+                await self.send(replies)
+
+    async def _fire(self, deadline: Deadline, moment: datetime) -> list[Reply]:
+        """Claim a deadline and run its handler; mark it done, or put it back to fire again."""
+        claimed = self.clock()
+        try:
+            if not await self.db.deadlines.claim_deadline(deadline.id, claimed):
+                return []  # another dispatcher (or an earlier pass) fired it
+        except BaseException:  # cut off while the claim was committing: undo it if it was
+            await asyncio.shield(self.db.deadlines.release_deadline(deadline.id, claimed))
+            raise
         try:
             replies = await self.service.on_deadline(deadline)
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if task is not None and task.cancelling():  # cut off at the end of the drain
+                await asyncio.shield(self.db.deadlines.release_deadline(deadline.id, claimed))
+                raise
+            log.error("deadline %d: handler raised CancelledError", deadline.id)  # not a stop
+            await self._retry_later(deadline, claimed, moment)
+            return []
         except Exception:
             await self._retry_later(deadline, claimed, moment)
             return []
-        except BaseException:  # cut off at the end of the drain: it fires next time
+        except BaseException:
             await asyncio.shield(self.db.deadlines.release_deadline(deadline.id, claimed))
             raise
-        if not await self.db.deadlines.finish_deadline(deadline.id, claimed):
-            log.warning("deadline %d was taken back while it fired (over %s)", deadline.id, LEASE)
+        try:
+            if not await self.db.deadlines.finish_deadline(deadline.id, claimed):
+                log.warning(
+                    "deadline %d was taken back while it fired (over %s)", deadline.id, LEASE
+                )
+        except Exception:  # its work is stored: tell it; the claim comes back after LEASE
+            log.exception("deadline %d ran but could not be marked done", deadline.id)
         return replies
 
     def _track(self, work: Coroutine[Any, Any, T]) -> asyncio.Task[T]:
@@ -169,16 +197,8 @@ class Dispatcher:
         task.add_done_callback(self._sending.discard)
         return task
 
-    async def _send_all(
-        self,
-        outbox: dict[int | UserTarget, list[list[Reply]]],
-        running: asyncio.Task[list[Reply]] | None = None,
-    ) -> None:
-        """Send the news per chat; `running`: a handler still at work when the loop stopped."""
-        if running is not None:
-            with contextlib.suppress(Exception):
-                if replies := await running:
-                    outbox.setdefault(_where(replies), []).append(replies)
+    async def _send_all(self, outbox: dict[int | UserTarget, list[list[Reply]]]) -> None:
+        """Send the news per chat."""
         results = await asyncio.gather(
             *(self._send_in_order(news) for news in outbox.values()), return_exceptions=True
         )

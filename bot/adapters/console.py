@@ -199,11 +199,11 @@ async def run_console(
             image_dir=image_dir or Path("feudbot-images"),
         )
         dispatcher = Dispatcher(service, console.send, platforms=(CONSOLE,))
-        # Overdue deadlines fire before anything else, then the dispatcher runs in the background.
-        await dispatcher.run_due()
-        await console.send(await service.resume_bots(platforms=(CONSOLE,)))
-        dispatcher.start()
         try:
+            # Overdue deadlines fire before anything else, then the dispatcher runs behind.
+            await dispatcher.run_due()
+            await console.send(await service.resume_bots(platforms=(CONSOLE,)))
+            dispatcher.start()
             if script is not None:
                 for line in script:
                     await console.feed(line)

@@ -433,3 +433,33 @@ async def test_a_process_fires_only_the_deadlines_of_its_platforms(service, cloc
     assert (await db.games.get_game(game_id)).status == "active"
     telegram = Dispatcher(service, Outbox(), platforms=("telegram",))
     assert [r.kind for r in await telegram.run_due(clock.now)][-2:] == ["timeout", "game_over"]
+
+
+async def test_a_handler_cut_off_never_takes_the_news_done_before_it(service, clock, db) -> None:
+    """Game A's timeout is applied; B's handler is cut off at the drain: A's news still goes."""
+
+    async def game_in(chat: str, host: str, guest: str) -> int:
+        replies = await service.handle(
+            ChatRef(CONSOLE, chat), UserRef(CONSOLE, host, host), f"/new webfeud @{guest}"
+        )
+        return next(r.event["game_id"] for r in replies if r.kind == "game_started")
+
+    a = await game_in("room-a", "alice", "bob")
+    clock.advance(25 * HOUR)
+    b = await game_in("room-b", "carol", "dave")
+    clock.advance(48 * HOUR)  # A's timeout is due (72 h), then B's first reminder (48 h)
+    outbox = Outbox()
+    dispatcher = Dispatcher(service, outbox, drain=timedelta(seconds=0.05))
+    async with service._lock(b):  # B's game is busy past the drain
+        firing = asyncio.create_task(dispatcher.run_due(clock.now))
+        while (await db.games.get_game(a)).status != "finished":  # noqa: ASYNC110 - SQLite
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.05)  # B's handler now waits for its game
+        firing.cancel()
+        await asyncio.gather(firing, return_exceptions=True)
+        await dispatcher.stop()
+    told = [r.kind for r in outbox.sent if r.event.get("game_id") == a]
+    assert told[-2:] == ["timeout", "game_over"]
+    assert [r for r in outbox.sent if r.event.get("game_id") == b] == []
+    # B's reminder was cut off and put back: both of its reminders still wait to fire.
+    assert len([d for d in await db.deadlines.pending_deadlines(b) if d.kind == "reminder"]) == 2
