@@ -106,8 +106,9 @@ class Dispatcher:
         """Fire every deadline due at `now` (default: the clock); return and send the replies.
 
         Each handler runs as a task of its own, shielded: a stop (the loop cancelled) lets the
-        handler that is running finish within `drain`, and its news goes out with the news of
-        the deadlines fired before it — a timeout stored but never told would be lost for
+        handler that is running finish within `drain`, and its news goes out after the news of
+        the deadlines fired before it (sent on its own, so a handler cut off at the end of the
+        drain does not take it along) — a timeout stored but never told would be lost for
         good, since firing it again finds its turn gone.
         """
         moment = now or self.clock()
@@ -149,12 +150,18 @@ class Dispatcher:
         self, running: asyncio.Task[list[Reply]], before: asyncio.Task[None] | None
     ) -> None:
         """Send the news of a handler still at work when the loop stopped, after the rest."""
-        with contextlib.suppress(Exception):
+        try:
             replies = await running
-            if replies:
-                if before is not None:
-                    await asyncio.wait([before])
-                await self.send(replies)
+        except Exception:  # (its handler's failure is logged and its deadline put back)
+            return
+        if not replies:
+            return
+        if before is not None:
+            await asyncio.wait([before])
+        try:
+            await self.send(replies)
+        except Exception:
+            log.exception("sending deadline news failed")
 
     async def _fire(self, deadline: Deadline, moment: datetime) -> list[Reply]:
         """Claim a deadline and run its handler; mark it done, or put it back to fire again."""
