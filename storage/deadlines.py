@@ -56,6 +56,8 @@ def _pending(platforms: Sequence[str] | None) -> tuple[str, tuple[object, ...]]:
     """Return the WHERE clause (and its parameters) of pending deadlines of `platforms`."""
     if platforms is None:
         return "d.state = 'pending'", ()
+    if not platforms:  # a process that serves no platform fires nothing
+        return "0", ()
     marks = ", ".join("?" * len(platforms))
     return f"d.state = 'pending' AND c.platform IN ({marks})", tuple(platforms)
 
@@ -142,7 +144,7 @@ class DeadlineRepository(Repository):
         async with self._db.read() as conn:
             rows = await fetch_all(
                 conn,
-                f"SELECT {_QUALIFIED} FROM deadlines d{_ON_PLATFORM if platforms else ''}"
+                f"SELECT {_QUALIFIED} FROM deadlines d{'' if platforms is None else _ON_PLATFORM}"
                 f" WHERE {where} AND d.due_at <= ? ORDER BY d.due_at, d.id LIMIT ?",
                 (*params, to_epoch(now), limit),
             )
@@ -154,7 +156,7 @@ class DeadlineRepository(Repository):
         async with self._db.read() as conn:
             row = await fetch_one(
                 conn,
-                f"SELECT min(d.due_at) FROM deadlines d{_ON_PLATFORM if platforms else ''}"
+                f"SELECT min(d.due_at) FROM deadlines d{'' if platforms is None else _ON_PLATFORM}"
                 f" WHERE {where}",
                 params,
             )

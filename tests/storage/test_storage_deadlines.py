@@ -119,6 +119,8 @@ async def test_due_deadlines_of_some_platforms_only(db, make, t0):
     assert [d.game_id for d in mine] == [there.id]
     assert {d.game_id for d in await db.deadlines.due_deadlines(t0)} == {here.id, there.id}
     assert await db.deadlines.due_deadlines(t0, platforms=["nowhere"]) == []
+    assert await db.deadlines.due_deadlines(t0, platforms=[]) == []
+    assert await db.deadlines.next_due_at(platforms=[]) is None
     assert await db.deadlines.next_due_at(platforms=["discord"]) == t0
     assert await db.deadlines.next_due_at(platforms=["nowhere"]) is None
 
