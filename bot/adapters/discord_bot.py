@@ -735,14 +735,14 @@ class FeudBot(commands.Bot):
             view = _view([GameButton("passok", game_id, turn)])
             assert view is not None
             await interaction.followup.send(
-                f"{plain(slash_text()(question))} {CONFIRM_PASS}",
+                f"{service_text(question)} {CONFIRM_PASS}",
                 view=view,
                 ephemeral=True,
                 allowed_mentions=NO_MENTIONS,
             )
         else:
             await interaction.followup.send(
-                plain(slash_text()(question)), ephemeral=True, allowed_mentions=NO_MENTIONS
+                service_text(question), ephemeral=True, allowed_mentions=NO_MENTIONS
             )
         self._handled(interaction)
 
@@ -1186,7 +1186,7 @@ class FeudBot(commands.Bot):
         if isinstance(error, app_commands.NoPrivateMessage):
             text = GUILD_ONLY
         elif isinstance(original, GameError):
-            text = plain(slash_text()(str(original)))
+            text = service_text(str(original))
         else:
             text = APOLOGY
             command = interaction.command.name if interaction.command else "?"
@@ -1425,6 +1425,11 @@ def typed_command(name: str, text: str, game: int | None) -> Command:
 def slash_text() -> Callable[[str], str]:
     """Return the function that writes the service's command syntax as Discord takes it."""
     return translator(build_commands())
+
+
+def service_text(text: str) -> str:
+    """Return a service message as Discord shows it: commands in slash form, shown literally."""
+    return plain(slash_text()(text))
 
 
 GAME_ID_HELP = "Which game (needed only when this channel has several)"

@@ -130,9 +130,9 @@ TURN_BOUND = frozenset({"pass", "passok", "keep"})
 SECRET_KINDS = frozenset({"rack", "hint", "unseen", "preview", "my_games"})
 # Commands that ask for such a secret: typed in a group, each gets the "open a private chat" notice.
 ASKED_SECRETS = frozenset({"rack", "bag", "hint", "try", "moves"})
-# Moves: their answer is public, but a refusal by the rules that comes after the rack check
+# Moves that lay tiles: their answer is public, but a refusal by the rules after the rack check
 # ("KNTWGLT is not in the dictionary" proves the tiles are there) is as secret as /try's.
-MOVE_COMMANDS = frozenset({"play", "swap"})
+LAYING_COMMANDS = frozenset({"play", "swap"})
 # The rules' refusals of a move that come after its tiles were found on the rack. The word games
 # check bounds, length, letters, new tiles and whole words first (a notation mistake tells
 # nothing), then the rack, then the start square, contact, the taken tile and the dictionary;
@@ -1178,7 +1178,7 @@ class TelegramFrontEnd:
             await self._send_to(origin.chat_id, reply)
             return
         asked = here and origin is not None and origin.asked_secret
-        moved = here and origin is not None and origin.command in MOVE_COMMANDS
+        moved = here and origin is not None and origin.command in LAYING_COMMANDS
         steps = origin.steps if origin is not None else 1
         # A refusal of /try, /hint, /bag or /rack may tell about the tiles, and so may that of a
         # move once the rules have looked at the rack: it goes like a rack; so does any refusal
@@ -1289,7 +1289,7 @@ class TelegramFrontEnd:
         text = ASK_PRIVATELY.format(
             command=html.escape(command),
             what=PRIVATE_WHAT[reply.kind],
-            moves=ASK_MOVES if command in MOVE_COMMANDS else "",
+            moves=ASK_MOVES if command in LAYING_COMMANDS else "",
         )
         game_id = reply.event.get("game_id") or await self._game_asked_about(origin)
         link = (
