@@ -84,7 +84,8 @@ SOLO_GAMES = tuple(key for key, gdef in sorted(GAMES.items()) if gdef.min_player
 _BARE_MOVES = {"play": "", "try": "", "swap": "swap", "place": ""}
 SHOWN_IDS = 8  # game ids listed when a command could mean several games
 # Commands about the player's own move: a bare one means, of several games, the one waiting for
-# them (`_find_game`'s `waiting_first`); /resign and /nudge, which end or press a game, ask.
+# them (`_find_game`'s `waiting_first`, here and from a private chat); /resign and /nudge, which
+# end or press a game, ask.
 MOVE_COMMANDS = frozenset(
     {"play", "swap", "pass", "place", "done", "undo", "reset", "draw", "try", "hint"}
 )
@@ -152,6 +153,7 @@ class _Ctx:
     user: User
     ref: UserRef
     private: bool = False  # the chat is the asker's private chat with the bot
+    command: str = ""  # the name of the command being run (`_run` sets it)
 
     @property
     def to_chat(self) -> ChatTarget:
@@ -490,7 +492,7 @@ class Service:
             return False, error.message
         if table.state is None or seat_no not in table.state.waiting_for():
             return False, self._not_yours(table, "wait for it.")
-        warning = _pass_warning(table, table.state, to_you=True)
+        warning = _pass_warning(table, table.state).format(who="you")
         return True, f"Pass your turn in game #{game_id}?" + (
             f" Careful: {warning}." if warning else ""
         )
@@ -531,6 +533,7 @@ class Service:
 
     async def _run(self, ctx: _Ctx, command: Command) -> list[Reply]:
         handler = getattr(self, f"_cmd_{command.name}")
+        ctx = replace(ctx, command=command.name)
         try:
             replies = cast(list[Reply], await handler(ctx, command))
         except GameError as error:
@@ -1158,8 +1161,10 @@ class Service:
     ) -> list[Reply]:
         """Apply one move of the asking player, then let bot seats answer."""
         resigning = text.strip().lower() == "resign"  # allowed on any turn, in a named game
+        if resigning:  # /play resign too: a resignation never guesses the game
+            ctx = replace(ctx, command="resign")
         try:
-            arrival = await self._playing_game(ctx, game_id, waiting_first=not resigning)
+            arrival = await self._playing_game(ctx, game_id)
         except ServiceError:
             # A timeout that ended the game (Webfeud, Numfeud) beat this move: say so.
             lost = await self._lost_on_time(ctx, game_id)
@@ -1213,10 +1218,11 @@ class Service:
         seat = table.seat_of(user_id)
         return seat is not None and table.state is not None and seat in table.state.waiting_for()
 
-    async def _playing_game(
-        self, ctx: _Ctx, game_id: int | None, *, waiting_first: bool = True
-    ) -> GameRow:
+    async def _playing_game(self, ctx: _Ctx, game_id: int | None) -> GameRow:
         """Return the game a move means: `game=<id>`, else the asker's running game here.
+
+        Of several running games, a move (`MOVE_COMMANDS`) means the one waiting for the asker;
+        /resign asks which.
 
         A lobby takes no moves, so it does not make a bare move ambiguous (as /try, /rack and
         /board, which look at running games, agree); with no game running, the asker's lobby is
@@ -1224,7 +1230,9 @@ class Service:
         """
         if game_id is None:
             try:
-                return await self._find_game(ctx, None, ("active",), waiting_first=waiting_first)
+                return await self._find_game(
+                    ctx, None, ("active",), waiting_first=ctx.command in MOVE_COMMANDS
+                )
             except ServiceError as error:
                 if error.reason != "NO_GAME":
                     raise
@@ -1339,10 +1347,11 @@ class Service:
         text = f"#{row.id} {player}: {said}"
         text += _points(score)
         text += " — " + self._score_line(table, state)
+        warning = "" if over else _pass_warning(table, state)
         if not over:
             text += f". {to_move} to move"
-            warning = _pass_warning(table, state)
-            text += f"; {warning}." if warning else "."
+            named = warning.format(who=table.names[state.waiting_for()[0]]) if warning else ""
+            text += f"; {named}." if named else "."
         replies = [await self._move_news(table, state, text, seat_no, public, score, kind)]
         user = table.users[seat_no]
         if (
@@ -1355,14 +1364,17 @@ class Service:
         if over:
             replies.append(await self._game_over(table, state, board_before))
         elif not aside:  # nobody was handed the turn by a move out of turn
-            replies += self._turn_notices(table, state, seat_no)
+            replies += self._turn_notices(table, state, seat_no, warning=warning)
         return replies
 
-    def _turn_notices(self, table: _Table, state: GameState, mover: int | None) -> list[Reply]:
+    def _turn_notices(
+        self, table: _Table, state: GameState, mover: int | None, *, warning: str | None = None
+    ) -> list[Reply]:
         """Tell each person whose turn it now is, privately (what a game app's push does).
 
         Only in games played one seat at a time: a round of NMBR 9 already sends everyone their
-        tile. The adapters deliver it as a DM, or as a mention in the game's chat.
+        tile. The adapters deliver it as a DM, or as a mention in the game's chat. `warning`:
+        `_pass_warning` of `state`, when the caller has it already.
         """
         if table.gdef.round_of(state) is not None or state.outcome is not None:
             return []
@@ -1371,9 +1383,10 @@ class Service:
         if last is not None:
             after = f", after {table.names[last.seat]}: {last.shown}{_points(last.score)}"
         text = f"Your turn in {_game_named(table)}{after}."
-        warning = _pass_warning(table, state, to_you=True)
+        if warning is None:
+            warning = _pass_warning(table, state)
         if warning:
-            text += f" Careful: {warning}."
+            text += f" Careful: {warning.format(who='you')}."
         return [
             _turn_notice(table, state, seat, text)
             for seat in state.waiting_for()
@@ -1589,7 +1602,7 @@ class Service:
         return replies
 
     async def _cmd_hint(self, ctx: _Ctx, command: Command) -> list[Reply]:
-        table, state, seat = await self._my_seat(ctx, command, waiting_first=True)
+        table, state, seat = await self._my_seat(ctx, command)
         row = table.row
         from bot.ai import HINTS
 
@@ -1664,7 +1677,7 @@ class Service:
 
     async def _cmd_try(self, ctx: _Ctx, command: Command) -> list[Reply]:
         """Say privately whether a move is legal and what it would score, and play nothing."""
-        table, state, seat = await self._my_seat(ctx, command, waiting_first=True)
+        table, state, seat = await self._my_seat(ctx, command)
         row, gdef = table.row, table.gdef
         if not gdef.previews:
             offering = and_list(g.title for g in GAMES.values() if g.previews)
@@ -2194,16 +2207,19 @@ class Service:
         *,
         ended: bool = False,
         acting: bool = True,
-        waiting_first: bool = False,
     ) -> tuple[_Table, GameState, int]:
         """Return the started game a player asks about, its state and their seat in it.
 
         `acting`: the command plays a part in the game (a hint, a nudge, a preview), which a
-        player who resigned while the others play on no longer has. `waiting_first`: it is about
-        the player's own move (/try, /hint), so it means the game a bare move would.
+        player who resigned while the others play on no longer has. A command about the player's own
+        move (/try, /hint: `MOVE_COMMANDS`) means the game a bare move would.
         """
         row = await self._find_game(
-            ctx, command.game_id, ("active",), ended=ended, waiting_first=waiting_first
+            ctx,
+            command.game_id,
+            ("active",),
+            ended=ended,
+            waiting_first=ctx.command in MOVE_COMMANDS,
         )
         table = await self._table(row)
         seat = table.seat_of(ctx.user.id)
@@ -2704,13 +2720,13 @@ def _points(score: int) -> str:
     return f" ({score:+d})" if score else ""
 
 
-def _pass_warning(table: _Table, state: GameState, *, to_you: bool = False) -> str:
+def _pass_warning(table: _Table, state: GameState) -> str:
     """Return what the pass of the seat to move would do when it ends the game, else "".
 
-    "a pass now ends the game", or "a pass now puts bob out of the game" ("… puts you out …"
-    with `to_you`). In Rummikub's last round (the pool is empty) every move counts down to the
-    end, whatever it is: "the pool is empty: the game ends in 3 turns", "this is the last turn
-    of the game".
+    "a pass now ends the game", or "a pass now puts {who} out of the game": a template the
+    caller fills with the player's name or "you" (``str.format``). In Rummikub's last round
+    (the pool is empty) every move counts down to the end, whatever it is: "the pool is empty:
+    the game ends in 3 turns", "this is the last turn of the game".
 
     Wordfeud warns before such a pass; the rules core says what a pass does: the game's own
     pass move is tried on the state (Webfeud's third pass in a row ends the game, SmartFeud's
@@ -2732,7 +2748,7 @@ def _pass_warning(table: _Table, state: GameState, *, to_you: bool = False) -> s
     if after.outcome is not None:
         return "a pass now ends the game"
     if seat not in table.gdef.seats_in_game(after):
-        return f"a pass now puts {'you' if to_you else table.names[seat]} out of the game"
+        return "a pass now puts {who} out of the game"
     return ""
 
 

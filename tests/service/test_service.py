@@ -343,7 +343,7 @@ async def test_a_bare_command_means_the_one_game_waiting_for_the_asker(say) -> N
     await say("alice", "/new webfeud @carol seed=2")
     await say("alice", "/pass game=2")  # game 2 now waits for carol; game 1 still for alice
     # Commands that end, leave or look at a game never guess: they ask which.
-    for line in ("/resign", "/nudge"):
+    for line in ("/resign", "/play resign", "/nudge"):
         assert error_of(await say("alice", line))["reason"] == "WHICH_GAME", line
     # /try is about the move a bare /play would make: the same game.
     [tried] = await say("alice", "/try 8H AB")
