@@ -1195,6 +1195,8 @@ class Service:
                 raise _already_played(row.id)
             if row.status != "active" or table.state is None:
                 raise _not_in_status(row)
+            if seat_no not in table.gdef.seats_in_game(table.state):
+                raise _out_of(row.id)  # resigned, or out on passes: the same words everywhere
             if rounds_only and table.gdef.round_of(table.state) is None:
                 raise ServiceError(
                     "NOT_IN_THIS_GAME",
@@ -2227,10 +2229,7 @@ class Service:
         if seat is None or state is None:
             raise ServiceError("NOT_A_PLAYER", f"You are not playing in game #{row.id}.")
         if acting and state.outcome is None and seat not in table.gdef.seats_in_game(state):
-            raise ServiceError(
-                "PLAYER_LEFT",
-                f"You are out of game #{row.id}; the others play on without you.",
-            )
+            raise _out_of(row.id)
         return table, state, seat
 
     async def _cmd_rack(self, ctx: _Ctx, command: Command) -> list[Reply]:
@@ -2811,6 +2810,13 @@ def _unknown_person(name: str, then: str) -> ServiceError:
 def _not_started(game_id: int) -> ServiceError:
     return ServiceError(
         "NOT_STARTED", f"Game #{game_id} has not started yet; start it with /start game={game_id}."
+    )
+
+
+def _out_of(game_id: int) -> ServiceError:
+    """Refuse a player who left a game that goes on (resigned, or out on passes)."""
+    return ServiceError(
+        "PLAYER_LEFT", f"You are out of game #{game_id}; the others play on without you."
     )
 
 

@@ -358,10 +358,8 @@ async def test_a_resigner_leaves_the_rounds_and_the_last_one_left_wins(say, db, 
     assert note.kind == "resigned"
     assert "bob: resigned; the others play on. Waiting for carol." in note.text
     assert private(replies, "bob") == []
-    again = await say("bob", "/place A1 0")
-    assert again[0].event["reason"] == "PLAYER_LEFT"
-    # Out of the rounds: no hints or nudges, and the rack says why rather than "placed".
-    for line in ("/moves", "/nudge"):
+    # Out of the rounds: no tiles, hints or nudges, and the rack says why rather than "placed".
+    for line in ("/place A1 0", "/moves", "/nudge"):
         refused = await say("bob", line)
         assert (refused[0].event["reason"], refused[0].text) == (
             "PLAYER_LEFT",

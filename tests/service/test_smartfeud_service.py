@@ -121,8 +121,12 @@ async def test_multiplayer_resign_then_conditional_quit(say, service, db) -> Non
     assert [r.kind for r in resigned] == ["move_played", "your_turn"]
     assert resigned[1].to.name == "carol"  # bob's resignation passed the turn to carol
     assert resigned[0].event["move"] == "resigned"
-    refused = await say("bob", "/pass")
-    assert refused[0].event["reason"] == "PLAYER_LEFT"
+    for line in ("/pass", "/play quit", "/resign"):  # the service's words, as for /nudge
+        [refused] = await say("bob", line)
+        assert (refused.event["reason"], refused.text) == (
+            "PLAYER_LEFT",
+            f"You are out of game #{game_id}; the others play on without you.",
+        ), line
     quit_one = await say("carol", "/play quit")
     assert [r.kind for r in quit_one] == ["move_played"]
     assert quit_one[0].event["to_move"] == "carol"  # quitting does not use up a turn
