@@ -848,7 +848,11 @@ class FeudBot(commands.Bot):
     async def _insert_ping(
         self, out: list[Reply], uids: list[str], text: str, event: dict[str, Any]
     ) -> None:
-        """Put a message mentioning `uids` in the game's channel after its last news in `out`."""
+        """Put a message mentioning `uids` in the game's channel after its last news in `out`.
+
+        After the pings already put there too: an invitation comes before the first round's
+        call of a game its /new started.
+        """
         game_id = event.get("game_id")
         channel_id = await self._game_channel(game_id) if isinstance(game_id, int) else None
         if channel_id is None:
@@ -858,7 +862,9 @@ class FeudBot(commands.Bot):
         news = [
             n
             for n, r in enumerate(out)
-            if not r.private and r.kind in PLAY_EVENTS and r.event.get("game_id") == game_id
+            if not r.private
+            and (r.kind in PLAY_EVENTS or MENTIONS in r.event)
+            and r.event.get("game_id") == game_id
         ]
         out.insert(news[-1] + 1 if news else len(out), ping)
 

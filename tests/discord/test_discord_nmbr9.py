@@ -71,6 +71,21 @@ async def test_a_round_that_opens_mentions_everyone_who_must_place(harness) -> N
     assert fake.dms_to(alice) == fake.dms_to(bob) == []  # nobody allowed DMs: the ping is all
 
 
+async def test_a_game_that_starts_by_itself_invites_before_it_asks_for_tiles(harness) -> None:
+    """/new filling every seat starts the game: the invitation comes before round 1's ping."""
+    alice, bob, carol = harness.alice, harness.bob, harness.carol
+    dave = harness.fake.add_user("dave")
+    inter = await harness.slash(
+        alice, "new", game="nmbr9", player=str(bob), player2=str(carol), player3=str(dave), seed=6
+    )
+    pings = [m.content for m in harness.replies(inter) if m.public and m.pings()["users"]]
+    invited = f"<@{bob}>, <@{carol}>, <@{dave}>: alice invited you to game #1 (NMBR 9); "
+    assert pings == [
+        invited + "My rack shows your tiles.",
+        f"<@{bob}>, <@{carol}>, <@{dave}>: place your tile of round 1 in game #1.",
+    ]
+
+
 async def test_a_round_deadline_tells_each_player_by_dm_or_mention_never_both(fake, db) -> None:
     """Tiles placed at a round deadline: a DM to who allowed DMs, else a mention; never both."""
     async with clocked(fake, db) as (h, start):
