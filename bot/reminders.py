@@ -175,8 +175,7 @@ class Dispatcher:
         try:
             replies = await self.service.on_deadline(deadline)
         except asyncio.CancelledError:
-            task = asyncio.current_task()
-            if task is not None and task.cancelling():  # cut off at the end of the drain
+            if _cancelling():  # cut off at the end of the drain
                 await asyncio.shield(self.db.deadlines.release_deadline(deadline.id, claimed))
                 raise
             log.error("deadline %d: handler raised CancelledError", deadline.id)  # not a stop
@@ -284,11 +283,20 @@ class Dispatcher:
         task, self._task = self._task, None
         if task is not None:
             task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
+            try:
                 await task
+            except asyncio.CancelledError:  # the loop's, as asked; not our caller's own
+                if _cancelling():
+                    raise
         if self._sending:
             _, late = await asyncio.wait(set(self._sending), timeout=self.drain.total_seconds())
             for sending in late:
                 log.warning("deadline news still sending after %s; cut off", self.drain)
                 sending.cancel()
             await asyncio.gather(*late, return_exceptions=True)
+
+
+def _cancelling() -> bool:
+    """Return whether the running task itself was asked to stop (not only what it awaited)."""
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0

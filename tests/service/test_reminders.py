@@ -6,6 +6,8 @@ import asyncio
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
+
 from bot.reminders import Dispatcher
 from bot.replies import Reply, UserTarget
 from bot.service import CONSOLE, ChatRef, Service, UserRef
@@ -255,6 +257,19 @@ async def test_stopping_lets_news_already_being_sent_go_out(service, clock) -> N
     await asyncio.wait_for(stopping, 5)
     assert [r.kind for r in outbox.sent] == ["reminder"]  # ... which went out whole
     assert await Dispatcher(service, outbox).run_due() == []  # and was spent
+
+
+async def test_a_stop_that_is_itself_cancelled_ends_cancelled(service) -> None:
+    """Cancelling whoever awaits stop() is not swallowed with the loop's own cancellation."""
+    dispatcher = Dispatcher(service, Outbox())
+    loop_task = dispatcher.start()
+    await asyncio.sleep(0.05)  # the loop sleeps: no deadlines at all
+    stopping = asyncio.create_task(dispatcher.stop())
+    await asyncio.sleep(0)  # stop() has cancelled the loop and awaits it
+    stopping.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await stopping
+    assert loop_task.cancelled()
 
 
 async def test_stopping_cuts_off_news_that_never_goes_out(service, clock, caplog) -> None:
