@@ -372,12 +372,14 @@ def parse_numfeud_move(text: str) -> NumfeudMove:
         return control
     head = parts[0].lower()
     if head == "swap":
-        # Codes may come written together (R5B7J): Discord's /swap strips the spaces.
-        joined = "".join(parts[1:]).upper()
+        # Codes may come written together (R5B7J): Discord's /swap strips the spaces. Commas
+        # between tiles are forgiven here as in a lay (R5,B7 or R5, B7).
+        codes = " ".join(parts[1:]).replace(",", " ").split()
+        joined = "".join(codes).upper()
         if not joined:
             raise InvalidMove("Name the tiles to swap from your inventory, e.g. swap R5 B7 J.")
         if not _SWAP.fullmatch(joined):
-            bad = next(part for part in parts[1:] if not _SWAP.fullmatch(part.upper()))
+            bad = next(code for code in codes if not _SWAP.fullmatch(code.upper()))
             raise InvalidMove(
                 f"{bad!r} is not a tile: a colour R, B, Y or G and a number 1–13, or J for a "
                 "joker. Name the tiles to swap from your inventory, e.g. swap R5 B7 J."
@@ -1045,6 +1047,13 @@ class NumfeudState:
         k = len(move.tiles)
         if not self.bag:
             raise RuleError(Reason.BAG_TOO_SMALL, "The bag is empty, so you cannot swap; pass.")
+        # A full inventory first: the swap limit's advice (swap fewer, or pass) would not work.
+        if len(self.racks[seat]) + 1 > MAX_RACK:
+            raise RuleError(
+                Reason.INVENTORY_FULL,
+                f"You hold {MAX_RACK} tiles, the most allowed, and a swap draws one more: lay "
+                "down a tile.",
+            )
         if self.swapped[seat] + k > SWAP_LIMIT:
             left = SWAP_LIMIT - self.swapped[seat]
             then = (
@@ -1053,12 +1062,6 @@ class NumfeudState:
                 else "you have swapped them all: lay tiles or pass."
             )
             raise RuleError(Reason.SWAP_LIMIT, f"A game allows {SWAP_LIMIT} swapped tiles; {then}")
-        if len(self.racks[seat]) + 1 > MAX_RACK:
-            raise RuleError(
-                Reason.INVENTORY_FULL,
-                f"You hold {MAX_RACK} tiles, the most allowed, and a swap draws one more: lay "
-                "down a tile.",
-            )
         missing = missing_from(self.racks[seat], move.tiles)
         if missing:
             raise RuleError(

@@ -164,6 +164,12 @@ def test_notation_round_trips() -> None:
     assert str(parse_numfeud_move("K8 > L9; 9L R9,R10,R11")) == "K8>L9; 9L R9 R10 R11"
 
 
+@pytest.mark.parametrize("text", ["swap R1, Y1", "swap R1,Y1", "swap R1 ,Y1", "swap r1,y1,"])
+def test_a_swap_forgives_commas_between_tiles(text: str) -> None:
+    """Commas between the tiles of a swap are forgiven, as in a lay (/swap R1, Y1)."""
+    assert parse_numfeud_move(text) == Swap(("R1", "Y1"))
+
+
 @pytest.mark.parametrize(
     "text", ["", "8H", "8H X5", "8H J R6 R7", "swap", "swap J=R5", "8H R14", "H8 1 2 3"]
 )
@@ -488,6 +494,14 @@ def test_at_20_tiles_pass_and_swap_are_refused() -> None:
     assert len(state.rack(0)) == 20
     assert refused(state, "pass") is Reason.INVENTORY_FULL
     assert refused(state, "swap R8") is Reason.INVENTORY_FULL
+
+
+def test_at_20_tiles_a_swap_over_the_limit_is_told_to_lay_a_tile() -> None:
+    """At 20 tiles a swap of too many is refused for the full inventory, not with "or pass"."""
+    state = rig(RUN, [["R8", *FULL[:19]], ["Y2"]])
+    with pytest.raises(RuleError, match=r"^You hold 20 tiles.*lay down a tile\.$") as info:
+        play(state, "swap " + " ".join(state.rack(0)[:14]))
+    assert info.value.reason is Reason.INVENTORY_FULL
 
 
 def test_a_player_at_20_who_cannot_lay_a_tile_loses_50() -> None:
