@@ -169,6 +169,8 @@ _SPLIT = notation(r"^split\s+(\d+)\s+after\s+(\S+)$", re.IGNORECASE)
 _EXTEND = notation(r"^(\d+)\s*\+\s*(.*)$")
 _MOVE_TO = notation(r"^(.+?)\s*>\s*(\d+|new)$", re.IGNORECASE)
 _SOURCE = notation(r"^(?:(\d+):)?(\S+)$")
+# How a line of steps ending in done that `done` refuses begins: a line is all or nothing.
+_NOTHING_OF_THE_LINE = "Nothing of this line was played: "
 
 
 def _parse_sources(text: str) -> tuple[Source, ...]:
@@ -194,7 +196,9 @@ def _parse_sources(text: str) -> tuple[Source, ...]:
 
 def parse_step(text: str) -> Step:
     """Parse one step: ``R5 R6 R7``, ``3+R8``, ``3:R8>5``, ``3:R8>new``, ``split 4 after R7``."""
-    text = " ".join(text.split())  # any space a keyboard sends; the patterns know only ASCII
+    # Any space a keyboard sends (the patterns know only ASCII), and commas between tokens, as
+    # in a split's "split 4 after R7," too.
+    text = " ".join(text.replace(",", " ").split())
     if match := _SPLIT.match(text):
         meld = int(match.group(1))
         if meld == 0:
@@ -481,7 +485,7 @@ class RummikubState:
             state = self
             for step in move.steps:
                 state = state._step(step)
-            return state._done() if move.done else state
+            return state._done(line=True) if move.done else state
         if isinstance(move, Done):
             return self._done()
         if isinstance(move, Undo):
@@ -607,16 +611,24 @@ class RummikubState:
             state = state._step(step)
         return state
 
-    def _done(self) -> Self:
+    def _done(self, *, line: bool = False) -> Self:
+        """End the turn with the draft; `line`: the draft includes a line's steps ending in done.
+
+        A line is all or nothing, so its refusal says that none of it was played and never
+        advises /undo, which would take back an earlier step instead.
+        """
         seat = self.to_move
         rack = self.racks[seat]
         played = missing_from(self.draft_rack, rack) if self.draft else []
         if not played:
-            raise RuleError(
-                Reason.NO_TILE_PLAYED,
-                "You have not played a tile from your rack this turn: lay one (e.g. R5 R6 R7 or "
-                "3+R8), or /draw.",
+            why = (
+                f"{_NOTHING_OF_THE_LINE}your turn would play no tile from your rack. Add one "
+                "(e.g. R5 R6 R7 or 3+R8), or /draw."
+                if line
+                else "You have not played a tile from your rack this turn: lay one (e.g. R5 R6 "
+                "R7 or 3+R8), or /draw."
             )
+            raise RuleError(Reason.NO_TILE_PLAYED, why)
         # "…providing all sets created are valid at the end of the turn and no unused tiles
         # remain."
         for number, meld in enumerate(self.draft_table, start=1):
@@ -624,21 +636,28 @@ class RummikubState:
                 continue
             verdict = check_meld(meld)
             if not verdict.valid:
-                raise RuleError(
-                    Reason.INVALID_MELD,
-                    f"Meld {number} ({meld_text(meld)}) {verdict.problem}. Fix it, /undo or "
-                    "/reset.",
+                why = (
+                    f"{_NOTHING_OF_THE_LINE}it would leave meld {number} ({meld_text(meld)}), "
+                    f"which {verdict.problem}. Fix the line and send it again."
+                    if line
+                    else f"Meld {number} ({meld_text(meld)}) {verdict.problem}. Fix it, /undo or "
+                    "/reset."
                 )
+                raise RuleError(Reason.INVALID_MELD, why)
         if not self.opened[seat]:
             # "…sets with a total sum value of at least 30 points … If a joker is used, it
             # receives the value of the tile that it is substituting."
             value = sum(check_meld(meld).value for meld in self.draft_table[len(self.table) :])
             if value < INITIAL_MELD:
-                raise RuleError(
-                    Reason.INITIAL_MELD_TOO_LOW,
-                    f"Your initial meld is worth {value}; it must be worth at least "
-                    f"{INITIAL_MELD} from your own rack. Add melds, /reset, or /draw.",
+                why = (
+                    f"{_NOTHING_OF_THE_LINE}your initial meld would be worth {value}; it must "
+                    f"be worth at least {INITIAL_MELD} from your own rack. Add melds to the "
+                    "line, or /draw."
+                    if line
+                    else f"Your initial meld is worth {value}; it must be worth at least "
+                    f"{INITIAL_MELD} from your own rack. Add melds, /reset, or /draw."
                 )
+                raise RuleError(Reason.INITIAL_MELD_TOO_LOW, why)
         table = tuple(meld for meld in self.draft_table if meld)
         record = MoveRecord(seat, str(Line(self.draft, done=True)), 0, words=tuple(played))
         state = replace(

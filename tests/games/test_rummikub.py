@@ -349,6 +349,24 @@ def test_failed_line_applies_nothing() -> None:
     refusal(state, 0, "1+R8; 1+Y9")
 
 
+def test_a_line_ending_in_done_that_done_refuses_says_none_of_it_was_played() -> None:
+    """After a draft step, a line whose done fails names its meld and never advises /undo."""
+    state = rig([["K1", "Y1", "R1", "K13", "Y13", "B2"], ["K2", "K3"]], [["R10", "R11", "R12"]])
+    state = play(state, 0, "K1 Y1 R1")
+    error = refusal(state, 0, "K13 Y13; done")
+    assert error.reason is Reason.INVALID_MELD
+    assert error.message.startswith("Nothing of this line was played: it would leave meld 3 (")
+    assert "/undo" not in error.message
+    low = refusal(rig([["K1", "Y1", "R1", "B2"], ["K2"]]), 0, "K1 Y1 R1; done")
+    assert low.reason is Reason.INITIAL_MELD_TOO_LOW
+    assert low.message.startswith("Nothing of this line was played: your initial meld would be")
+    split = refusal(rig([["B1"], ["K2"]], [FULL_RUNS[0][:6]]), 0, "split 1 after K3; done")
+    assert split.reason is Reason.NO_TILE_PLAYED
+    assert split.message.startswith("Nothing of this line was played: your turn would play no")
+    # /done by itself ends the draft as it stands: its melds are there to fix or /undo.
+    assert "Fix it, /undo or /reset." in refusal(play(state, 0, "K13 Y13"), 0, "done").message
+
+
 def test_not_your_turn_and_not_a_player() -> None:
     """Only the seat to move may play; unknown seats are refused."""
     state = rig([["R8", "B1"], ["K1", "K2"]], [["R5", "R6", "R7"]])
@@ -623,6 +641,21 @@ def test_notation(text: str, move: object) -> None:
     parsed = RUMMIKUB.parse_move(text)
     assert parsed == move
     assert RUMMIKUB.parse_move(str(parsed)) == parsed
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("R5,R6, R7", "R5 R6 R7"),
+        ("3+R8, R9", "3+R8 R9"),
+        ("3:R8,3:R9>new", "3:R8 3:R9>new"),
+        ("split 4 after R7,", "split 4 after R7"),
+        ("split 4, after R7; 4+R8; done", "split 4 after R7; 4+R8; done"),
+    ],
+)
+def test_commas_between_tokens_are_forgiven(text: str, canonical: str) -> None:
+    """Tokens may be separated by commas, in every step, a split's too."""
+    assert str(RUMMIKUB.parse_move(text)) == canonical
 
 
 @pytest.mark.parametrize(
