@@ -241,7 +241,8 @@ AS_CHANNEL = (
     "You are posting as the channel “{name}”, not as yourself; choose yourself under “Send as” "
     "to play."
 )
-# The group notice for a private answer that has nothing to tap for (unlike a rack).
+# The group notice for a private answer that has nothing to tap for (unlike a rack): "My rack"
+# under the board answers neither /try, /hint, /bag nor /moves, so only the private chat does.
 ASK_PRIVATELY = (
     "my answer to /{command} {what}, so it goes only to our private chat, which you have "
     "not opened yet. Open it with the button below, then send /{command} there{moves}."
@@ -250,6 +251,9 @@ ASK_MOVES = ": it is played in this game just the same, and nobody sees your til
 PRIVATE_WHAT = {
     "my_games": "lists your games in other chats",
     "error": "would tell about your tiles",
+    "preview": "shows a move with your tiles",  # /try
+    "hint": "shows moves for your tiles",  # /hint, NMBR 9's /moves
+    "unseen": "would tell about your tiles",  # /bag: the rack, by what the list lacks
 }
 
 
@@ -313,7 +317,8 @@ def private_alert(text: str, link: str) -> str:
 
     The start link goes along when it fits; otherwise the whole text alone. A text that is
     longer still keeps its whole first lines (the rack) and says that the rest waits in the
-    private chat: a rack or a rule is never cut off silently.
+    private chat: a rack or a rule is never cut off silently. A rack line too long by itself
+    (a Rummikub rack drawn up to 50 tiles) keeps the tiles that fit, whole, and an ellipsis.
     """
     tail = f"\n\nFor pictures in private, start me: {link}"
     if len(text) + len(tail) <= ALERT_LIMIT:
@@ -328,8 +333,29 @@ def private_alert(text: str, link: str) -> str:
             break
         kept = longer
     if not kept:
-        return f"This is too long for an alert: start me in private to read it: {link}"
+        # Better the first tiles than none: cut after a whole tile ("… B5 …"), never inside one.
+        room = ALERT_LIMIT - len(more) - len(" …")
+        head = text.splitlines()[0][: room + 1]
+        kept = (head.rsplit(" ", 1)[0] if " " in head else head[:room]) + " …"
     return kept + more
+
+
+def board_caption(text: str) -> str:
+    """Return the caption of an edited board photo: the news, or its last lines that fit.
+
+    News longer than a caption (1024 characters: a move and three bots' answers) keeps its
+    newest whole lines, which end with whose turn it is; the whole news goes as a message of
+    its own. "" when not even the last line fits.
+    """
+    if len(text) <= CAPTION_LIMIT:
+        return text
+    kept = ""
+    for line in reversed(text.splitlines()):
+        longer = f"{line}\n{kept}" if kept else line
+        if len(longer) > CAPTION_LIMIT:
+            break
+        kept = longer
+    return kept
 
 
 def is_anonymous(message: Message) -> bool:
@@ -1078,12 +1104,17 @@ class TelegramFrontEnd:
         if known is not None and known.chat_id == chat_id and known.photo == (image is not None):
             try:
                 await self._edit(known, text, image, markup)
-                self.boards[game_id] = replace(known, buttons=markup is not None)
-                return
             except BadRequest as error:
                 if "not modified" in str(error).lower():
                     return
                 log.info("board message of game %d cannot be edited (%s)", game_id, error)
+            else:
+                self.boards[game_id] = replace(known, buttons=markup is not None)
+                if image is not None and len(text) > CAPTION_LIMIT:
+                    # As under a new board photo: the whole news as a message of its own (a cut
+                    # caption lost whose turn it is). The edit notifies nobody; this message does.
+                    await self._send_text(chat_id, text)
+                return
         await self._post_board(chat_id, game_id, text, image, markup)
 
     async def _edit(
@@ -1101,7 +1132,7 @@ class TelegramFrontEnd:
             return
         media = InputMediaPhoto(
             image_bytes(image),
-            caption=clip(text, CAPTION_LIMIT),
+            caption=board_caption(text) or None,
             filename=image_name(image, "board.png"),
         )
         await bot.edit_message_media(
@@ -1210,7 +1241,8 @@ class TelegramFrontEnd:
             log.warning("no chat to reach %s for a %s reply", user.name, reply.kind)
             return
         if secret and reply.kind in PRIVATE_WHAT and origin is not None:
-            # Nothing to tap for (a refusal, a list of games): say where it goes, not what it says.
+            # Nothing to tap for (a refusal, a list of games, /try's or /hint's answer): say
+            # where it goes, not what it says.
             await self._ask_privately(chat_id, user, reply, origin)
             return
         if secret:
@@ -1331,11 +1363,21 @@ class TelegramFrontEnd:
         if game_chat == int(stored.platform_user_id):
             return  # a private chat's id is its user's id: the game is played right here
         target = UserTarget(stored.id, PLATFORM, stored.platform_user_id, stored.display_name)
-        notice = Reply(
-            target,
-            f"Your turn in game #{game_id} timed out: {reply.event.get('move', 'no move')}.",
-            event={"type": "timeout_notice", "game_id": game_id},
-        )
+        # Read far from the chat, as a reminder is: which game where, and what the timeout did
+        # in the game's own words (its rules' missed deadline, as the reminders said it).
+        row = await self.db.games.get_game(int(game_id))
+        gdef = GAMES.get(row.game_key) if row is not None else None
+        chat = await self.db.chats.get_chat(row.chat_id) if row is not None else None
+        named = gdef.title if gdef is not None else ""
+        if named and chat is not None and chat.title:
+            named += f" in {chat.title}"
+        missed = gdef.missed_deadline() if gdef is not None else ""
+        text = f"Your turn in game #{game_id} timed out" + (f" ({named})" if named else "")
+        text += f", so {missed}." if missed else "."
+        if await self._may_dm(target):
+            # The news of the chat (scores, tiles drawn): a mention there sits right under it.
+            text += f"\nIn the chat: {reply.text.splitlines()[0]}" if reply.text else ""
+        notice = Reply(target, text, event={"type": "timeout_notice", "game_id": game_id})
         await self._send_private(notice, None, {})
 
     # -- the Bot API calls --

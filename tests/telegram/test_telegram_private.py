@@ -88,7 +88,7 @@ async def test_bag_in_a_group_never_lists_the_unseen_tiles_there(tg, people) -> 
     await tg.say(people.alice, "/new webfeud @bob seed=9")
     calls = await tg.say(people.alice, "/bag")
     assert [c.chat_id for c in calls] == [people.group["id"]]
-    assert "cannot send you your tiles" in calls[0].text
+    assert "my answer to /bag would tell about your tiles" in calls[0].text
     await tg.say(people.alice, "/start", chat=tg.api.private(people.alice))
     calls = await tg.say(people.alice, "/bag")
     assert [(c.method, c.chat_id) for c in calls] == [("sendMessage", people.alice["id"])]
@@ -108,7 +108,7 @@ async def test_try_in_a_group_never_shows_the_move_there(tg, people) -> None:
     move = str(choose_move(load_state(await tg.db.games.get_game(1)), 0, "easy", 1))
     calls = await tg.say(people.alice, f"/try {move}")
     assert [c.chat_id for c in calls] == [people.group["id"]]
-    assert "cannot send you your tiles" in calls[0].text
+    assert "my answer to /try shows a move with your tiles" in calls[0].text
     await tg.say(people.alice, "/start", chat=tg.api.private(people.alice))
     calls = await tg.say(people.alice, f"/try {move}")
     assert [(c.method, c.chat_id) for c in calls] == [("sendMessage", people.alice["id"])]
@@ -159,6 +159,41 @@ async def test_reminders_and_timeouts_reach_the_player(tg, people) -> None:
     assert any("runs out in 1 hour" in c.text for c in private)
     assert any("timed out" in c.text for c in private)
     assert any("is over" in c.text for c in in_group(calls, people.group))
+    assert tg.errors == []
+
+
+@pytest.mark.parametrize("dm", [True, False])
+async def test_the_timeout_notice_names_the_game_and_what_it_did(tg, people, dm) -> None:
+    """A Numfeud turn timed out: the notice says which game where, and that the player resigned.
+
+    As a reminder does ("game #1 (Numfeud in Feud club) … you resign and lose 50 ranking
+    points"); privately it adds the chat's news (the scores); a mention sits under that news.
+    """
+    if dm:
+        await tg.say(people.alice, "/start", chat=tg.api.private(people.alice))
+    await tg.say(people.bob, "/help")
+    await tg.say(people.alice, "/new numfeud @bob seed=5")
+    assert load_state(await tg.db.games.get_game(1)).to_move == 0  # alice's turn
+    start = utcnow()
+    first = len(tg.api.calls)
+    replies = await Dispatcher(tg.service, tg.front.send_replies).run_due(
+        now=start + timedelta(hours=72, minutes=1)
+    )
+    assert "timeout" in [r.kind for r in replies]
+    calls = tg.api.calls[first:]
+    [notice] = [c for c in calls if "timed out" in c.text]
+    assert notice.chat_id == (people.alice["id"] if dm else people.group["id"])
+    head = (
+        "Your turn in game #1 timed out (Numfeud in Feud club), so you resign and lose 50 "
+        "ranking points."
+    )
+    if dm:
+        assert (
+            notice.text
+            == f"{head}\nIn the chat: #1 alice: ran out of time (-50) — alice -50, bob 0"
+        )
+    else:
+        assert notice.text == f'<a href="tg://user?id=1001">alice</a>: {head}'
     assert tg.errors == []
 
 
@@ -297,8 +332,8 @@ async def test_games_in_other_chats_are_listed_only_privately(tg, people) -> Non
 async def test_the_rack_alert_never_cuts_the_rack_or_a_rule(tg, people) -> None:
     """SmartFeud's starter, whose rack has the longest note, gets rack and rules whole.
 
-    A text too long for an alert is never cut: `private_alert` keeps whole lines and points to
-    the private chat (`test_telegram_units.py`, the private-alert test).
+    A text too long for an alert is never cut silently: `private_alert` keeps whole lines and
+    points to the private chat (`test_telegram_units.py`, the private-alert tests).
     """
     await tg.say(people.bob, "/help")
     await tg.say(people.alice, "/new smartfeud @bob seed=4")

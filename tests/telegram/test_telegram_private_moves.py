@@ -310,7 +310,8 @@ async def test_moves_asked_in_the_group_without_a_private_chat_is_answered(tg, p
     for _ in range(2):
         calls = await tg.say(people.bob, "/moves")
         [notice] = in_group(calls, people.group)
-        assert "I cannot send you your tiles privately yet" in notice.text
+        assert "my answer to /moves shows moves for your tiles" in notice.text
+        assert "send /moves there" in notice.text
         assert "L12" not in notice.text
     assert tg.errors == []
 
@@ -344,4 +345,38 @@ async def test_after_the_end_the_rack_notice_offers_no_button(tg, people) -> Non
     [notice] = in_group(calls, people.group)
     assert "I cannot send you your tiles privately yet. Start a private chat with me" in notice.text
     assert "My rack" not in notice.text
+    assert tg.errors == []
+
+
+@pytest.mark.parametrize(
+    ("game", "command", "what"),
+    [
+        ("numfeud @alice seed=4", "/try 8G R8 B8 Y8", "shows a move with your tiles"),
+        ("rummikub @alice seed=4 assist=on", "/hint", "shows moves for your tiles"),
+    ],
+)
+async def test_try_and_hint_asked_in_the_group_say_their_answer_is_private(
+    tg, people, game, command, what
+) -> None:
+    """/try or /hint without a private chat: the notice is about that answer, not the rack.
+
+    "My rack" under the board answers neither, so the notice says that the answer to the
+    command waits in the private chat, and to send the command there.
+    """
+    await tg.say(people.alice, "/start", chat=tg.api.private(people.alice))
+    await tg.say(people.bob, "/help")
+    await tg.say(people.bob, f"/new {game}")
+    if "rummikub" in game:
+        await tg.say(people.bob, "/start")
+    assert load_state(await tg.db.games.get_game(1)).to_move == 0  # bob's turn
+    name = command.split()[0]
+    calls = await tg.say(people.bob, command)
+    [notice] = in_group(calls, people.group)
+    assert f"my answer to {name} {what}, so it goes only to our private chat" in notice.text
+    assert f"send {name} there." in notice.text
+    assert "My rack" not in notice.text
+    assert "I cannot send you your tiles" not in notice.text
+    assert notice.buttons[0]["url"].endswith("?start=g1")
+    rack = load_state(await tg.db.games.get_game(1)).rack(0)
+    assert not [t for t in rack if f" {t} " in f" {notice.text} "]
     assert tg.errors == []

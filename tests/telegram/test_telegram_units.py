@@ -102,9 +102,23 @@ def test_a_private_alert_drops_the_link_before_any_of_the_text() -> None:
         "t.me/feudbot?start=g1)"
     )
     one_line = "x" * 250
-    assert private_alert(one_line, link).startswith("This is too long for an alert")
+    assert private_alert(one_line, link).startswith("x" * 100)
     for shown in (text, longer, one_line):
         assert len(private_alert(shown, link)) <= ALERT_LIMIT
+
+
+def test_a_rack_line_longer_than_an_alert_keeps_the_tiles_that_fit() -> None:
+    """A Rummikub rack of 52 tiles: its first tiles, whole, then where the rest waits."""
+    link = "t.me/feudbot?start=g1"
+    tiles = [f"{colour}{n}" for colour in "KBYR" for n in range(1, 14)][:52]
+    rack = f"Your rack in game #1: {' '.join(tiles)} (new: Y5)"
+    alert = private_alert(rack, link)
+    assert len(alert) <= ALERT_LIMIT
+    shown, pointer = alert.split("\n")
+    assert shown.startswith("Your rack in game #1: K1 K2 K3 ")
+    assert shown.endswith(" …")
+    assert rack.startswith(shown.removesuffix(" …") + " ")  # cut after a whole tile
+    assert pointer == f"(More than an alert holds: start me in private to read it all: {link})"
 
 
 async def test_production_rate_limiter_is_twenty_per_minute_per_group(tmp_path) -> None:
