@@ -49,14 +49,23 @@ WELCOME = "no chat tokens configured — starting a local game; type /help"
 
 
 def _check_player(name: str | None) -> None:
-    """Refuse `--as bot-easy`: it would seat a person under a bot's name, as `/new @bot` would."""
+    """Refuse `--as bot-easy`: it would seat a person under a bot's name, as `/new @bot` would.
+
+    Also a name no line could address afterwards (`--as @bob`, `--as "a b"`, `--as ""`).
+    """
+    from bot.adapters.console import name_problem
     from bot.commands import is_bot_name
 
-    if name is not None and is_bot_name(name.removeprefix("@")):
+    if name is None:
+        return
+    if is_bot_name(name.removeprefix("@")):
         raise UsageError(
             f"--as {name}: {name} is what a computer player is called; a person needs another "
             "name, e.g. --as alice"
         )
+    problem = name_problem(name)
+    if problem is not None:
+        raise UsageError(f"--as {name!r}: {problem}")
 
 
 def _read_script(name: str) -> list[str]:

@@ -22,6 +22,8 @@ BOT_LEVEL_NAMES = ("easy", "medium", "hard")
 MAX_DIGITS = 18  # a game id or seed typed by a user: below SQLite's 2**63
 _GAME_ID = re.compile(r"^game=(\S*)$", re.IGNORECASE)
 _OPTION = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=(\S*)$")
+# An option written with a colon (bot:hard, time:60s), as some other bots take them; not a URL.
+_OPTION_COLON = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*):([^\s/]\S*)$")
 # What people write for a bot seat instead of bot=<level>: @bot, @bot-hard, @bot:easy, @bot-hard-3.
 _BOT_MENTION = re.compile(r"^bot(?:[-:](?:easy|medium|hard)(?:-\d+)?)?$", re.IGNORECASE)
 HISTORY_SHOWN = 15  # moves `/history` lists, the newest
@@ -438,6 +440,19 @@ def _player_name(spec: CommandSpec, token: str) -> str:
     return name
 
 
+def _option_slip(token: str) -> str:
+    """Return how an unknown /new word ends: ": did you mean bot=hard?" for bot:hard, or "."."""
+    if is_bot_name(token):  # "bot-hard", "bot:easy-2": the level is the word after "bot"
+        return f": did you mean bot={re.split(r'[-:]', token)[1].lower()}?"
+    match = _OPTION_COLON.match(token)
+    if match is None:
+        return "."
+    key, value = match.group(1).lower(), match.group(2)
+    if key == "bot" and value.lower() not in BOT_LEVEL_NAMES:  # bot:expert
+        return ": add a bot with bot=" + "|".join(BOT_LEVEL_NAMES) + "."
+    return f": did you mean {key}={value}?"
+
+
 def _parse_new(spec: CommandSpec, rest: list[str]) -> Command:
     if not rest or "=" in rest[0] or rest[0].startswith("@"):
         raise _fail(spec, f"Name the game first, e.g. /new webfeud @bob ({_GAME_LIST}).")
@@ -462,7 +477,7 @@ def _parse_new(spec: CommandSpec, rest: list[str]) -> Command:
             if level == "bot" or level in BOT_LEVEL_NAMES:  # "/new webfeud bot", "… easy"
                 hint = level if level in BOT_LEVEL_NAMES else "easy"
                 raise _fail(spec, f"I did not understand {token!r}: to play me, add bot={hint}.")
-            raise _fail(spec, f"I did not understand {token!r}.")
+            raise _fail(spec, f"I did not understand {token!r}{_option_slip(token)}")
         key, value = match.group(1).lower(), match.group(2)
         if key == "bot":
             if value.lower() not in BOT_LEVEL_NAMES:

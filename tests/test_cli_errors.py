@@ -262,6 +262,31 @@ def test_as_a_bots_name_is_refused(tmp_path, monkeypatch, capsys, command, name)
     assert not (tmp_path / "g.sqlite3").exists()
 
 
+@pytest.mark.parametrize("command", ["console", "run"])
+@pytest.mark.parametrize(
+    ("name", "why"),
+    [
+        ("@bob", "write the name without the @, e.g. --as bob"),
+        ("a b", "a name has no spaces, no invisible characters and none of : @ /"),
+        ("bob/2", "a name has no spaces, no invisible characters and none of : @ /"),
+        ("", "a player needs a name, e.g. --as alice"),
+    ],
+)
+def test_as_a_name_no_line_could_address_is_refused(
+    tmp_path, monkeypatch, capsys, command, name, why
+) -> None:
+    """`--as @bob` would be called "@@bob" in a command, "a b" never reached by "a b: /rack"."""
+    monkeypatch.chdir(tmp_path)
+    for variable in ("DISCORD_TOKEN", "TELEGRAM_TOKEN", "FEUDBOT_DB"):
+        monkeypatch.delenv(variable, raising=False)
+    status = main([command, "--as", name, "--db", "g.sqlite3"])
+    err = capsys.readouterr().err
+    assert status == 2
+    assert err.startswith(f"feudbot: --as {name!r}: {why}")
+    assert err.count("\n") == 1
+    assert not (tmp_path / "g.sqlite3").exists()
+
+
 @pytest.mark.parametrize(
     "args", [("simulate", "--json"), ("run", "--bogus"), ("console", "--db", "x", "--nope")]
 )

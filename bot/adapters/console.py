@@ -34,7 +34,7 @@ from bot.adapters.common import APOLOGY, last_image_number, reply_json, save_ima
 from bot.config import DEFAULT_REMINDERS
 from bot.core.words import visible_name
 from bot.reminders import Dispatcher
-from bot.replies import ChatTarget, Reply
+from bot.replies import ChatTarget, Reply, UserTarget
 from bot.service import CONSOLE, ChatRef, Service, UserRef
 from storage import Database
 
@@ -42,8 +42,13 @@ log = logging.getLogger(__name__)
 
 CHAT = ChatRef(CONSOLE, "local", "terminal")
 PROMPT_SUFFIX = "> "
-# "@bob: /rack" or "bob: /rack": any name a /new can invite (zoë too), up to the colon.
-_LINE = re.compile(r"^@?([^\s:@/]+)\s*:\s*(.*)$")
+# A local player's name: any name a /new can invite (zoë too), and nothing a line would cut.
+_NAME = r"[^\s:@/]+"
+# "@bob: /rack" or "bob: /rack": the name up to the colon.
+_LINE = re.compile(rf"^@?({_NAME})\s*:\s*(.*)$")
+# "@bob /rack": a name and a command with the colon forgotten (not a command of the default
+# player, who would be told that commands start with a slash).
+_NO_COLON = re.compile(rf"^(@?{_NAME})\s+(/\S.*)$")
 QUIT = {"/quit", "/exit"}
 
 
@@ -53,6 +58,24 @@ def default_name() -> str:
         return getpass.getuser()
     except Exception:  # no user database entry (containers): any name will do
         return "player"
+
+
+def name_problem(name: str) -> str | None:
+    """Return why `--as NAME` cannot be the local player, with a name that works; None if it can.
+
+    The rule is the hot-seat lines' own: a name that "NAME: /command" would not read back as
+    itself ("@bob", "a b", "") could never be addressed, "/stats @@bob" being no name.
+    """
+    if not name:
+        return "a player needs a name, e.g. --as alice"
+    if name.startswith("@") and re.fullmatch(_NAME, name[1:]):
+        return f"write the name without the @, e.g. --as {name[1:]}"
+    if not re.fullmatch(_NAME, name) or visible_name(name) != name:
+        return (
+            "a name has no spaces, no invisible characters and none of : @ / (it could not be "
+            "addressed as @name), e.g. --as alice"
+        )
+    return None
 
 
 def split_line(line: str, default: str) -> tuple[str, str] | None:
@@ -97,6 +120,8 @@ class Console:
         if parts is None:
             return []
         name, text = parts
+        if (slip := _NO_COLON.match(text)) is not None:
+            return await self._no_colon(name, slip[1], slip[2])
         try:
             replies = await self.service.handle(CHAT, await self.user(name), text)
         except Exception:
@@ -105,6 +130,15 @@ class Console:
             self.out.write(APOLOGY + "\n")
             self.out.flush()
             return []
+        await self.send(replies)
+        return replies
+
+    async def _no_colon(self, name: str, player: str, command: str) -> list[Reply]:
+        """Answer "@bob /new webfeud" (to `name`, who typed it) with the line it was meant to be."""
+        user = await self.user(name)
+        hint = f"Did you mean {player}: {command}? A player's name is followed by a colon."
+        event = {"type": "error", "reason": "BAD_COMMAND", "message": hint}
+        replies = [Reply(UserTarget(0, CONSOLE, user.user_id, user.name), hint, event=event)]
         await self.send(replies)
         return replies
 

@@ -16,7 +16,7 @@ import pytest
 
 from bot.__main__ import main
 from bot.adapters.common import ascii_board, ascii_displays, ascii_number_grid, text_board
-from bot.adapters.console import run_console, split_line
+from bot.adapters.console import default_name, run_console, split_line
 from bot.core.game import GameState
 from bot.games import GAMES
 
@@ -172,6 +172,34 @@ def test_bad_lines_get_clear_replies_in_script_mode(tmp_path, capsys) -> None:
     assert [o["to"] for o in objs] == ["alice", "alice", "bob"]
     assert [o["event"]["reason"] for o in objs] == ["BAD_COMMAND", "BAD_COMMAND", "NO_GAME"]
     assert "Usage: /swap <tiles> [game=<id>]" in objs[1]["text"]
+
+
+def test_a_name_without_its_colon_is_told_how_to_write_the_line(tmp_path, capsys) -> None:
+    """A line "@bob /new webfeud" is answered with the line it meant; nothing is done."""
+    lines = ["@bob /new webfeud", "bob /board", "bob: /games"]
+    objs = run_script(tmp_path, tmp_path / "colon.sqlite3", lines, capsys)
+    # The line is the default player's (it names nobody), so its answer is theirs, privately.
+    assert [o["to"] for o in objs[:2]] == [default_name()] * 2
+    assert [o["text"] for o in objs[:2]] == [
+        "Did you mean @bob: /new webfeud? A player's name is followed by a colon.",
+        "Did you mean bob: /board? A player's name is followed by a colon.",
+    ]
+    assert objs[0]["event"]["reason"] == "BAD_COMMAND"
+    assert all("created" not in o["text"] for o in objs)
+
+
+def test_an_option_written_with_a_colon_is_answered_with_its_spelling(tmp_path, capsys) -> None:
+    """/new rummikub bot:hard (as other bots take options) is answered "did you mean bot=hard?"."""
+    lines = ["alice: /new rummikub bot:hard", "alice: /new rummikub time:60s", "alice: /new x y:z"]
+    lines += ["alice: /new rummikub bot-hard", "alice: /new rummikub bot:expert"]
+    texts = [o["text"] for o in run_script(tmp_path, tmp_path / "opt.sqlite3", lines, capsys)]
+    assert texts[0].startswith("I did not understand 'bot:hard': did you mean bot=hard? Usage: ")
+    assert texts[1].startswith("I did not understand 'time:60s': did you mean time=60s? Usage: ")
+    assert texts[2].startswith("I did not understand 'y:z': did you mean y=z? Usage: ")
+    assert texts[3].startswith("I did not understand 'bot-hard': did you mean bot=hard? Usage: ")
+    assert texts[4].startswith(
+        "I did not understand 'bot:expert': add a bot with bot=easy|medium|hard. Usage: "
+    )
 
 
 def run_process(folder: Path, lines: str, *options: str) -> list[dict[str, Any]]:
