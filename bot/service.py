@@ -89,6 +89,9 @@ SHOWN_IDS = 8  # game ids listed when a command could mean several games
 MOVE_COMMANDS = frozenset(
     {"play", "swap", "pass", "place", "done", "undo", "reset", "draw", "try", "hint"}
 )
+# Move commands that not every game has (`takes`): of several games, a bare one means a game
+# that has it, and Discord suggests only those.
+OWN_MOVES = frozenset({"place", "moves", "try", "swap", "pass", "done", "undo", "reset", "draw"})
 LEADERBOARD_TOP = 10  # places shown (all who share the last one), then the asker's own row
 LEADERBOARD_ROWS = 25  # rows at most, even when more share the top places
 LEADERBOARD_READ = 100_000  # rows read to place the asker: every player of a chat, or of all
@@ -661,8 +664,12 @@ class Service:
         rows = await self.db.games.list_games(
             chat_id=ctx.chat.id, user_id=ctx.user.id, statuses=wanted
         )
+        if len(rows) > 1:  # a bare command means a game the asker still plays that takes it
+            rows = await self._still_in(rows, ctx.user.id) or rows
+            rows = await self._taking(rows, ctx.command)
         if not mine and len(rows) != 1:
             rows = await self.db.games.list_games(chat_id=ctx.chat.id, statuses=wanted)
+            rows = await self._taking(rows, ctx.command) if len(rows) > 1 else rows
         if not rows:
             if "lobby" not in wanted:
                 waiting = await self.db.games.list_games(
@@ -697,7 +704,8 @@ class Service:
                         raise ServiceError(
                             "NO_GAME",
                             f"No game of yours is going on; your last one was #{last[0].id}: "
-                            f"add game={last[0].id}, e.g. /board game={last[0].id}.",
+                            f"add game={last[0].id}, e.g. /{ctx.command or 'board'} "
+                            f"game={last[0].id}.",
                         )
             if mine:
                 others = await self.db.games.list_games(
@@ -709,6 +717,15 @@ class Service:
                         "NOT_A_PLAYER",
                         f"You are not playing here: the games going on ({ids}) are others'; "
                         "/board game=<id> shows one, /new starts your own.",
+                    )
+                over = await self.db.games.list_games(
+                    chat_id=ctx.chat.id, user_id=ctx.user.id, statuses=("finished",), limit=1
+                )
+                if over:  # a move right after the end: say it ended, not "no game"
+                    raise ServiceError(
+                        "NO_GAME",
+                        f"Your game #{over[0].id} here is over (/board game={over[0].id} shows "
+                        "how it ended); start another with /new <game> @player.",
                     )
                 raise ServiceError(
                     "NO_GAME", "You have no game in this chat. Start one with /new <game> @player."
@@ -731,16 +748,43 @@ class Service:
             if len(waiting) == 1:
                 return waiting[0]
         if len(rows) > 1:
-            ordered = sorted(rows, key=lambda r: r.id)
-            ids = ", ".join(f"#{row.id}" for row in ordered[:SHOWN_IDS])
-            if len(ordered) > SHOWN_IDS:  # the advice must fit a 200-character answer whole
-                ids += f" and {len(ordered) - SHOWN_IDS} more; /games lists them"
             # The list is the asker's own games unless the command looks at anybody's.
-            which = "You are in several games here" if mine else "This chat has several games"
-            raise ServiceError(
-                "WHICH_GAME", f"{which} ({ids}); add game=<id>, e.g. game={ordered[0].id}."
+            raise _which_game(
+                "You are in several games here" if mine else "This chat has several games", rows
             )
         return rows[0]
+
+    async def _lobby_to_join(self, ctx: _Ctx) -> GameRow:
+        """Return the game a bare /join means: the chat's one lobby the asker can join.
+
+        Lobbies the asker sits in already, or that are full, are not meant; with none left, the
+        answer says why (already seated; else the usual search's: full, started, no game).
+        """
+        joinable, seated = [], []
+        for row in await self.db.games.list_games(chat_id=ctx.chat.id, statuses=("lobby",)):
+            table = await self._table(row)
+            if table.seat_of(ctx.user.id) is not None:
+                seated.append(row.id)
+            elif len(table.seats) < table.gdef.max_players:
+                joinable.append(row)
+        if len(joinable) > 1:
+            raise _which_game("This chat has several games to join", joinable)
+        if joinable:
+            return joinable[0]
+        if len(seated) == 1:
+            raise ServiceError(
+                "ALREADY_SEATED",
+                f"You are already in game #{seated[0]}; /start game={seated[0]} begins it once it "
+                "has its players.",
+            )
+        if seated:
+            ids = and_list(f"#{game}" for game in sorted(seated)[:SHOWN_IDS])
+            raise ServiceError(
+                "ALREADY_SEATED",
+                f"You are already in the games waiting here, {ids}; /start game=<id> begins one "
+                "once it has its players.",
+            )
+        return await self._find_game(ctx, None, ("lobby",), mine=False)
 
     # -- lobby --
 
@@ -929,7 +973,10 @@ class Service:
         return user
 
     async def _cmd_join(self, ctx: _Ctx, command: Command) -> list[Reply]:
-        row = await self._find_game(ctx, command.game_id, ("lobby",), mine=False)
+        if command.game_id is None:
+            row = await self._lobby_to_join(ctx)
+        else:
+            row = await self._find_game(ctx, command.game_id, ("lobby",), mine=False)
         async with self._lock(row.id):
             row = await self._reload(row)
             if row.status != "lobby":
@@ -962,12 +1009,15 @@ class Service:
             return replies
 
     async def _cmd_leave(self, ctx: _Ctx, command: Command) -> list[Reply]:
-        try:  # a bare /leave means a lobby: only a seat not yet dealt can be left
-            row = await self._find_game(ctx, command.game_id, ("lobby",))
+        # A bare /leave means a lobby: only a seat not yet dealt can be left. A running game,
+        # named or the asker's only one, gets the advice to /resign instead.
+        named = command.game_id is not None
+        statuses: tuple[GameStatus, ...] = ("lobby", "active") if named else ("lobby",)
+        try:
+            row = await self._find_game(ctx, command.game_id, statuses)
         except ServiceError as error:
-            if command.game_id is not None or error.reason not in ("NO_GAME", "NOT_A_PLAYER"):
+            if named or error.reason not in ("NO_GAME", "NOT_A_PLAYER"):
                 raise
-            # No lobby of theirs: a running game gets the advice to /resign instead.
             row = await self._find_game(ctx, None, ("lobby", "active"))
         async with self._lock(row.id):
             row = await self._reload(row)
@@ -1002,8 +1052,14 @@ class Service:
             ]
 
     async def _cmd_start(self, ctx: _Ctx, command: Command) -> list[Reply]:
-        # Someone outside every lobby is pointed at the chat's one, to /join it first.
-        row = await self._find_game(ctx, command.game_id, ("lobby", "active"), mine=False)
+        # A bare /start means a lobby (someone outside every lobby is pointed at the chat's
+        # one, to /join it first); only when there is none is a running game said to be started.
+        statuses: tuple[GameStatus, ...] = ("lobby", "active")
+        if command.game_id is None and await self.db.games.list_games(
+            chat_id=ctx.chat.id, statuses=("lobby",), limit=1
+        ):
+            statuses = ("lobby",)
+        row = await self._find_game(ctx, command.game_id, statuses, mine=False)
         async with self._lock(row.id):
             row = await self._reload(row)
             if row.status != "lobby":
@@ -1034,12 +1090,11 @@ class Service:
         Said when a game of theirs starts beside others, since bare moves then mean the game
         that waits for them.
         """
+        mine = await self.db.games.list_games(
+            chat_id=ctx.chat.id, user_id=ctx.user.id, statuses=("active",)
+        )
         running = [
-            other.id
-            for other in await self.db.games.list_games(
-                chat_id=ctx.chat.id, user_id=ctx.user.id, statuses=("active",)
-            )
-            if other.id != game_id
+            other.id for other in await self._still_in(mine, ctx.user.id) if other.id != game_id
         ]
         if not running:
             return ""
@@ -1193,6 +1248,11 @@ class Service:
                 )
             if moved:
                 raise _already_played(row.id)
+            if resigning and row.status == "lobby":
+                raise ServiceError(
+                    "NOT_STARTED",
+                    f"Game #{row.id} has not started yet; to leave it, /leave game={row.id}.",
+                )
             if row.status != "active" or table.state is None:
                 raise _not_in_status(row)
             if seat_no not in table.gdef.seats_in_game(table.state):
@@ -1219,6 +1279,28 @@ class Service:
         table = await self._table(row)
         seat = table.seat_of(user_id)
         return seat is not None and table.state is not None and seat in table.state.waiting_for()
+
+    async def _still_in(self, rows: Sequence[GameRow], user_id: int) -> list[GameRow]:
+        """Return the games of `rows` that `user_id` has not left (resigned, out on passes)."""
+        out = []
+        for row in rows:
+            table = await self._table(row)
+            seat = table.seat_of(user_id)
+            state = table.state
+            if state is None or (seat is not None and seat in table.gdef.seats_in_game(state)):
+                out.append(row)
+        return out
+
+    async def _taking(self, rows: Sequence[GameRow], command: str) -> list[GameRow]:
+        """Return the games of `rows` that have a use for `command` (`takes`); all if none has."""
+        if command not in OWN_MOVES:
+            return list(rows)
+        taking = []
+        for row in rows:
+            table = await self._table(row)
+            if takes(table.gdef, table.state, command):
+                taking.append(row)
+        return taking or list(rows)
 
     async def _playing_game(self, ctx: _Ctx, game_id: int | None) -> GameRow:
         """Return the game a move means: `game=<id>`, else the asker's running game here.
@@ -2786,6 +2868,38 @@ def _settle_turn_notices(replies: Sequence[Reply], asker: int | None = None) -> 
             and latest[reply.event.get("game_id")] == reply.event.get("turn")
         )
     ]
+
+
+def takes(gdef: GameDef, state: GameState | None, command: str) -> bool:
+    """Return whether a game (`state`: None for a lobby) has a use for move command `command`.
+
+    /place and /moves belong to games played in rounds, /try to games that preview a move's
+    points; /swap, /pass and Rummikub's step words (/done, /undo, /reset, /draw) to the games
+    whose own notation knows them (a swap without its tiles is still a swap). Any other command:
+    every game.
+    """
+    if command in ("place", "moves"):
+        return state is not None and gdef.round_of(state) is not None
+    if command == "try":
+        return gdef.previews
+    if command not in OWN_MOVES:
+        return True
+    try:
+        gdef.parse_move(command)
+    except NoSuchMove:
+        return False
+    except InvalidMove:  # only a swap may need more words to be one
+        return command == "swap"
+    return True
+
+
+def _which_game(which: str, rows: Sequence[GameRow]) -> ServiceError:
+    """Ask which of several games a command means: "{which} (#1, #2); add game=<id>, …"."""
+    ordered = sorted(rows, key=lambda r: r.id)
+    ids = ", ".join(f"#{row.id}" for row in ordered[:SHOWN_IDS])
+    if len(ordered) > SHOWN_IDS:  # the advice must fit a 200-character answer whole
+        ids += f" and {len(ordered) - SHOWN_IDS} more; /games lists them"
+    return ServiceError("WHICH_GAME", f"{which} ({ids}); add game=<id>, e.g. game={ordered[0].id}.")
 
 
 def _not_in_status(row: GameRow) -> ServiceError:

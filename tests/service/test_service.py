@@ -1079,3 +1079,64 @@ async def test_a_picture_that_cannot_be_drawn_leaves_the_news_as_text(
     assert f"#1 {mover}: pass" in news.text
     assert (await stored(db, 1)).turn == state.turn + 1
     assert "drawing the board of a webfeud game failed" in caplog.text
+
+
+async def test_a_bare_command_means_the_one_game_that_takes_it(say, db) -> None:
+    """Beside NMBR 9, /swap and /try mean the word game; /place and /moves the NMBR 9 game."""
+    await say("alice", "/new nmbr9 @bob seed=8")
+    await say("alice", "/start")
+    await say("alice", "/new webfeud @carol seed=2")  # #2 starts at once: two seats
+    [tried] = await say("alice", "/try 8H AB")
+    assert tried.event.get("reason") != "WHICH_GAME", tried.text
+    [hint] = await say("alice", "/moves")
+    assert hint.event["game_id"] == 1, hint.text
+    placement = find_move(load_state(await db.games.get_game(1)), 0)
+    placed = await say("alice", f"/place {placement}")
+    assert placed[0].event.get("game_id") == 1, placed[0].text
+    rack = load_state(await db.games.get_game(2)).rack(0)
+    swapped = await say("alice", f"/swap {rack[0]}")
+    assert events(swapped, "move_played")[0]["game_id"] == 2, swapped[0].text
+    # A command every game has still asks which.
+    assert error_of(await say("alice", "/rack"))["reason"] == "WHICH_GAME"
+
+
+async def test_games_left_and_lobbies_are_not_offered_to_bare_commands(say) -> None:
+    """A game the asker resigned from is not "theirs" any more; /start and /join mean lobbies."""
+    await say("alice", "/new smartfeud @bob @carol seed=3")
+    await say("alice", "/start")  # #1
+    await say("alice", "/resign")  # the others play on
+    [news, *_] = await say("alice", "/new webfeud bot=easy seed=1")  # #2 starts at once
+    assert "other games" not in news.text, news.text
+    passed = await say("alice", "/pass")
+    assert events(passed, "move_played")[0]["game_id"] == 2
+    await say("dave", "/new webfeud")  # #3, a lobby
+    await say("dave", "/new smartfeud")  # #4, a lobby
+    assert error_of(await say("erin", "/start"))["message"] == (
+        "This chat has several games (#3, #4); add game=<id>, e.g. game=3."
+    )
+    assert error_of(await say("erin", "/join"))["message"] == (
+        "This chat has several games to join (#3, #4); add game=<id>, e.g. game=3."
+    )
+    assert error_of(await say("dave", "/join"))["message"] == (
+        "You are already in the games waiting here, #3 and #4; /start game=<id> begins one once "
+        "it has its players."
+    )
+    # A lobby is left, not resigned from; a running game is resigned from, not left.
+    assert error_of(await say("dave", "/resign game=4"))["message"] == (
+        "Game #4 has not started yet; to leave it, /leave game=4."
+    )
+    await say("erin", "/join game=4")
+    assert events(await say("erin", "/join"), "game_joined")[0]["game_id"] == 3  # not #4 again
+    assert error_of(await say("bob", "/leave game=1"))["message"] == (
+        "Game #1 has started; to give up, /resign game=1."
+    )
+
+
+async def test_a_move_after_the_end_is_told_the_game_is_over(say) -> None:
+    """Right after a game ended, a move says so instead of "You have no game in this chat"."""
+    await say("alice", "/new webfeud @bob seed=1")
+    await say("bob", "/resign")
+    assert error_of(await say("alice", "/pass"))["message"] == (
+        "Your game #1 here is over (/board game=1 shows how it ended); start another with "
+        "/new <game> @player."
+    )

@@ -325,7 +325,7 @@ async def test_a_look_back_asked_privately_after_the_end_names_the_game(tg, peop
     private = tg.api.private(people.alice)
     [answer] = await tg.say(people.alice, "/history", chat=private)
     assert answer.text == (
-        "No game of yours is going on; your last one was #1: add game=1, e.g. /board game=1."
+        "No game of yours is going on; your last one was #1: add game=1, e.g. /history game=1."
     )
     calls = await tg.say(people.alice, "/history game=1", chat=private)
     assert [c.chat_id for c in calls] == [private["id"]]
