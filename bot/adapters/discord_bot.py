@@ -70,7 +70,7 @@ from bot.core.words import and_list, plural
 from bot.games import GAMES
 from bot.reminders import Dispatcher, Send
 from bot.replies import ChatTarget, Reply, UserTarget
-from bot.service import ChatRef, Service, UserRef, bot_names, load_state
+from bot.service import ChatRef, Service, UserRef, bot_names, load_state, takes
 from storage import GameStatus
 
 log = logging.getLogger(__name__)
@@ -1226,11 +1226,15 @@ class FeudBot(commands.Bot):
     # -- autocomplete helpers --
 
     async def channel_games(
-        self, interaction: discord.Interaction[Any], statuses: Sequence[GameStatus] = OPEN
+        self,
+        interaction: discord.Interaction[Any],
+        statuses: Sequence[GameStatus] = OPEN,
+        command: str = "",
     ) -> list[tuple[int, str, str]]:
         """Return (id, label, status) of this channel's games in `statuses`, in that order.
 
-        Within a status the most recently active come first (at most 100 games in all).
+        Within a status the most recently active come first (at most 100 games in all). With
+        `command`, only the games that have a use for it (`takes`: /place, /swap, /try …).
         """
         db = self.service.db
         chat = await db.chats.get_chat_by_platform_id(PLATFORM, str(interaction.channel_id))
@@ -1239,6 +1243,10 @@ class FeudBot(commands.Bot):
         out: list[tuple[int, str, str]] = []
         rows = await db.games.list_games(chat_id=chat.id, statuses=statuses)
         for row in sorted(rows, key=lambda r: statuses.index(r.status)):
+            gdef = GAMES.get(row.game_key)
+            state = load_state(row) if row.snapshot is not None else None
+            if gdef is not None and not takes(gdef, state, command):
+                continue
             names = []
             seats = await db.games.seats(row.id)
             bots = bot_names(seats)
@@ -1248,7 +1256,7 @@ class FeudBot(commands.Bot):
                 else:
                     user = await db.users.get_user(seat.user_id)
                     names.append(user.display_name if user else "?")
-            title = GAMES[row.game_key].title if row.game_key in GAMES else row.game_key
+            title = gdef.title if gdef is not None else row.game_key
             label = f"#{row.id} {title}: {' vs '.join(names)} ({row.status})"
             out.append((row.id, label[:MAX_CHOICE_TEXT], row.status))
         return out
@@ -1269,8 +1277,14 @@ class FeudBot(commands.Bot):
         if game_id is not None:
             row = await db.games.get_game(game_id)
             rows = [row] if row is not None and row.chat_id == chat.id else []
-        else:
-            rows = await db.games.list_games(chat_id=chat.id, user_id=user.id, statuses=("active",))
+        else:  # the one game a bare /swap would mean: of the asker's, the one with swaps
+            rows = [
+                row
+                for row in await db.games.list_games(
+                    chat_id=chat.id, user_id=user.id, statuses=("active",)
+                )
+                if row.game_key in GAMES and takes(GAMES[row.game_key], load_state(row), "swap")
+            ]
         if len(rows) != 1 or rows[0].snapshot is None:
             return ()
         row = rows[0]
@@ -1295,7 +1309,9 @@ async def game_autocomplete(
 ) -> list[app_commands.Choice[int]]:
     """Suggest this channel's games that the command accepts (`GAME_STATUSES`)."""
     name = interaction.command.name if interaction.command is not None else ""
-    games = await _bot(interaction).channel_games(interaction, GAME_STATUSES.get(name, OPEN))
+    games = await _bot(interaction).channel_games(
+        interaction, GAME_STATUSES.get(name, OPEN), command=name
+    )
     wanted = current.strip().lstrip("#").lower()
     return [
         app_commands.Choice(name=label, value=game_id)
@@ -1494,7 +1510,7 @@ def build_commands() -> list[app_commands.Command[Any, Any, Any]]:
                 "new",
                 game_key=game,
                 player_ids=tuple(str(m.id) for m in invited),  # by id: names are not unique
-                bots=(bot,) * (bots or 1) if bot else (),
+                bots=(bot,) * (1 if bots is None else bots) if bot else (),  # bots:0 adds none
                 options=opts,
             )
 

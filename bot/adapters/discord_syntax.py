@@ -5,10 +5,10 @@ The service answers every front end with the text syntax of docs/commands.md
 into its options, shown as ``name:value``, so the Discord adapter rewrites, in every text it
 sends, the parts a user copies to type a command: each command's syntax line and its short form
 (``/place <cell> <rotation>``; built from the slash commands themselves, so they cannot drift),
-``game=<id>`` and a game number given for a command or as an example (``/board game=3``,
-``e.g. game=3``), ``/new`` examples (``/new webfeud bot=easy`` → ``/new game:Webfeud
-bot:easy``), and a game or topic given to ``/rules``, ``/leaderboard`` or ``/help``
-(``/rules webfeud`` → ``/rules game:Webfeud``). Only those exact forms change:
+``game=<id>`` (and /new's ``seed=<n>``) and a game number given for a command or as an
+example (``/board game=3``, ``e.g. game=3``), ``/new`` examples (``/new webfeud bot=easy``
+→ ``/new game:Webfeud bot:easy``), and a game or topic given to ``/rules``, ``/leaderboard``
+or ``/help`` (``/rules webfeud`` → ``/rules game:Webfeud``). Only those exact forms change:
 a player's name or a user's words echoed back ("There is no game 'x game=1'") are left alone
 unless they spell one of them, and a command mentioned with its text (``/play 8H QUIZ``) reads
 the same on Discord, where the text goes into the command's one field.
@@ -32,6 +32,8 @@ _REPEATED = re.compile(r"^(\w+?)\d+$")
 # `game=<id>`, and a game's number given for a command or as an example ("/board game=3",
 # "e.g. game=3"): never a bare "game=3", which may be a name or a user's words echoed back.
 _GAME_PLACEHOLDER = re.compile(r"(?<![\w=])game=<id>")
+# /new's `seed=<n>` (its help): a slash option of its own on Discord.
+_SEED_PLACEHOLDER = re.compile(r"(?<![\w=])seed=<n>")
 _GAME_NUMBER = re.compile(
     r"(e\.g\. |/(?:" + "|".join(sorted(SPECS, key=len, reverse=True)) + r") )game=(\d+)\b"
 )
@@ -150,6 +152,7 @@ def translator(commands: Iterable[app_commands.Command[Any, Any, Any]]) -> Calla
         text = _RULES.sub(lambda m: f"/{m.group(1)} game:{GAMES[m.group(2)].title}", text)
         text = _HELP.sub(r"/help command:\1", text)
         text = _GAME_PLACEHOLDER.sub("game:<id>", text)
+        text = _SEED_PLACEHOLDER.sub("seed:<n>", text)
         return _GAME_NUMBER.sub(r"\1game:\2", text)
 
     return to_slash

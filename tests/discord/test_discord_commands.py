@@ -462,6 +462,9 @@ async def test_bots_without_a_level_are_refused_with_the_syntax(harness):
     assert await harness.db.games.get_game(1) is None
     await harness.slash(harness.alice, "new", game="smartfeud", bot="easy", bots=3)
     assert len(await harness.db.games.seats(1)) == 4
+    # (Discord's own range keeps bots:0 out; should one arrive, it adds no bot.)
+    await harness.slash(harness.alice, "new", game="webfeud", bot="easy", bots=0)
+    assert len(await harness.db.games.seats(2)) == 1
 
 
 async def test_game_suggestions_are_the_games_each_command_accepts(harness):
@@ -483,6 +486,15 @@ async def test_game_suggestions_are_the_games_each_command_accepts(harness):
     assert await suggested("play") == [3, 2]
     labels = await harness.autocomplete(alice, "rematch", "game", game="")
     assert labels[0]["name"] == "#1 Webfeud: alice vs bob (finished)"
+    # Beside NMBR 9, /swap and /try suggest the word game, /place and /moves the NMBR 9 game.
+    await harness.slash(alice, "new", game="nmbr9", player=str(bob), seed=5)  # game 4
+    await harness.slash(alice, "start", game=4)
+    assert await suggested("swap") == [3, 2]  # (a lobby is told it has not started)
+    assert await suggested("try") == [3, 2]
+    assert await suggested("place") == [4]
+    assert await suggested("moves") == [4]
+    tiles = await harness.autocomplete(alice, "swap", "tiles", tiles="")
+    assert tiles, "the word game's rack, with no game: given"
 
 
 async def test_help_knows_discords_own_notify(harness):
@@ -557,6 +569,8 @@ async def test_refusals_write_the_syntax_as_discords_options(harness):
     assert "[game=<id>]" not in listing
     assert "/help command:all" in listing
     assert "/leaderboard game:Numfeud is the Numfeud World Ranking" in listing
+    assert "seed:<n> deals a reproducible game" in listing
+    assert "seed=<n>" not in listing
 
 
 async def test_a_game_typed_into_a_moves_text_picks_the_game(harness):
