@@ -447,6 +447,11 @@ class Service:
             chat = await self._chat(row.chat_id)
             if chat.platform == user.platform and (here is None or chat.id != here.id):
                 elsewhere.append((row, chat))
+        if len(elsewhere) > 1:  # as in a group: games still played, that take the command
+            kept = {row.id for row in await self._still_in([r for r, _ in elsewhere], stored.id)}
+            elsewhere = [(r, c) for r, c in elsewhere if r.id in kept] or elsewhere
+            taking = {row.id for row in await self._taking([r for r, _ in elsewhere], name)}
+            elsewhere = [(r, c) for r, c in elsewhere if r.id in taking]
         if len(elsewhere) > 1 and name in MOVE_COMMANDS:
             waiting = [(row, c) for row, c in elsewhere if await self._waits_for(row, stored.id)]
             elsewhere = waiting if len(waiting) == 1 else elsewhere

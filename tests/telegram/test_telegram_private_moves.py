@@ -380,3 +380,19 @@ async def test_try_and_hint_asked_in_the_group_say_their_answer_is_private(
     rack = load_state(await tg.db.games.get_game(1)).rack(0)
     assert not [t for t in rack if f" {t} " in f" {notice.text} "]
     assert tg.errors == []
+
+
+async def test_a_private_command_means_the_group_game_that_takes_it(tg, people) -> None:
+    """Beside a word game in another group, a private /moves means the NMBR 9 game, as there."""
+    alice, bob = people.alice, people.bob
+    other_group = tg.api.group(-100779, "Other club")
+    for person in (alice, bob):
+        await tg.say(person, "/start", chat=tg.api.private(person))
+    await tg.say(alice, "/new nmbr9 @bob seed=6")
+    await tg.press(alice, tg.board(1), "Start")
+    await tg.say(alice, "/new webfeud @bob seed=5", chat=other_group)
+    calls = await tg.say(alice, "/moves", chat=tg.api.private(alice))
+    said = " ".join(c.text for c in calls)
+    assert "several games" not in said
+    assert "Some placements in game #1" in said
+    assert tg.errors == []
