@@ -91,7 +91,7 @@ async def test_one_process_serves_both_platforms_and_routes_deadline_news(
             # The shared dispatcher fired the overdue timeout and sent the news to Telegram.
             await api.wait_for(
                 lambda: any(
-                    "out of time" in c.text for c in api.sent("sendMessage", chat_id=GROUP_ID)
+                    "ran out of time" in c.text for c in api.sent("sendPhoto", chat_id=GROUP_ID)
                 ),
                 within=20,
                 what="the timeout announcement in the Telegram group",
@@ -127,7 +127,7 @@ async def test_one_process_serves_both_platforms_and_routes_deadline_news(
         finally:
             stop.set()
             await asyncio.wait_for(task, 20)
-        timeouts = [c for c in api.sent("sendMessage", chat_id=GROUP_ID) if "out of time" in c.text]
+        timeouts = [c for c in api.sent("sendPhoto", chat_id=GROUP_ID) if "ran out of time" in c.text]
         assert len(timeouts) == 1
     assert not any("out of time" in m.text for m in discord_fake.public_messages())
     db = await Database.open(str(path))
