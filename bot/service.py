@@ -99,6 +99,8 @@ BOT_MOVES_LIMIT = 1000  # a safety net: a game where bots alone keep moving this
 _SEED_RANGE = 2**31
 # A reminder this much late still announces its own time ("1 hour"); later, the real time left.
 LATE_REMINDER_GRACE = timedelta(minutes=5)
+# A move this soon after its seat's timeout was most likely sent for the turn that ran out.
+LATE_MOVE_GRACE = timedelta(minutes=5)
 
 
 def utcnow() -> datetime:
@@ -336,6 +338,7 @@ class Service:
         self._seats: dict[int, tuple[Seat, ...]] = {}
         # (game id, turn or round) already nudged: one nudge a turn (kept in memory only).
         self._nudged: set[tuple[int, int, int]] = set()  # (game id, turn or round, seat)
+        self._late_told: set[tuple[int, int]] = set()  # (game id, seq of a timeout) told of
 
     # -- entry points --
 
@@ -1246,10 +1249,18 @@ class Service:
             if resigning:  # allowed on any turn: nothing came too late
                 moved, waiting = False, True
             if (moved or not waiting) and await self._ran_out(row.id, seat_no):
+                await self._first_late_move(row, seat_no)  # told now: the next move plays
                 raise ServiceError(
                     "TIME_RAN_OUT",
                     f"Your time ran out in game #{row.id} before this arrived; nothing was "
                     "played (see /board).",
+                )
+            if waiting and not resigning and await self._first_late_move(row, seat_no):
+                raise ServiceError(
+                    "TIME_RAN_OUT",
+                    f"Your time ran out in game #{row.id} before this arrived (a missed "
+                    f"deadline: {table.gdef.missed_deadline()}); nothing was played. It is your "
+                    "move again: /rack shows it; send your move again to play it now.",
                 )
             if moved:
                 raise _already_played(row.id)
@@ -1349,6 +1360,29 @@ class Service:
         if seat_no is None or not await self._ran_out(row.id, seat_no):
             return None
         return row.id
+
+    async def _first_late_move(self, row: GameRow, seat_no: int) -> bool:
+        """Return True, once, for a move that came just after its deadline acted for the seat.
+
+        The turn (or NMBR 9's round) may be the player's again already: the next round, or a
+        bot or a quick opponent answered the timeout. A move sent for the turn that ran out
+        would then be played on the new one (a placement meant for another tile, a second
+        pass). So the first move of the seat within `LATE_MOVE_GRACE` of its timeout is refused
+        and the player told; the next one plays.
+        """
+        if self.clock() - row.updated_at > LATE_MOVE_GRACE:
+            return False  # nothing happened in the game lately, no timeout either
+        for move in reversed(await self.db.games.moves(row.id)):
+            if move.seat_no != seat_no:
+                continue
+            if move.notation != "timeout" or self.clock() - move.created_at > LATE_MOVE_GRACE:
+                return False
+            key = (row.id, move.seq)
+            if key in self._late_told:
+                return False
+            self._late_told.add(key)
+            return True
+        return False
 
     async def _ran_out(self, game_id: int, seat_no: int) -> bool:
         """Return True when `seat_no` missed the deadline that the game's last moves applied.

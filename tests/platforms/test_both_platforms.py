@@ -127,7 +127,8 @@ async def test_one_process_serves_both_platforms_and_routes_deadline_news(
         finally:
             stop.set()
             await asyncio.wait_for(task, 20)
-        timeouts = [c for c in api.sent("sendPhoto", chat_id=GROUP_ID) if "ran out of time" in c.text]
+        news = api.sent("sendPhoto", chat_id=GROUP_ID)
+        timeouts = [c for c in news if "ran out of time" in c.text]
         assert len(timeouts) == 1
     assert not any("out of time" in m.text for m in discord_fake.public_messages())
     db = await Database.open(str(path))

@@ -10,7 +10,7 @@ import pytest
 
 from bot.reminders import Dispatcher
 from bot.replies import Reply, UserTarget
-from bot.service import CONSOLE, ChatRef, Service, UserRef
+from bot.service import CONSOLE, LATE_MOVE_GRACE, ChatRef, Service, UserRef
 from storage import Database
 
 from .conftest import START, Clock
@@ -478,3 +478,57 @@ async def test_a_handler_cut_off_never_takes_the_news_done_before_it(service, cl
     assert [r for r in outbox.sent if r.event.get("game_id") == b] == []
     # B's reminder was cut off and put back: both of its reminders still wait to fire.
     assert len([d for d in await db.deadlines.pending_deadlines(b) if d.kind == "reminder"]) == 2
+
+
+async def test_a_late_move_is_not_played_on_the_turn_that_came_back(service, clock, db) -> None:
+    """A bot answered alice's timeout at once: her late /pass is told, not a second pass.
+
+    Played, it would have been her second pass in a row (SmartFeud: one more ends the game).
+    Told once, within minutes of the timeout; her next move plays.
+    """
+    room, alice = ChatRef(CONSOLE, "room"), UserRef(CONSOLE, "alice", "alice")
+    await service.handle(room, alice, "/new smartfeud bot=easy wait=3m seed=2")
+    await service.handle(room, alice, "/start")
+    await Dispatcher(service, Outbox()).run_due(clock.advance(timedelta(minutes=3)))
+    before = (await db.games.get_game(1)).version  # type: ignore[union-attr]
+    [late] = await service.handle(room, alice, "/pass")
+    assert (late.event["reason"], late.text) == (
+        "TIME_RAN_OUT",
+        "Your time ran out in game #1 before this arrived (a missed deadline: the turn counts "
+        "as a pass); nothing was played. It is your move again: /rack shows it; send your move "
+        "again to play it now.",
+    )
+    assert (await db.games.get_game(1)).version == before  # type: ignore[union-attr]
+    again = await service.handle(room, alice, "/pass")
+    assert again[0].kind == "move_played", again[0].text
+
+
+async def test_a_late_placement_is_not_put_on_the_next_rounds_tile(service, clock, db) -> None:
+    """NMBR 9 alone: the deadline placed alice's tile; her placement sent for it is not laid.
+
+    The round came back to her at once: it would have been laid with the next round's tile.
+    """
+    room, alice = ChatRef(CONSOLE, "room"), UserRef(CONSOLE, "alice", "alice")
+    await service.handle(room, alice, "/new nmbr9 deadline=10m seed=7")
+    await service.handle(room, alice, "/start")
+    [moves] = await service.handle(room, alice, "/moves")
+    await Dispatcher(service, Outbox()).run_due(clock.advance(timedelta(minutes=10)))
+    before = (await db.games.get_game(1)).version  # type: ignore[union-attr]
+    [late] = await service.handle(room, alice, f"/place {moves.event['moves'][0]}")
+    assert late.event["reason"] == "TIME_RAN_OUT"
+    assert "(a missed deadline: the easy rule places it for you); nothing was played" in late.text
+    assert (await db.games.get_game(1)).version == before  # type: ignore[union-attr]
+    [moves] = await service.handle(room, alice, "/moves")  # round 2's tile, seen now
+    placed = await service.handle(room, alice, f"/place {moves.event['moves'][0]}")
+    assert placed[0].kind != "error", placed[0].text
+
+
+async def test_a_move_minutes_after_a_timeout_is_simply_played(service, clock) -> None:
+    """Past `LATE_MOVE_GRACE`, a move after one's own timeout is meant for the turn it finds."""
+    room, alice = ChatRef(CONSOLE, "room"), UserRef(CONSOLE, "alice", "alice")
+    await service.handle(room, alice, "/new smartfeud bot=easy wait=3m seed=2")
+    await service.handle(room, alice, "/start")
+    await Dispatcher(service, Outbox()).run_due(clock.advance(timedelta(minutes=3)))
+    clock.advance(LATE_MOVE_GRACE + timedelta(seconds=1))
+    played = await service.handle(room, alice, "/pass")
+    assert played[0].kind == "move_played", played[0].text
