@@ -58,6 +58,7 @@ from bot.core.errors import GameError, InvalidMove, NoSuchMove, Reason, RuleErro
 from bot.core.game import GameDef, GameState, Move, MoveRecord
 from bot.core.words import and_list, clip, plural, visible_name
 from bot.games import GAMES
+from bot.games.wordgame import LOST_TURN
 from bot.replies import Button, ChatTarget, Image, Reply, UserTarget
 from storage import (
     BotLevel,
@@ -1477,6 +1478,8 @@ class Service:
             text += f"; {named}." if named else "."
         replies = [await self._move_news(table, state, text, seat_no, public, score, kind)]
         user = table.users[seat_no]
+        if public == LOST_TURN and user is not None and before is not None and move is not None:
+            replies.append(self._why_turn_lost(table, before, seat_no, move))
         if (
             not over
             and user is not None
@@ -1489,6 +1492,20 @@ class Service:
         elif not aside:  # nobody was handed the turn by a move out of turn
             replies += self._turn_notices(table, state, seat_no, warning=warning)
         return replies
+
+    def _why_turn_lost(self, table: _Table, before: GameState, seat_no: int, move: Move) -> Reply:
+        """Tell the player alone which word lost them the turn (pro mode): the news cannot."""
+        try:
+            table.gdef.try_move(before, seat_no, move)
+            why = "a word is not in the dictionary."
+        except GameError as error:  # "MUL is not in the dictionary. In pro mode, …"
+            why = error.message
+        text = f"Your move in game #{table.row.id}, {move}, lost the turn: {why}"
+        user = table.users[seat_no]
+        assert user is not None
+        # A "preview" kind: it shows a move with the player's tiles, so it stays private.
+        event = {"type": "preview", "game_id": table.row.id, "move": str(move), "lost": True}
+        return Reply(_user_target(user), text, event=event)
 
     def _turn_notices(
         self, table: _Table, state: GameState, mover: int | None, *, warning: str | None = None

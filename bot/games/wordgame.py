@@ -39,6 +39,9 @@ from bot.lexicon import Lexicon
 SCHEMA_VERSION = 1
 EMPTY = "."
 BLANK = "?"
+# The public record of a professional-mode turn lost on a word not in the dictionary (the word
+# itself would show rack letters: the player alone is told it).
+LOST_TURN = "lost the turn (a word not in the dictionary)"
 
 # Premium codes as they appear in the layout string, and their names in the docs and images.
 PLAIN, START, L2, L3, W2, W3 = ".", "*", "d", "t", "D", "T"
@@ -858,7 +861,7 @@ class WordState:
             turn=self.turn + 1,
             history=(
                 *self.history,
-                MoveRecord(seat, "lost the turn (a word not in the dictionary)", 0),
+                MoveRecord(seat, LOST_TURN, 0),
             ),
             bonus=self._bonus_after(seat, False),
         )

@@ -81,3 +81,11 @@ async def test_try_in_pro_mode_names_the_word_play_would_lose_the_turn_on(say, t
     assert table_rows() == before
     played = await say("alice", "/play 8H FLAIT")  # what the warning said
     assert "lost the turn (a word not in the dictionary)" in played[0].text
+    assert "FLAIT" not in played[0].text  # the news to all: the word shows rack letters
+    # The player alone learns which word it was (the news cannot say).
+    [why] = [r for r in played if r.kind == "preview"]
+    assert (why.to.name, why.text) == (  # type: ignore[union-attr]
+        "alice",
+        "Your move in game #1, 8H FLAIT, lost the turn: FLAIT is not in the dictionary. In pro "
+        "mode, playing it loses your turn.",
+    )

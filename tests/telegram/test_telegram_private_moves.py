@@ -222,6 +222,10 @@ async def test_a_word_that_loses_the_turn_in_the_group_is_hidden(tg, people) -> 
     assert any("lost the turn" in c.text for c in in_group(calls, group)), calls
     assert [c.ok for c in calls if c.method == "deleteMessage"] == [True]
     assert any("Tip: send /play to me in private" in c.text for c in in_group(calls, group))
+    # Which word it was goes to the player's private chat, never to the group.
+    said = [c.text for c in calls if c.chat_id == mover["id"]]
+    assert any(f"lost the turn: {nonsense} is not in the dictionary" in t for t in said), said
+    assert not any(nonsense in c.text for c in in_group(calls, group))
     assert tg.errors == []
 
 
