@@ -730,14 +730,21 @@ class Service:
                 over = await self.db.games.list_games(
                     chat_id=ctx.chat.id, user_id=ctx.user.id, statuses=("finished",), limit=1
                 )
+                here = " here" if over else ""
+                if not over and ctx.private:  # a move sent privately for a group game
+                    over = await self.db.games.list_games(
+                        user_id=ctx.user.id, statuses=("finished",), limit=1
+                    )
+                # A private chat has room for bots only.
+                start = "/new <game> bot=easy" if ctx.private else "/new <game> @player"
                 if over:  # a move right after the end: say it ended, not "no game"
                     raise ServiceError(
                         "NO_GAME",
-                        f"Your game #{over[0].id} here is over (/board game={over[0].id} shows "
-                        "how it ended); start another with /new <game> @player.",
+                        f"Your game #{over[0].id}{here} is over (/board game={over[0].id} shows "
+                        f"how it ended); start another with {start}.",
                     )
                 raise ServiceError(
-                    "NO_GAME", "You have no game in this chat. Start one with /new <game> @player."
+                    "NO_GAME", f"You have no game in this chat. Start one with {start}."
                 )
             if wanted == ("lobby",):  # /join
                 running = await self.db.games.list_games(

@@ -335,6 +335,12 @@ async def test_a_look_back_asked_privately_after_the_end_names_the_game(tg, peop
     assert [c.chat_id for c in calls] == [private["id"]]
     assert "bob" in calls[0].text
     assert "resign" in calls[0].text
+    # A move sent there now: the game is over (a private chat starts games with bots only).
+    [answer] = await tg.say(people.alice, "/pass", chat=private)
+    assert answer.text == (
+        "Your game #1 is over (/board game=1 shows how it ended); start another with /new "
+        "<game> bot=easy."
+    )
     assert tg.errors == []
 
 
