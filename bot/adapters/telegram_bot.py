@@ -1172,12 +1172,20 @@ class TelegramFrontEnd:
         chat_id = self._chat_id(reply.to)
         game_id = reply.event.get("game_id")
         image = reply.images[0] if reply.images else None
-        if reply.kind in {"board", "game_created"} and game_id:
-            # An explicit /board (or a new lobby) becomes the game's board message.
+        if reply.kind == "board" and game_id:
+            # An explicit /board becomes the game's board message.
             await self._post_board(
                 chat_id, game_id, reply.text, image, await self._keyboard(game_id)
             )
             return
+        if reply.kind == "game_created" and game_id:
+            # A lobby is the game's board message until the deal. A game that filled at /new
+            # has started already: its board is the "has started" message that follows, so the
+            # "created" line gets no buttons (none to clear from it a moment later).
+            lobby = await self._keyboard(game_id, lobby_only=True)
+            if lobby is not None:
+                await self._post_board(chat_id, game_id, reply.text, image, lobby)
+                return
         if reply.kind == "game_cancelled" and game_id and (old := self.boards.pop(game_id, None)):
             await self._clear_buttons(old)
         markup = None

@@ -352,3 +352,29 @@ async def test_a_board_without_buttons_is_not_cleared_again(tg, people) -> None:
         assert not [c for c in calls if c.method == "editMessageReplyMarkup"], calls
         assert all(c.ok for c in calls)
     assert tg.errors == []
+
+
+async def test_a_game_that_fills_at_new_has_buttons_only_under_its_board(tg, people) -> None:
+    """The "created" line of a game that starts at once gets no buttons: the board has them."""
+    await tg.say(people.bob, "/help")
+    calls = await tg.say(people.alice, "/new webfeud @bob seed=3")
+    created = next(c for c in calls if "created" in c.text)
+    assert created.buttons == []
+    board = next(c for c in calls if "has started" in c.text)
+    assert labels(board.result) == ["My rack", "Pass", "Board"]
+    assert not [c for c in calls if c.method.startswith("edit")], calls
+    # The same in a private game against a bot, which starts at once too.
+    calls = await tg.say(
+        people.alice, "/new webfeud bot=easy seed=1", chat=tg.api.private(people.alice)
+    )
+    created = next(c for c in calls if "created" in c.text)
+    assert created.buttons == []
+    assert labels(next(c for c in calls if "has started" in c.text).result)
+    assert not [c for c in calls if c.method.startswith("edit")], calls
+    # A lobby still is the board message until the deal, with Join · Start.
+    calls = await tg.say(people.alice, "/new webfeud seed=5")
+    assert [b["text"] for b in next(c for c in calls if "created" in c.text).buttons] == [
+        "Join",
+        "Start",
+    ]
+    assert tg.errors == []
