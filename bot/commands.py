@@ -396,6 +396,8 @@ def _by_shape(spec: CommandSpec, rest: list[str], game_id: int | None) -> Comman
         return Command(spec.name, game_id, text=" ".join(rest))
     if spec.shape in ("word", "word?"):
         if len(rest) > 1 or (spec.shape == "word" and not rest):
+            if spec.args == "<game>":  # "/rules nmbr 9": one word is all it takes
+                _spaced_game(spec, rest[:2])
             listed = f" ({_GAME_LIST})" if spec.args == "<game>" else ""
             raise _fail(spec, f"/{spec.name} takes {spec.args}{listed}.")
         return Command(spec.name, game_id, text=rest[0].lstrip("/").lower() if rest else "")
@@ -405,6 +407,8 @@ def _by_shape(spec: CommandSpec, rest: list[str], game_id: int | None) -> Comman
         years = [word for word in words if len(word) == 4 and whole_number(word) is not None]
         games = [word for word in words if word != "everywhere" and word not in years]
         if len(games) > 1 or len(years) > 1 or words.count("everywhere") > 1:
+            for at in range(len(rest) - 1):  # "/leaderboard nmbr 9 2026"
+                _spaced_game(spec, rest, at)
             raise _fail(spec, f"/{spec.name} takes {spec.args}.")
         options = {"scope": "everywhere"} if everywhere else {}
         if years:
@@ -453,9 +457,22 @@ def _option_slip(token: str) -> str:
     return f": did you mean {key}={value}?"
 
 
+def _spaced_game(spec: CommandSpec, words: list[str], at: int = 0) -> None:
+    """Refuse a game name typed as two words, ``words[at]`` and the next ("nmbr 9").
+
+    Every command that takes a game name asks the same: "Game names have no spaces: did you
+    mean /rules nmbr9?", the rest of the line as it was typed.
+    """
+    if at + 1 >= len(words) or (joined := (words[at] + words[at + 1]).lower()) not in GAMES:
+        return
+    meant = " ".join([*words[:at], joined, *words[at + 2 :]])
+    raise _fail(spec, f"Game names have no spaces: did you mean /{spec.name} {clip(meant, 40)}?")
+
+
 def _parse_new(spec: CommandSpec, rest: list[str]) -> Command:
     if not rest or "=" in rest[0] or rest[0].startswith("@"):
         raise _fail(spec, f"Name the game first, e.g. /new webfeud @bob ({_GAME_LIST}).")
+    _spaced_game(spec, rest)  # "/new nmbr 9"
     game_key = rest[0].lower()
     players: list[str] = []
     bots: list[str] = []
@@ -470,10 +487,6 @@ def _parse_new(spec: CommandSpec, rest: list[str]) -> Command:
         match = _OPTION.match(token)
         if match is None:
             level = token.lower()
-            if game_key + level in GAMES and not players and not options:  # "/new nmbr 9"
-                raise _fail(
-                    spec, f"Game names have no spaces: did you mean /new {game_key + level}?"
-                )
             if level == "bot" or level in BOT_LEVEL_NAMES:  # "/new webfeud bot", "… easy"
                 hint = level if level in BOT_LEVEL_NAMES else "easy"
                 raise _fail(spec, f"I did not understand {token!r}: to play me, add bot={hint}.")

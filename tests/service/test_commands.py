@@ -172,3 +172,24 @@ def test_help_for_a_move_word_or_a_synonym_says_what_to_use_in_plain_text() -> N
             ask()
         assert "Did you mean /swap? Return these tiles to the bag" in str(info.value)
         assert "`" not in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("line", "meant"),
+    [
+        ("/new nmbr 9", "/new nmbr9"),
+        ("/new nmbr 9 bot=easy", "/new nmbr9 bot=easy"),
+        ("/rules nmbr 9", "/rules nmbr9"),
+        ("/rules Web Feud", "/rules webfeud"),
+        ("/leaderboard nmbr 9", "/leaderboard nmbr9"),
+        ("/leaderboard 2026 num feud everywhere", "/leaderboard 2026 numfeud everywhere"),
+    ],
+)
+def test_a_game_name_with_a_space_is_asked_about_by_every_command_that_takes_one(
+    line: str, meant: str
+) -> None:
+    """/new, /rules and /leaderboard answer "nmbr 9" alike: the line with the name in one word."""
+    with pytest.raises(CommandError) as info:
+        parse_command(line)
+    assert str(info.value).startswith(f"Game names have no spaces: did you mean {meant}? Usage: ")
+    assert len(str(info.value)) <= 200
