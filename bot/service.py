@@ -2036,9 +2036,13 @@ class Service:
                 f"so you place no more tiles; the others play on. {score}"
             )
         elif tiles:
+            # A placement that fits this display, to copy: the notation alone is abstract.
+            fits = gdef.some_moves(state, seat_no, limit=1)
+            example = f", e.g. /place {fits[0]}" if fits else ""
             text = (
                 f"Your rack in game #{row.id} (round {round_no} of {rounds}): place your "
-                f"{' '.join(tiles)} with /place <cell> <rotation>; /moves lists some. {score}"
+                f"{' '.join(tiles)} with /place <cell> <rotation>{example}; /moves lists more. "
+                f"{score}"
             )
         else:
             text = (

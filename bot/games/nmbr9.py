@@ -875,6 +875,13 @@ class Nmbr9Def(GameDef):
         """Return the rules a player needs in brief, then the move notation with an example."""
         return f"{RULES_SUMMARY}\n{NOTATION_HELP}"
 
+    def how_to_move(self) -> str:
+        """Say in a line how a placement is written, for newcomers at the deal."""
+        return (
+            "Each round, place the card's tile: /place C4 90 turns it 90° clockwise with the "
+            "top-left square of its box on C4; /moves lists placements that fit."
+        )
+
     def turn_timeout(self, options: Mapping[str, str]) -> timedelta | None:
         """Return the round deadline (option ``deadline``, 24 h by default)."""
         return DEADLINES[self.parse_options(options)["deadline"]]

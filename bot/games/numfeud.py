@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
-from itertools import combinations, pairwise, permutations
+from itertools import pairwise, permutations
 from typing import Any, ClassVar, Self
 
 from bot.core.errors import GameError, InvalidMove, InvariantError, Reason, RuleError
@@ -575,7 +575,6 @@ class _Search:
         used: str,
     ) -> Iterator[tuple[int, tuple[str, ...]]]:
         """Yield (number, colours of the holes in order) for a group window."""
-        constrained = any(self.allowed(cells[h], across) is not None for h in holes)
         if num:
             numbers: Iterable[int] = (num,)
         else:
@@ -587,10 +586,10 @@ class _Search:
                     break
         free = [c for c in COLOURS if c not in (used if num else "")]
         for n in numbers:
-            if constrained:
-                yield from ((n, p) for p in permutations(free, len(holes)))
-            else:
-                yield from ((n, p) for p in combinations(free, len(holes)))
+            # Every order of the colours, even with no cross line to tell them apart: each
+            # leaves another board (the brute-force property test counts boards; later lines
+            # through those cells see different colours).
+            yield from ((n, p) for p in permutations(free, len(holes)))
 
     def _fill(
         self,

@@ -717,3 +717,16 @@ def test_tiles_without_a_square_first_are_told_to_start_with_one() -> None:
     with pytest.raises(InvalidMove, match=r"'R5' is a tile, not a square: .* e\.g\. 8H R5 R6 R7"):
         parse_numfeud_move("R5 R6 R7")
     assert str(parse_numfeud_move("B5 R6 R7")) == "B5 R6 R7"  # column B, row 5: a square
+
+
+def test_the_search_lays_a_groups_colours_in_every_order() -> None:
+    """With no cross line to tell them apart, B5 R5 and R5 B5 beside Y5 are two plays.
+
+    They score the same but leave different boards (a later line through those cells meets
+    other colours); a property test found the search offering only one order.
+    """
+    state = rig({"K8": "Y4", "K9": "Y5", "K10": "Y6"}, [["B5", "R5", "G11", "G13"], ["R1"]])
+    boards = {state.apply(0, play).board for play in state.plays(0)}
+    cell = board_from({"L9": "B5"}).index("B5")  # L9, then M9 right of it
+    beside = {(board[cell], board[cell + 1]) for board in boards}
+    assert {("B5", "R5"), ("R5", "B5")} <= beside

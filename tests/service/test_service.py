@@ -1006,7 +1006,7 @@ async def test_a_new_game_with_too_many_players_is_refused_before_anyone_is_made
 
 
 async def test_a_game_starts_with_how_a_move_is_written(say) -> None:
-    """Newcomers are told at the deal how a move is written (NMBR 9's rounds say it already)."""
+    """Newcomers are told at the deal how a move is written; the rack shows one that fits."""
     replies = await say("alice", "/new webfeud @bob")
     [started] = [r for r in replies if r.kind == "game_started"]
     assert started.text.splitlines()[1] == (
@@ -1020,7 +1020,15 @@ async def test_a_game_starts_with_how_a_move_is_written(say) -> None:
     replies = await say("dave", "/new nmbr9")
     replies = await say("dave", "/start")
     [started] = [r for r in replies if r.kind == "game_started"]
-    assert len(started.text.splitlines()) == 1
+    assert started.text.splitlines()[1] == (
+        "Each round, place the card's tile: /place C4 90 turns it 90° clockwise with the top-left "
+        "square of its box on C4; /moves lists placements that fit. /rules nmbr9 has the rest."
+    )
+    # The abstract notation comes with a placement to copy, one that fits this display.
+    [rack] = [r for r in replies if r.kind == "rack"]
+    example = rack.text.split("e.g. /place ", 1)[1].split(";", 1)[0]
+    placed = await say("dave", f"/place {example}")
+    assert placed[0].kind != "error", placed[0].text
 
 
 async def test_a_crowd_sharing_the_last_top_place_is_cut_short(say) -> None:
