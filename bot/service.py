@@ -1922,6 +1922,10 @@ class Service:
                 # telling each player privately with the next round: a word now ("waiting
                 # for" the others, whom the same deadline places next) would be untrue.
                 return []
+            if all(table.users[s] is None for s in state.waiting_for()):
+                # The last person resigned and the bots left resign in turn: nobody plays on,
+                # and the game's end, next, says so ("Waiting for nobody" would not).
+                return []
             waiting = self._to_move_names(table, state)
             if resigned:
                 text = f"#{row.id} {player}: resigned; the others play on"
@@ -2071,9 +2075,10 @@ class Service:
         [record] = await self.db.results.solo_records(key, user_id=user.id)  # this game counts
         best = record.best
         score = state.scores[0]
-        text = f"{user.display_name}'s solo record in {table.gdef.title}: {best}."
-        if best == score:  # said in the chat: of the player, not to them
-            text += f" This game's {score} is their best yet!"
+        # Read in a group and in the player's private chat alike: no "their", no "your".
+        text = f"Solo record in {table.gdef.title} for {user.display_name}: {best}."
+        if best == score:
+            text += f" This game's {score} is the best yet!"
         return Reply(
             _chat_target(table.chat),
             text,
@@ -2215,7 +2220,7 @@ class Service:
                 f"{head}. "
                 + (f"{and_list(winners)} won" if winners else "Nobody won")
                 + " — "
-                + ", ".join(f"{n} {s}" for n, s in zip(table.names, outcome.scores, strict=True))
+                + self._score_line(table, state, outcome.scores)
                 + "."
             ]
         # What the scores alone do not tell: who went out, the racks' adjustments, the smaller
@@ -2676,10 +2681,19 @@ class Service:
             waiting = tuple(s for s in waiting if table.seats[s].bot_level is None)
         return and_list(table.names[s] for s in waiting) or "nobody"
 
-    def _score_line(self, table: _Table, state: GameState) -> str:
-        """Return "alice 12, bob 7 (out), carol 9": a seat that left a running game is marked."""
-        scores = _public_scores(table.gdef, state)
-        playing = table.gdef.seats_in_game(state) if state.outcome is None else range(len(scores))
+    def _score_line(
+        self, table: _Table, state: GameState, scores: Sequence[int] | None = None
+    ) -> str:
+        """Return "alice 12, bob 7 (out), carol 9": a seat that left while others played on.
+
+        At the end too, when two or more played on (three players, one out on passes); not
+        when one's leaving ended the game, which the game's end names.
+        """
+        if scores is None:
+            scores = _public_scores(table.gdef, state)
+        playing = table.gdef.seats_in_game(state)
+        if state.outcome is not None and len(playing) < 2:
+            playing = tuple(range(len(scores)))
         return ", ".join(
             f"{n} {s}" + ("" if seat in playing else " (out)")
             for seat, (n, s) in enumerate(zip(table.names, scores, strict=True))

@@ -304,9 +304,9 @@ async def play_solo(say, db, seed: int) -> int:
     assert [r.kind for r in public(replies)] == ["move_played", "game_over", "solo_record"]
     record = public(replies)[2]
     best = record.event["record"]
-    assert record.text.startswith(f"alice's solo record in NMBR 9: {best}.")
+    assert record.text.startswith(f"Solo record in NMBR 9 for alice: {best}.")
     if record.event["score"] == best:
-        assert record.text.endswith(f" This game's {best} is their best yet!")
+        assert record.text.endswith(f" This game's {best} is the best yet!")
     over = public(replies)[1]
     score = over.event["scores"][0]
     # A solo game has no winner to name, only a score.
@@ -498,3 +498,12 @@ async def test_a_game_placed_by_deadlines_names_no_best_move(say, db, service, c
     assert (await state_of(db, game_id)).outcome is not None
     assert "Best move" not in over.text
     assert sum(r.kind == "timeout" for r in fired) == 20
+
+
+async def test_the_last_person_resigning_beside_bots_ends_the_game_in_one_word(say) -> None:
+    """The bots left resign in turn: no "the others play on. Waiting for nobody." on the way."""
+    await say("alice", "/new nmbr9 bot=easy bot=medium bot=hard seed=5")
+    replies = await say("alice", "/resign game=1")
+    said = [r.text for r in public(replies)]
+    assert not any("Waiting for nobody" in text for text in said), said
+    assert [r.kind for r in public(replies)][-1] == "game_over", said
