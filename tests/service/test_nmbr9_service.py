@@ -507,3 +507,17 @@ async def test_the_last_person_resigning_beside_bots_ends_the_game_in_one_word(s
     said = [r.text for r in public(replies)]
     assert not any("Waiting for nobody" in text for text in said), said
     assert [r.kind for r in public(replies)][-1] == "game_over", said
+
+
+async def test_the_last_to_place_is_told_their_move_too(say, db) -> None:
+    """Whoever closes a round gets "Your move: …" with the next round's rack, as the others did."""
+    game_id = await start(say, "@bob")
+    state = await state_of(db, game_id)
+    first = await say("alice", f"/place {move_of(state, 0)}")
+    assert private(first, "alice")[0].text.startswith("Your move: ")
+    last = await say("bob", f"/place {move_of(state, 1)}")
+    [rack] = private(last, "bob")
+    assert rack.text.startswith("Your move: "), rack.text
+    assert "(round 2 of 20)" in rack.text
+    [other] = private(last, "alice")
+    assert not other.text.startswith("Your move: "), other.text  # alice heard hers already
