@@ -928,8 +928,12 @@ class RummikubDef(GameDef):
         )
 
     def missed_deadline(self) -> str:
-        """Say what a missed turn time does: the draft is taken back and three tiles drawn."""
-        return f"your tiles go back and you draw {TIMEOUT_PENALTY}"
+        """Say what a missed turn time does: the draft is taken back and three tiles drawn.
+
+        "Up to": a pool with fewer left gives what it has (an empty one nothing), which a notice
+        sent after the timeout must not contradict.
+        """
+        return f"your tiles go back and you draw up to {TIMEOUT_PENALTY}"
 
     pile = "pool"
 
