@@ -1380,16 +1380,12 @@ class Service:
         """
         if self.clock() - row.updated_at > LATE_MOVE_GRACE:
             return False  # nothing happened in the game lately, no timeout either
-        for move in reversed(await self.db.games.moves(row.id)):
-            if move.seat_no != seat_no:
-                continue
-            if move.notation != "timeout" or self.clock() - move.created_at > LATE_MOVE_GRACE:
-                return False
+        for move in await self.db.games.moves(row.id, seat_no=seat_no, last=1):
+            late = move.notation == "timeout" and self.clock() - move.created_at <= LATE_MOVE_GRACE
             key = (row.id, move.seq)
-            if key in self._late_told:
-                return False
-            self._late_told.add(key)
-            return True
+            if late and key not in self._late_told:
+                self._late_told.add(key)
+                return True
         return False
 
     async def _ran_out(self, game_id: int, seat_no: int) -> bool:

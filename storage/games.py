@@ -423,15 +423,24 @@ class GameRepository(Repository):
             return False
         return True
 
-    async def moves(self, game_id: int) -> list[MoveRow]:
-        """Return a game's move log in `seq` order."""
+    async def moves(
+        self, game_id: int, *, seat_no: int | None = None, last: int = 0
+    ) -> list[MoveRow]:
+        """Return a game's move log in `seq` order: one seat's with `seat_no`; the `last` only."""
+        where, params = "game_id = ?", [game_id]
+        if seat_no is not None:
+            where += " AND seat_no = ?"
+            params.append(seat_no)
+        query = (
+            f"SELECT game_id, seq, seat_no, notation, payload, created_at FROM moves WHERE {where}"
+        )
+        if last:  # the newest `last`, read from the end of the index, put back in order
+            query = f"SELECT * FROM ({query} ORDER BY seq DESC LIMIT ?) ORDER BY seq"
+            params.append(last)
+        else:
+            query += " ORDER BY seq"
         async with self._db.read() as conn:
-            rows = await fetch_all(
-                conn,
-                "SELECT game_id, seq, seat_no, notation, payload, created_at FROM moves"
-                " WHERE game_id = ? ORDER BY seq",
-                (game_id,),
-            )
+            rows = await fetch_all(conn, query, tuple(params))
         return [_move(row) for row in rows]
 
 

@@ -190,6 +190,10 @@ async def test_moves_come_back_in_seq_order(db, make):
     log = await db.games.moves(game.id)
     assert [(m.seq, m.seat_no) for m in log] == [(1, 0), (2, 1), (3, 0), (4, 1), (5, 0)]
     assert [m.seq for m in await db.games.moves(other.id)] == [1]
+    # One seat's moves, and the newest few only (still in order).
+    assert [m.seq for m in await db.games.moves(game.id, seat_no=1)] == [2, 4]
+    assert [m.seq for m in await db.games.moves(game.id, last=2)] == [4, 5]
+    assert [m.seq for m in await db.games.moves(game.id, seat_no=0, last=1)] == [5]
 
 
 async def test_stale_commit_changes_nothing(db, make, dump_db, t0):
