@@ -245,21 +245,28 @@ def test_settings_at_the_edges_of_the_ranges_are_accepted() -> None:
     assert load_settings({"TELEGRAM_WEBHOOK_PORT": "65535"}).telegram_webhook_port == 65535
 
 
-@pytest.mark.parametrize("command", ["console", "run"])
-@pytest.mark.parametrize("name", ["bot-easy", "Bot", "@bot-hard-2"])
-def test_as_a_bots_name_is_refused(tmp_path, monkeypatch, capsys, command, name) -> None:
-    """`--as bot-easy` would seat a person under a bot's name: refused before anything opens."""
+def refused_as(tmp_path, monkeypatch, capsys, command: str, name: str) -> str:
+    """Run `feudbot <command> --as <name>`; return its one stderr line once it opened nothing."""
     monkeypatch.chdir(tmp_path)
     for variable in ("DISCORD_TOKEN", "TELEGRAM_TOKEN", "FEUDBOT_DB"):
         monkeypatch.delenv(variable, raising=False)
     status = main([command, "--as", name, "--db", "g.sqlite3"])
     err = capsys.readouterr().err
     assert status == 2
+    assert err.count("\n") == 1
+    assert not (tmp_path / "g.sqlite3").exists()
+    return err
+
+
+@pytest.mark.parametrize("command", ["console", "run"])
+@pytest.mark.parametrize("name", ["bot-easy", "Bot", "@bot-hard-2"])
+def test_as_a_bots_name_is_refused(tmp_path, monkeypatch, capsys, command, name) -> None:
+    """`--as bot-easy` would seat a person under a bot's name: refused before anything opens."""
+    err = refused_as(tmp_path, monkeypatch, capsys, command, name)
     assert err == (
         f"feudbot: --as {name}: {name} is what a computer player is called; a person needs "
         "another name, e.g. --as alice\n"
     )
-    assert not (tmp_path / "g.sqlite3").exists()
 
 
 @pytest.mark.parametrize("command", ["console", "run"])
@@ -276,15 +283,8 @@ def test_as_a_name_no_line_could_address_is_refused(
     tmp_path, monkeypatch, capsys, command, name, why
 ) -> None:
     """`--as @bob` would be called "@@bob" in a command, "a b" never reached by "a b: /rack"."""
-    monkeypatch.chdir(tmp_path)
-    for variable in ("DISCORD_TOKEN", "TELEGRAM_TOKEN", "FEUDBOT_DB"):
-        monkeypatch.delenv(variable, raising=False)
-    status = main([command, "--as", name, "--db", "g.sqlite3"])
-    err = capsys.readouterr().err
-    assert status == 2
+    err = refused_as(tmp_path, monkeypatch, capsys, command, name)
     assert err.startswith(f"feudbot: --as {name!r}: {why}")
-    assert err.count("\n") == 1
-    assert not (tmp_path / "g.sqlite3").exists()
 
 
 @pytest.mark.parametrize(
