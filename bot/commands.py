@@ -444,7 +444,7 @@ def _player_name(spec: CommandSpec, token: str) -> str:
     return name
 
 
-def _option_slip(token: str) -> str:
+def option_slip(token: str) -> str:
     """Return how an unknown /new word ends: ": did you mean bot=hard?" for bot:hard, or "."."""
     if is_bot_name(token):  # "bot-hard", "bot:easy-2": the level is the word after "bot"
         return f": did you mean bot={re.split(r'[-:]', token)[1].lower()}?"
@@ -490,7 +490,7 @@ def _parse_new(spec: CommandSpec, rest: list[str]) -> Command:
             if level == "bot" or level in BOT_LEVEL_NAMES:  # "/new webfeud bot", "… easy"
                 hint = level if level in BOT_LEVEL_NAMES else "easy"
                 raise _fail(spec, f"I did not understand {token!r}: to play me, add bot={hint}.")
-            raise _fail(spec, f"I did not understand {token!r}{_option_slip(token)}")
+            raise _fail(spec, f"I did not understand {token!r}{option_slip(token)}")
         key, value = match.group(1).lower(), match.group(2)
         if key == "bot":
             if value.lower() not in BOT_LEVEL_NAMES:

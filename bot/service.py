@@ -504,6 +504,10 @@ class Service:
             return False, error.message
         if table.state is None or seat_no not in table.state.waiting_for():
             return False, self._not_yours(table, "wait for it.")
+        try:  # a pass the rules refuse (Numfeud at 20 tiles) is refused now, not after "Yes"
+            table.state.apply(seat_no, table.gdef.parse_move("pass"))
+        except GameError as error:
+            return False, error.message
         warning = _pass_warning(table, table.state).format(who="you")
         return True, f"Pass your turn in game #{game_id}?" + (
             f" Careful: {warning}." if warning else ""

@@ -62,6 +62,7 @@ from bot.commands import (
     Command,
     CommandError,
     CommandSpec,
+    option_slip,
     parse_command,
 )
 from bot.config import Settings
@@ -710,7 +711,7 @@ class FeudBot(commands.Bot):
                 refusal = STALE.format(game=game_id)
             if refusal is not None:
                 await interaction.followup.send(
-                    refusal, ephemeral=True, allowed_mentions=NO_MENTIONS
+                    service_text(refusal), ephemeral=True, allowed_mentions=NO_MENTIONS
                 )
                 self._handled(interaction)
                 return
@@ -1408,7 +1409,11 @@ def _parse_options(text: str | None) -> dict[str, str]:
     for token in (text or "").replace(",", " ").split():
         name, sep, value = token.partition("=")
         if not sep or not name or not value:
-            raise CommandError(f"I did not understand {token!r}; options look like board=random.")
+            slip = option_slip(token)  # "time:60s": did you mean time=60s?
+            raise CommandError(
+                f"I did not understand {token!r}"
+                + (slip if slip != "." else "; options look like name=value, e.g. board=random.")
+            )
         if name.lower() in ("bot", "game"):
             raise CommandError(f"{name}= has its own field in /new: use {name.lower()}: instead.")
         if name.lower() in options:

@@ -462,6 +462,11 @@ async def test_bots_without_a_level_are_refused_with_the_syntax(harness):
     assert await harness.db.games.get_game(1) is None
     await harness.slash(harness.alice, "new", game="smartfeud", bot="easy", bots=3)
     assert len(await harness.db.games.seats(1)) == 4
+    # An option written with a colon gets its spelling, as in the text commands.
+    inter = await harness.slash(harness.alice, "new", game="rummikub", options="time:60s")
+    [msg] = harness.replies(inter)
+    assert msg.ephemeral
+    assert msg.text == "I did not understand 'time:60s': did you mean time=60s?"
     # (Discord's own range keeps bots:0 out; should one arrive, it adds no bot.)
     await harness.slash(harness.alice, "new", game="webfeud", bot="easy", bots=0)
     assert len(await harness.db.games.seats(2)) == 1

@@ -178,7 +178,7 @@ async def test_an_old_pass_button_of_an_ended_game_says_the_game_is_over(harness
     inter = await harness.click(harness.bob, first, first.button("fb:pass:"))
     [msg] = harness.replies(inter)
     assert msg.ephemeral
-    assert msg.content == "Game #1 is over; /board game=1 shows how it ended."
+    assert msg.content == "Game #1 is over; /board game:1 shows how it ended."
     assert (await harness.db.games.get_game(1)).version == row_before.version
 
     await harness.slash(harness.alice, "new", game="webfeud", player=str(harness.bob))

@@ -164,3 +164,18 @@ async def test_a_lay_through_play_is_announced_without_the_inventory(service, db
     after = load_state(await db.games.get_game(game_id))
     assert after.to_move == 1
     assert sum(map(bool, after.board)) >= 3
+
+
+async def test_the_pass_button_at_20_tiles_is_refused_before_it_asks(service, db) -> None:
+    """A pass the rules refuse (it would draw a 21st tile) is refused at the Pass button.
+
+    Not asked "Pass your turn?" and then refused after "Yes, pass".
+    """
+    game_id = await new_game(service)
+    while len(load_state(await db.games.get_game(game_id)).rack(0)) < 20:  # type: ignore[arg-type]
+        for name in ("alice", "bob"):
+            await send(service, name, "/pass")
+    room, alice = ChatRef(CONSOLE, "room"), UserRef(CONSOLE, "alice", "alice")
+    ok, said = await service.pass_question(room, alice, game_id)
+    assert not ok
+    assert said.startswith("You hold 20 tiles, the most allowed"), said
