@@ -594,6 +594,7 @@ class FeudBot(commands.Bot):
         # Per game, its one message with live buttons (in memory, as Telegram's `boards`: after
         # a restart the next message is new and an older one keeps its buttons, which still work).
         self._live: dict[int, LiveMessage] = {}
+        self._drafts: dict[int, LiveMessage] = {}  # each game's newest draft message
         self._idle = asyncio.Event()
         self._idle.set()
 
@@ -1002,6 +1003,28 @@ class FeudBot(commands.Bot):
             self._live[game_id] = LiveMessage(channel_id, message.id, reply.kind, buttons[0].turn)
         if old is not None and (message is None or old.message_id != message.id):
             await self._strip(old)
+        if reply.kind == "draft" and buttons and message is not None:
+            await self._supersede_draft(game_id, self._live[game_id])
+
+    async def _supersede_draft(self, game_id: int, new: LiveMessage) -> None:
+        """Point a turn's earlier draft message to the new one (a /board came in between).
+
+        The new step could not edit it (another message took the buttons), and left as it was
+        it would contradict the draft below ("worth 27" above "every meld is valid").
+        """
+        earlier = self._drafts.get(game_id)
+        self._drafts[game_id] = new
+        if earlier is None or earlier.turn != new.turn or earlier.message_id == new.message_id:
+            return
+        channel = self.get_partial_messageable(earlier.channel_id)
+        try:
+            await channel.get_partial_message(earlier.message_id).edit(
+                content=f"This draft of game #{game_id} goes on in a newer message below.",
+                attachments=[],
+                view=None,
+            )
+        except discord.HTTPException as error:  # deleted meanwhile: nothing to correct
+            log.info("could not point draft %s to the new one: %s", earlier.message_id, error)
 
     async def _strip(self, live: LiveMessage) -> None:
         """Take the buttons off a game's older message (it may be gone: that is fine)."""

@@ -108,3 +108,21 @@ async def test_the_steps_of_a_turn_update_one_draft_message(harness) -> None:
     assert "(draft): K1 Y1 R1" not in bobs[0].text
     assert live_boards(fake, 1) == [bobs[-1]]
     assert fake.errors == []
+
+
+async def test_a_board_asked_mid_draft_leaves_no_contradicting_draft(harness) -> None:
+    """/board takes the buttons; the next step posts the draft anew and the old one points to it."""
+    fake = harness.fake
+    await harness.slash(harness.alice, "new", game="rummikub", player=str(harness.bob), seed=4)
+    await harness.slash(harness.alice, "start")
+    inter = await harness.slash(harness.alice, "play", move="K1 Y1")
+    [first] = [m for m in harness.replies(inter) if m.public]
+    await harness.slash(harness.bob, "board")
+    inter = await harness.slash(harness.alice, "play", move="1+R1")
+    [second] = [m for m in harness.replies(inter) if m.public]
+    assert second is not first
+    assert "(draft): 1+R1" in second.text
+    assert first.text == "This draft of game #1 goes on in a newer message below."
+    assert (first.attachments, first.custom_ids()) == ([], [])
+    assert live_boards(fake, 1) == [second]
+    assert fake.errors == []
