@@ -66,7 +66,7 @@ from bot.commands import (
     parse_command,
 )
 from bot.config import Settings
-from bot.core.errors import GameError
+from bot.core.errors import GameError, Reason, RuleError
 from bot.core.words import and_list, plural
 from bot.games import GAMES
 from bot.reminders import Dispatcher, Send
@@ -1315,8 +1315,23 @@ class FeudBot(commands.Bot):
         seat = next((s.seat_no for s in await db.games.seats(row.id) if s.user_id == user.id), None)
         if seat is None:
             return ()
-        tiles = tuple(load_state(row).rack(seat))
-        return tiles if tiles and can_swap(row.game_key, tiles[0]) else ()
+        state = load_state(row)
+        tiles = tuple(state.rack(seat))
+        if not tiles or not can_swap(row.game_key, tiles[0]):
+            return ()
+        gdef = GAMES[row.game_key]
+
+        def swappable(tile: str) -> bool:  # SmartFeud's extra blank is not, for one
+            try:
+                state.apply(seat, gdef.parse_move(f"swap {tile}"))
+            except RuleError as error:  # out of turn: a swap typed ahead may still be offered
+                return error.reason is Reason.NOT_YOUR_TURN
+            except GameError:
+                return False
+            return True
+
+        kept = {tile for tile in set(tiles) if swappable(tile)}
+        return tuple(tile for tile in tiles if tile in kept)
 
 
 def _bot(interaction: discord.Interaction[Any]) -> FeudBot:

@@ -417,6 +417,17 @@ async def test_swap_suggests_whole_tiles_in_each_games_notation(harness):
         await harness.slash(harness.alice, "start")
         assert await harness.autocomplete(harness.alice, "swap", "tiles", tiles="") == []
 
+    # SmartFeud: the starter's extra blank cannot be swapped, so it is never suggested.
+    await harness.slash(harness.alice, "resign")
+    await harness.slash(harness.alice, "new", game="smartfeud", player=str(harness.bob), seed=3)
+    await harness.slash(harness.alice, "start")
+    state = load_state(await harness.db.games.get_game(4))
+    starter = (harness.alice, harness.bob)[state.to_move]
+    assert state.rack(state.to_move).count("?") == 1  # the extra blank alone
+    choices = await harness.autocomplete(starter, "swap", "tiles", tiles="")
+    assert choices
+    assert not any("?" in c["value"] for c in choices), choices
+
 
 async def test_descriptions_never_end_at_an_abbreviation(harness):
     """A summary's first sentence does not end at "e.g."; /place reads as its summary says."""
