@@ -23,6 +23,7 @@ from renderers.toolkit import (
     text,
     text_width,
     to_png,
+    told_apart,
 )
 from renderers.wordgame import move_text
 
@@ -249,7 +250,14 @@ _COLUMNS = (("Games", 270), ("Wins", 150), ("Points", 24))
 
 
 def _leader_line(
-    image: Image.Image, row: LeaderRow, y: int, *, shade: bool, mine: bool, theme: Theme
+    image: Image.Image,
+    row: LeaderRow,
+    shown: str,
+    y: int,
+    *,
+    shade: bool,
+    mine: bool,
+    theme: Theme,
 ) -> None:
     draw = ImageDraw.Draw(image)
     pad, width = theme.padding, theme.width
@@ -275,7 +283,6 @@ def _leader_line(
         text(draw, (pad + 41, centre), str(row.rank), size=19, fill=theme.background, bold=True)
     else:
         text(draw, (pad + 41, centre), str(row.rank), size=21, fill=theme.text_muted, bold=True)
-    shown = player_name(row.name, fallback=f"player #{row.rank}")
     name = fit_text(shown, size=24, max_width=width - 2 * pad - 80 - 330, bold=True)
     text(draw, (pad + 80, centre), name, size=24, fill=theme.text, bold=True, anchor="lm")
     for (_, right), value in zip(_COLUMNS, (row.games, row.wins, row.points), strict=True):
@@ -336,13 +343,15 @@ def render_leaderboard(
             size=22,
             fill=theme.text_muted,
         )
+    drawn = [*top, viewer_row] if extra and viewer_row is not None else top
+    shown = told_apart([player_name(r.name, fallback=f"player #{r.rank}") for r in drawn])
     for k, row in enumerate(top):
-        _leader_line(image, row, y, shade=k % 2 == 0, mine=row == viewer_row, theme=theme)
+        _leader_line(image, row, shown[k], y, shade=k % 2 == 0, mine=row == viewer_row, theme=theme)
         y += LINE
     if extra and viewer_row is not None:
         y += 12
         for x in range(pad + 20, width - pad - 20, 16):
             draw.ellipse((x, y - 2, x + 4, y + 2), fill=theme.separator)
         y += 12
-        _leader_line(image, viewer_row, y, shade=False, mine=True, theme=theme)
+        _leader_line(image, viewer_row, shown[-1], y, shade=False, mine=True, theme=theme)
     return to_png(image)

@@ -43,6 +43,7 @@ __all__ = [
     "text_width",
     "tile_sprite",
     "to_png",
+    "told_apart",
     "wrap_parts",
 ]
 
@@ -226,8 +227,35 @@ def player_name(name: str, seat: int | None = None, *, fallback: str = "") -> st
 
 
 def player_names(names: Sequence[object]) -> list[str]:
-    """Return `player_name` of each seat's name (seat k's placeholder is "player k+1")."""
-    return [player_name(str(name), seat) for seat, name in enumerate(names)]
+    """Return `player_name` of each seat's name (seat k's placeholder is "player k+1").
+
+    Two names that differ only in what the font cannot draw ("bob🎲", "bob🎉") are told apart
+    (`told_apart`), as the chat tells identical names apart.
+    """
+    return told_apart([player_name(str(name), seat) for seat, name in enumerate(names)])
+
+
+def told_apart(shown: Sequence[str]) -> list[str]:
+    """Return drawn names (`player_name`'s) with a repeat numbered: "bob", "bob-2".
+
+    The chat's names are unique, but dropping undrawable characters (emoji, CJK) can make two
+    of them one ("山田 Ken" and "田中 Ken" both "Ken"). Letter case does not tell names apart,
+    as in the chat. Applying it twice changes nothing.
+    """
+    out: list[str] = []
+    taken: set[str] = set()
+    for name in shown:
+        plain = _unmark(name)
+        candidate, n = plain, 1
+        while candidate.casefold() in taken:
+            n += 1
+            suffix = f"-{n}"
+            room = NAME_CHARS - len(suffix)
+            base = plain if len(plain) <= room else plain[: room - 1].rstrip(" …") + "…"
+            candidate = base + suffix
+        taken.add(candidate.casefold())
+        out.append(name if candidate == plain else player_name(candidate))
+    return out
 
 
 def _cut(content: str, max_width: float, *, size: int, bold: bool) -> str:

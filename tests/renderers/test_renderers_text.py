@@ -79,6 +79,27 @@ def test_a_name_with_nothing_drawable_becomes_its_seat() -> None:
     assert said == "player 2 resigned."
 
 
+def test_names_that_only_undrawable_characters_told_apart_stay_apart(drawn: list[str]) -> None:
+    """Names the font draws alike ("bob🎲", "bob🎉": "bob") are told apart: "bob-2", once."""
+    assert [shown(n) for n in player_names(["bob🎲", "bob🎉", "山田 Ken", "田中 Ken"])] == [
+        "bob",
+        "bob-2",
+        "Ken",
+        "Ken-2",
+    ]
+    assert player_names(player_names(["bob🎲", "Bob🎉"])) == player_names(["bob🎲", "Bob🎉"])
+    long = [("W" * NAME_CHARS) + "🎲", ("W" * NAME_CHARS) + "🎉"]
+    assert [len(shown(n)) for n in player_names(long)] == [NAME_CHARS, NAME_CHARS]
+    rows = [
+        renderers.cards.LeaderRow(1, "bob🎲", 2, 2, 4),
+        renderers.cards.LeaderRow(2, "bob🎉", 2, 0, 0),
+    ]
+    renderers.cards.render_leaderboard(rows, title="Webfeud leaderboard")
+    assert "bob-2" in drawn
+    board_png(midgame(), names=["bob🎲", "bob🎉"])
+    assert any("bob-2" in line for line in drawn)
+
+
 def test_cjk_names_draw_exactly_as_their_placeholders(drawn: list[str]) -> None:
     """Every image of CJK players is the image of players named "player 1" and "player 2"."""
     placeholders = ["player 1", "player 2"]
