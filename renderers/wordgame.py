@@ -47,6 +47,7 @@ from renderers.toolkit import (
     player_names,
     rounded_box,
     text,
+    text_width,
     tile_sprite,
     to_png,
     wrap_parts,
@@ -382,6 +383,7 @@ RACK_TILE = 96
 RACK_GAP = 14
 SLOT_GAP = 28  # extra room before SmartFeud's slot for a taken tile
 FOOTER_LINE = 26  # the height of each further line of the rack's footer
+TITLE_GAP = 24  # the least room between the rack's title and its score line
 
 
 def _draw_slot(image: Image.Image, at: tuple[int, int], size: int, tile: str, theme: Theme) -> None:
@@ -445,7 +447,13 @@ def render_rack(state: WordState, seat: int, *, name: str, theme: Theme = DEFAUL
     image = new_canvas(theme.width, height, theme)
     draw = ImageDraw.Draw(image)
 
-    title = fit_text(f"{name} · your tiles", size=28, max_width=theme.width * 0.62, bold=True)
+    score = state.scores[seat]
+    over = state.outcome is not None
+    turn = "game over" if over else ("your turn" if state.to_move == seat else "not your turn")
+    info = f"{score} points · {turn}"
+    # The title gets what the score line leaves of the row, so the two never meet.
+    room = theme.width - 2 * (pad + 4) - text_width(info, size=22, bold=True) - TITLE_GAP
+    title = fit_text(f"{name} · your tiles", size=28, max_width=room, bold=True)
     text(
         draw,
         (pad + 4, pad + title_h / 2 - 6),
@@ -455,10 +463,6 @@ def render_rack(state: WordState, seat: int, *, name: str, theme: Theme = DEFAUL
         bold=True,
         anchor="lm",
     )
-    score = state.scores[seat]
-    over = state.outcome is not None
-    turn = "game over" if over else ("your turn" if state.to_move == seat else "not your turn")
-    info = f"{score} points · {turn}"
     text(
         draw,
         (theme.width - pad - 4, pad + title_h / 2 - 6),

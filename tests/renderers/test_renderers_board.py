@@ -13,8 +13,8 @@ import renderers
 from bot.games.webfeud import TILES, VARIANT, WEBFEUD
 from bot.games.wordgame import EMPTY, START, Variant, WordState
 from renderers import NoRenderer, board_png, rack_png, register, render_board, render_rack
-from renderers.toolkit import DEFAULT, header_height
-from renderers.wordgame import PublicBoard, _grid, public_board
+from renderers.toolkit import DEFAULT, header_height, text_width
+from renderers.wordgame import TITLE_GAP, PublicBoard, _grid, public_board
 
 MAX_PNG = 250 * 1024
 
@@ -235,6 +235,28 @@ def test_the_rack_shows_that_players_tiles(before_blank) -> None:
     two = render_rack(before_blank, 1, name="Alice")
     assert one != two
     assert image(two).width == DEFAULT.width
+
+
+def test_a_long_name_in_the_rack_title_stops_short_of_the_score(middle) -> None:
+    """The title is shortened to the room the score line leaves, with a clear gap between."""
+    state = replace(middle, scores=(492, 7), to_move=1)
+    png = render_rack(state, 0, name="Maximiliano_Alejandro_Rodriguez")
+    picture = image(png)
+    pad = DEFAULT.padding
+    info_left = round(
+        DEFAULT.width - pad - 4 - text_width("492 points · not your turn", size=22, bold=True)
+    )
+    background = picture.getpixel((1, 1))
+    inked = {
+        x
+        for x in range(picture.width)
+        for y in range(pad, pad + 52)
+        if picture.getpixel((x, y)) != background
+    }
+    title_right = max(x for x in inked if x < info_left - 4)
+    # A clear gap before the score line, and the title still uses most of the room it has.
+    assert info_left - TITLE_GAP - 40 <= title_right < info_left - TITLE_GAP
+    assert not {x for x in inked if title_right < x < info_left - 2}
 
 
 def test_an_empty_rack_renders(finished) -> None:
