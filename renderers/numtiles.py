@@ -314,14 +314,23 @@ def _status(view: Mapping[str, Any], names: Sequence[str], title: str) -> str:
     history = view.get("history") or []
     if history and not draft:
         last = history[-1]
-        parts.append(f"last: {names[last['seat']]} {_describe(last['text'])}")
+        parts.append(f"last: {names[last['seat']]} {_describe(last)}")
     return " · ".join(parts)
 
 
-def _describe(record_text: str) -> str:
-    if record_text.endswith("; done") or record_text == "done":
-        return "played " + record_text.removesuffix("; done").removesuffix("done").strip()
-    return record_text
+def _describe(record: Mapping[str, Any]) -> str:
+    """Say what a move did: a finished turn by the tiles it laid from the rack ("laid K6 R7").
+
+    Its steps ("10+K6; done") name melds by their numbers during the turn, which `done` closes
+    up: the image shows the new numbers, so they would point at another meld.
+    """
+    text = str(record.get("text", ""))
+    if text.endswith("; done") or text == "done":
+        laid = [str(tile) for tile in record.get("words") or ()]
+        if laid:
+            return "laid " + " ".join(laid)
+        return "played " + text.removesuffix("; done").removesuffix("done").strip()
+    return text
 
 
 def last_laid(view: Mapping[str, Any]) -> dict[int, frozenset[int]]:

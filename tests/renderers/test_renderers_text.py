@@ -291,3 +291,17 @@ def test_a_status_line_keeps_who_moved_and_cuts_the_move_instead() -> None:
     long = player_name("Bartholomew_Maximilian_Featherstonehaugh", 0)
     status = fit_text(f"last: {long} played 8H QUIZ", size=19, max_width=300, name_min=NAME_MIN)
     assert status.startswith("last: Bartholome")
+
+
+def test_a_finished_rummikub_turn_is_told_by_the_tiles_it_laid() -> None:
+    """A turn's steps name melds as numbered before `done` closed the gaps: "laid K6 R6"."""
+    from renderers.numtiles import _status
+
+    view = {
+        "pool": 20,
+        "melds": [],
+        "history": [{"seat": 1, "text": "10+K6 R6; done", "words": ["K6", "R6"], "score": 0}],
+    }
+    assert _status(view, ["alice", "zoë"], "Rummikub").endswith("last: zoë laid K6 R6")
+    view["history"] = [{"seat": 0, "text": "drew a tile", "words": [], "score": 0}]
+    assert _status(view, ["alice", "zoë"], "Rummikub").endswith("last: alice drew a tile")
