@@ -342,10 +342,11 @@ def rack_layout(
     """Return where `render_rack` draws a seat's display: its grid, window and image width."""
     window = _window(top_view(state.view(seat)["displays"][seat]), RACK_MARGIN)
     _, rows, _, cols = window
-    width = max(theme.width, LABEL + cols * RACK_CELL + 2 * theme.padding)
-    left = (width - LABEL - cols * RACK_CELL) // 2 + LABEL
+    # Squares shrink when a display spread wide would not fit the phone width (as on /board).
+    cell = min(RACK_CELL, (theme.width - 2 * theme.padding - LABEL) // cols)
+    left = (theme.width - LABEL - cols * cell) // 2 + LABEL
     top = header_height(theme, 1) + LABEL + theme.padding // 2
-    return Grid(left, top, RACK_CELL, rows, cols), window, width
+    return Grid(left, top, cell, rows, cols), window, theme.width
 
 
 def render_rack(state: Nmbr9State, seat: int, *, name: str, theme: Theme = DEFAULT) -> bytes:

@@ -155,3 +155,25 @@ def test_wide_displays_side_by_side_keep_the_phone_width() -> None:
             widest = max(fits, key=lambda f: -f.col if state.round == 0 else f.col)
             state = state.apply(seat, Place(widest.row, widest.col, widest.rotation))
     assert image(board_png(state, names=["a", "b", "c", "d"])).width == 900
+
+
+def test_a_display_spread_wide_keeps_its_own_image_phone_wide() -> None:
+    """A player's own display as wide as the table: its squares shrink as on /board, and the
+    image stays 900 pixels wide with the whole grid inside the margins (it grew to 950).
+    """
+    state = NMBR9.new_game(1, seed=5, options={})
+    for move in ("A11 90", "E12 0", "H12 0", "K12 0", "N12 0", "Q12 0", "T12 90", "X12 180"):
+        state = state.apply(0, parse_nmbr9_move(move))
+    grid, window, width = rack_layout(state, 0)
+    picture = image(render_rack(state, 0, name="alice"))
+    assert window[3] == 26  # columns A–Z
+    assert picture.width == width == 900
+    assert grid.cell < 34
+    assert grid.left - 26 >= 20  # the row numbers' room inside the left margin
+    assert grid.right <= 900 - 20
+    # The rightmost square of the display is drawn in the level-0 shade, inside the image.
+    row, col = max(top_view(state.view(0)["displays"][0]), key=lambda rc: (rc[1], rc[0]))
+    assert col == 24  # column Y (Z is the margin)
+    top, _, left, _ = window
+    _, _, x1, y1 = grid.box(row - top, col - left)
+    assert close(picture.getpixel((x1 - 5, y1 - 5)), rgb(LEVEL_SHADES[0]))
