@@ -40,6 +40,7 @@ from renderers.toolkit import (
     text,
     text_width,
     to_png,
+    win_caption,
 )
 
 __all__ = ["NUMFEUD_INKS", "NumfeudInks", "numfeud_tile", "render_board", "render_rack"]
@@ -214,6 +215,8 @@ def _badges(
         won = outcome is not None and seat in outcome.winners
         if active:
             bits.append("to move")
+        if outcome is not None and won:  # as every game's panels say it
+            bits.insert(0, win_caption(outcome.winners, seat))
         badges.append(
             PlayerBadge(name, view["scores"][seat], " · ".join(bits), active=active, winner=won)
         )

@@ -43,6 +43,7 @@ from renderers.toolkit import (
     rounded_box,
     text,
     to_png,
+    win_caption,
 )
 
 __all__ = [
@@ -397,7 +398,7 @@ def _badges(view: Mapping[str, Any], names: Sequence[str], viewer: int | None) -
         if outcome is None and seat == view.get("to_move"):
             captions.append("drafting" if view.get("draft") else "to move")
         if outcome is not None and seat in outcome.winners:
-            captions.append("winner")
+            captions.append(win_caption(outcome.winners, seat))
         if seat in view.get("left", ()):  # resigned while the others played on
             captions.append("resigned")
         captions.append(plural(int(view["rack_sizes"][seat]), "tile"))

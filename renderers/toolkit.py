@@ -44,6 +44,7 @@ __all__ = [
     "tile_sprite",
     "to_png",
     "told_apart",
+    "win_caption",
     "wrap_parts",
 ]
 
@@ -233,6 +234,13 @@ def player_names(names: Sequence[object]) -> list[str]:
     (`told_apart`), as the chat tells identical names apart.
     """
     return told_apart([player_name(str(name), seat) for seat, name in enumerate(names)])
+
+
+def win_caption(winners: Sequence[int], seat: int) -> str:
+    """Return a seat's badge caption for the result: "winner", "shared win" (a tie) or ""."""
+    if seat not in winners:
+        return ""
+    return "winner" if len(winners) == 1 else "shared win"
 
 
 def told_apart(shown: Sequence[str]) -> list[str]:

@@ -305,3 +305,20 @@ def test_a_finished_rummikub_turn_is_told_by_the_tiles_it_laid() -> None:
     assert _status(view, ["alice", "zoë"], "Rummikub").endswith("last: zoë laid K6 R6")
     view["history"] = [{"seat": 0, "text": "drew a tile", "words": [], "score": 0}]
     assert _status(view, ["alice", "zoë"], "Rummikub").endswith("last: alice drew a tile")
+
+
+def test_every_games_final_panels_say_winner_or_shared_win(drawn: list[str]) -> None:
+    """Numfeud's winner panel says "winner" as the others do; a tie says "shared win"."""
+    from dataclasses import replace
+
+    from bot.core.game import Resign
+    from bot.games.numfeud import NUMFEUD
+
+    over = NUMFEUD.new_game(2, seed=1, options={}).apply(0, Resign())
+    board_png(over, names=["alice", "bob"])
+    assert "WINNER · 16 TILES" in drawn, drawn  # (captions are drawn in capitals)
+    drawn.clear()
+    rummikub = RUMMIKUB.new_game(2, seed=1, options={})
+    board_png(replace(rummikub, outcome=Outcome((0, 0), (0, 1), "pool")), names=["ann", "bo"])
+    assert sum("SHARED WIN" in line for line in drawn) == 2, drawn
+    assert not any("WINNER" in line for line in drawn)
