@@ -20,6 +20,7 @@ from renderers.toolkit import (
     player_name,
     player_names,
     rounded_box,
+    signed,
     text,
     text_width,
     to_png,
@@ -58,11 +59,6 @@ def finishing_order(state: GameState) -> list[int]:
     """
     place = GAMES[state.game_key].ranking(state)
     return sorted(range(state.players), key=lambda seat: (place[seat], seat))
-
-
-def _signed(score: int) -> str:
-    """Return a score as the card prints it: a true minus sign, as in its notes ("−8")."""
-    return f"{score}".replace("-", "−")
 
 
 def _headline(outcome: Outcome, names: Sequence[str]) -> str:
@@ -171,7 +167,7 @@ def render_game_over(state: GameState, *, names: Sequence[str], theme: Theme = D
         text(
             draw,
             (width - pad - 22, y + ROW / 2),
-            _signed(scores[seat]),
+            signed(scores[seat]),
             size=34,
             fill=theme.text,
             bold=True,

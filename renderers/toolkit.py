@@ -39,6 +39,7 @@ __all__ = [
     "player_names",
     "printable",
     "rounded_box",
+    "signed",
     "text",
     "text_width",
     "tile_sprite",
@@ -234,6 +235,11 @@ def player_names(names: Sequence[object]) -> list[str]:
     (`told_apart`), as the chat tells identical names apart.
     """
     return told_apart([player_name(str(name), seat) for seat, name in enumerate(names)])
+
+
+def signed(score: int) -> str:
+    """Return a score as every image prints it: a true minus sign ("−8"), not a hyphen."""
+    return f"{score}".replace("-", "−")
 
 
 def win_caption(winners: Sequence[int], seat: int) -> str:
@@ -561,7 +567,7 @@ def _draw_panel(
     if highlighted:
         bar = theme.gold if player.winner else theme.accent
         rounded_box(image, (x0, y0, x0 + 8, y1), radius=4, fill=bar)
-    score = str(player.score)
+    score = signed(player.score)
     text(draw, (x1 - 18, middle), score, size=40, fill=theme.text, bold=True, anchor="rm")
     room = (x1 - x0) - 24 - 18 - text_width(score, size=40, bold=True) - 14
     name = fit_text(player.name, size=26, max_width=room, bold=True)

@@ -21,7 +21,8 @@ from renderers import (
     render_game_over,
     render_leaderboard,
 )
-from renderers.cards import _ending, _headline, _signed, finishing_order
+from renderers.cards import _ending, _headline, finishing_order
+from renderers.toolkit import signed
 
 
 def size(png: bytes) -> tuple[int, int]:
@@ -83,7 +84,7 @@ def test_the_card_says_why_every_game_ended_and_gives_a_solo_score() -> None:
     assert _headline(Outcome((5, 3), (0,), "complete"), ["ann", "bob"]) == "ann wins!"
     assert _headline(Outcome((5, 5), (0, 1), "complete"), ["ann", "bob"]) == "A tie: ann and bob"
     assert _headline(Outcome((5, 5), (), "blocked"), ["ann", "bob"]) == "Nobody wins"
-    assert (_signed(-8), _signed(12)) == ("−8", "12")  # the minus the notes use ("includes −8")
+    assert (signed(-8), signed(12)) == ("−8", "12")  # the minus the notes use ("includes −8")
 
 
 def test_a_tie_renders_and_differs_from_a_win(finished, names) -> None:

@@ -308,7 +308,10 @@ def test_a_finished_rummikub_turn_is_told_by_the_tiles_it_laid() -> None:
 
 
 def test_every_games_final_panels_say_winner_or_shared_win(drawn: list[str]) -> None:
-    """Numfeud's winner panel says "winner" as the others do; a tie says "shared win"."""
+    """Numfeud's winner panel says "winner" as the others do; a tie says "shared win".
+
+    And a panel's negative score is "−49", with the game-over card's true minus.
+    """
     from dataclasses import replace
 
     from bot.core.game import Resign
@@ -322,3 +325,6 @@ def test_every_games_final_panels_say_winner_or_shared_win(drawn: list[str]) -> 
     board_png(replace(rummikub, outcome=Outcome((0, 0), (0, 1), "pool")), names=["ann", "bo"])
     assert sum("SHARED WIN" in line for line in drawn) == 2, drawn
     assert not any("WINNER" in line for line in drawn)
+    drawn.clear()  # a panel's negative score has the true minus the game-over card uses
+    board_png(replace(over, scores=(-49, 0)), names=["alice", "bob"])
+    assert "−49" in drawn, drawn
