@@ -234,14 +234,19 @@ def _draw_meld(
     )
     middle = (box.top + box.bottom) / 2
     label = str(meld["number"])
+    label_x = box.left + MELD_PAD + LABEL_W / 2 - 2
     text(
         draw,
-        (box.left + MELD_PAD + LABEL_W / 2 - 2, middle),
+        (label_x, middle - 8 if invalid else middle),
         label,
         size=22 if len(label) < 2 else 18,
         fill=inks.invalid if invalid else theme.accent if changed else theme.text,
         bold=True,
     )
+    if invalid:  # not by colour alone: a cross under the number, clear of the tiles
+        r, cy = 6, middle + 16
+        draw.line((label_x - r, cy - r, label_x + r, cy + r), fill=inks.invalid, width=3)
+        draw.line((label_x - r, cy + r, label_x + r, cy - r), fill=inks.invalid, width=3)
     x = box.left + MELD_PAD + LABEL_W
     y = box.top + MELD_PAD
     if not tiles:
@@ -251,11 +256,6 @@ def _draw_meld(
         sprite = number_tile(tile, TILE_W, TILE_H, inks=inks, fresh=changed or k in laid)
         image.paste(sprite, (x, y), sprite)
         x += TILE_W + TILE_GAP
-    if invalid:  # not by colour alone: a cross in the corner of the panel
-        r = 7
-        cx, cy = box.right - r - 3, box.top + r + 3
-        draw.line((cx - r, cy - r, cx + r, cy + r), fill=inks.invalid, width=3)
-        draw.line((cx - r, cy + r, cx + r, cy - r), fill=inks.invalid, width=3)
 
 
 PROBLEM_CHARS = 90  # a line of the invalid-meld notes; a longer reason wraps, never cut

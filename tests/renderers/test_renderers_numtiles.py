@@ -14,6 +14,8 @@ import renderers
 from bot.games.rummikub import RUMMIKUB
 from renderers.numtiles import (
     INKS,
+    LABEL_W,
+    MELD_PAD,
     TILE_H,
     TILE_W,
     _badges,
@@ -103,6 +105,15 @@ def test_an_invalid_drafted_meld_is_framed_and_crossed() -> None:
     invalid = boxes[3]
     assert near(png.getpixel((invalid.left - 2, invalid.top + 30)), INKS.invalid)
     assert not near(png.getpixel((boxes[1].left - 2, boxes[1].top + 30)), INKS.invalid)
+    # The cross sits under the meld's number, clear of its tiles (it covered the last one): a
+    # black K13 alone is invalid, and nothing red is drawn over it.
+    lone = RUMMIKUB.rigged([["R9", "K13", "J"], ["K1", "K2"]], TABLE)
+    lone = lone.apply(0, RUMMIKUB.parse_move("K13"))
+    box = meld_boxes(lone)[3]
+    drawn = image(render_table(lone, names=NAMES))
+    column = drawn.crop((box.left, box.top, box.left + MELD_PAD + LABEL_W, box.bottom))
+    assert [c for _, c in column.getcolors(maxcolors=1 << 16) or [] if near(c, INKS.invalid)]
+    assert not near(drawn.getpixel((box.right - 10, box.top + 10)), INKS.invalid)  # the tile's
     changed = boxes[0]  # meld 1 lost R4: outlined as changed, not invalid
     assert near(png.getpixel((changed.left - 2, changed.top + 30)), INKS.changed)
     fixed = state.apply(0, RUMMIKUB.parse_move("undo"))
