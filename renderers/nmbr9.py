@@ -1,9 +1,11 @@
 """NMBR 9 images: the displays seen from above, for the group and for each player.
 
 A square shows the tile on top of it. Levels are told apart twice, so colour is not needed: by
-shade (the table's level 0 pale, every level above darker and warmer) and by a level number in
-the corner of each tile ("L2"). Each tile carries its number; thick lines separate tiles. Column
-letters and row numbers name the squares as `/place` does. The group image (`render_board`)
+shade (the table's level 0 pale, every level above darker and warmer) and by a level number,
+white on a dark badge in a square of the tile beside the number's, so the two never meet and
+the badge stays clear of the tile's edges and outline at every size the squares are drawn.
+Each tile carries its number; thick lines separate tiles. Column letters and row numbers name
+the squares as `/place` does. The group image (`render_board`)
 shows every display side by side with the scores and is drawn from `state.view(viewer)`, so a
 placement of the current round shows only to its own player until the round is over. A player's
 private image (`render_rack`) shows their own display with this round's tile in its four turns.
@@ -36,13 +38,22 @@ from renderers.toolkit import (
     to_png,
 )
 
-__all__ = ["LEVEL_SHADES", "rack_layout", "render_board", "render_rack", "top_view"]
+__all__ = [
+    "LEVEL_SHADES",
+    "badge_size",
+    "board_layout",
+    "rack_layout",
+    "render_board",
+    "render_rack",
+    "top_view",
+]
 
 # Level 0 (the table) pale; each level up darker and warmer. Ink: dark on pale, white on dark.
 LEVEL_SHADES = ("#efe6cf", "#f2c76b", "#e8913f", "#c95a3a", "#8e3b5e", "#5b3a84", "#2f3f8f")
 LEVEL_INKS = ("#2b2118", "#2b2118", "#2b2118", "#ffffff", "#ffffff", "#ffffff", "#ffffff")
 EDGE = "#151a23"  # the line between two tiles
 FRESH = "#4fc3f7"  # the outline of each display's newest tile
+BADGE, BADGE_INK = "#151a23", "#ffffff"  # a tile's level number: white on a dark badge
 BOARD_CELL = 30  # pixels per square on the group image
 RACK_CELL = 34  # … on a player's own image
 MARGIN = 1  # empty squares shown around a display (group image)
@@ -170,12 +181,72 @@ def _draw_display(
             continue
         ink = _shade(square.level)[1]
         x, y = grid.centre(spot[0] - top, spot[1] - left)
+        badge = _badge_square(squares, tile, spot) if square.level else None
+        if square.level and badge is None:
+            # The number's square is all that shows of the tile: the two share it, the number
+            # top left and the badge in the bottom-right corner.
+            _, _, x1, y1 = grid.box(spot[0] - top, spot[1] - left)
+            small = round(grid.cell * 0.45)
+            text(
+                draw,
+                (x - grid.cell * 0.2, y - grid.cell * 0.18),
+                str(square.number),
+                size=small,
+                fill=ink,
+                bold=True,
+            )
+            _draw_badge(image, (x1 - 2 - small / 2, y1 - 2 - small / 2), small, square.level)
+            continue
         big = round(grid.cell * 0.72)
         text(draw, (x, y + 1), str(square.number), size=big, fill=ink, bold=True)
-        if square.level:
-            x0, y0, _, _ = grid.box(spot[0] - top, spot[1] - left)
-            small = max(9, round(grid.cell * 0.3))
-            text(draw, (x0 + 2, y0 + 1), f"L{square.level}", size=small, fill=ink, anchor="lt")
+        if badge is not None and top <= badge[0] < top + rows and left <= badge[1] < left + cols:
+            centre = grid.centre(badge[0] - top, badge[1] - left)
+            _draw_badge(image, centre, badge_size(grid.cell), square.level)
+
+
+def badge_size(cell: int) -> int:
+    """Return the side of a level badge on a square of `cell` pixels.
+
+    At least 11 pixels (a 10-pixel digit), yet 2 pixels clear of each side of the square, where
+    the lines between tiles and the newest tile's outline run.
+    """
+    return max(min(cell - 4, 11), round(cell * 0.7))
+
+
+def _badge_square(
+    squares: Mapping[tuple[int, int], Square], tile: int, spot: tuple[int, int]
+) -> tuple[int, int] | None:
+    """Return the square for a tile's level badge: another visible square of the tile.
+
+    One beside the number's `spot` if there is one (right, below, left, above), else the
+    nearest; None if the number's square is the only one that shows.
+    """
+    row, col = spot
+    beside = {(row, col + 1): 0, (row + 1, col): 1, (row, col - 1): 2, (row - 1, col): 3}
+    mine = [rc for rc, sq in squares.items() if sq.tile == tile and rc != spot]
+    if not mine:
+        return None
+    return min(
+        mine, key=lambda rc: (beside.get(rc, 4), (rc[0] - row) ** 2 + (rc[1] - col) ** 2, rc)
+    )
+
+
+def _draw_badge(image: Image.Image, centre: tuple[float, float], size: int, level: int) -> None:
+    """Draw a tile's level number on a badge of `size` pixels centred on `centre`.
+
+    White on near-black: it reads on every shade.
+    """
+    left, top = round(centre[0] - size / 2), round(centre[1] - size / 2)
+    rounded_box(image, (left, top, left + size, top + size), radius=size // 3, fill=BADGE)
+    digit = min(size, max(11, round(size * 0.78)))
+    text(
+        ImageDraw.Draw(image),
+        (left + size / 2, top + size / 2),
+        str(level),
+        size=digit,
+        fill=BADGE_INK,
+        bold=True,
+    )
 
 
 def _legend(image: Image.Image, y: int, levels: int, theme: Theme) -> int:
@@ -185,7 +256,10 @@ def _legend(image: Image.Image, y: int, levels: int, theme: Theme) -> int:
     for level in range(max(levels, 2)):
         fill, ink = _shade(level)
         rounded_box(image, (x, y, x + 26, y + 26), radius=4, fill=fill)
-        text(draw, (x + 13, y + 13), str(level), size=14, fill=ink, bold=True)
+        if level:  # the badge as the tiles show it
+            _draw_badge(image, (x + 13, y + 13), 18, level)
+        else:
+            text(draw, (x + 13, y + 13), str(level), size=14, fill=ink, bold=True)
         label = "level 0: table, ×0" if level == 0 else f"level {level}: ×{level}"
         text(draw, (x + 34, y + 13), label, size=15, fill=theme.text_muted, anchor="lm")
         x += 44 + round(7.5 * len(label))
@@ -269,7 +343,29 @@ def render_board(
     view = state.view(viewer)
     displays = view["displays"]
     views = [top_view(entries) for entries in displays]
-    windows = [_window(squares, MARGIN) for squares in views]
+    grids, windows, width, legend_top = board_layout(state, viewer, theme)
+    image = new_canvas(width, legend_top + 26 + 2 * theme.padding - theme.padding // 2, theme)
+    draw_header(image, _badges(view, names, viewer), _status(view, names), theme)
+    draw = ImageDraw.Draw(image)
+    for seat, grid in enumerate(grids):
+        x, panel = grid.left - LABEL, grid.right - grid.left + LABEL
+        title = fit_text(
+            f"{names[seat]} — {view['scores'][seat]}", size=18, max_width=panel, bold=True
+        )
+        y = grid.top - LABEL - 30
+        text(draw, (x + panel / 2, y + 12), title, size=18, fill=theme.text, bold=True)
+        fresh = _fresh(displays[seat]) if last_move else None
+        _draw_display(image, grid, windows[seat], views[seat], fresh, theme)
+    _legend(image, legend_top, _levels(displays), theme)
+    return to_png(image)
+
+
+def board_layout(
+    state: Nmbr9State, viewer: int | None = None, theme: Theme = DEFAULT
+) -> tuple[list[Grid], list[tuple[int, int, int, int]], int, int]:
+    """Return where `render_board` draws each display: grids, windows, image width, legend y."""
+    displays = state.view(viewer)["displays"]
+    windows = [_window(top_view(entries), MARGIN) for entries in displays]
     per_row = 1 if state.players == 1 else 2
     rows_of = [
         list(range(k, min(k + per_row, state.players))) for k in range(0, state.players, per_row)
@@ -288,31 +384,17 @@ def render_board(
     heights = [LABEL + 30 + w[1] * cell for w in windows]
     content_width = max(sum(widths[s] for s in row) + PANEL_GAP * (len(row) - 1) for row in rows_of)
     width = max(theme.width, content_width + 2 * pad)
-    head = header_height(theme, state.players)
-    total = head + sum(max(heights[s] for s in row) + PANEL_GAP for row in rows_of) + 26 + 2 * pad
-    image = new_canvas(width, total, theme)
-    draw_header(image, _badges(view, names, viewer), _status(view, names), theme)
-    draw = ImageDraw.Draw(image)
-    y = head + pad // 2
+    grids: list[Grid] = []
+    y = header_height(theme, state.players) + pad // 2
     for row in rows_of:
         used = sum(widths[s] for s in row) + PANEL_GAP * (len(row) - 1)
         x = (width - used) // 2
         for seat in row:
             _, rows, _, cols = windows[seat]
-            title = fit_text(
-                f"{names[seat]} — {view['scores'][seat]}",
-                size=18,
-                max_width=widths[seat],
-                bold=True,
-            )
-            text(draw, (x + widths[seat] / 2, y + 12), title, size=18, fill=theme.text, bold=True)
-            grid = Grid(x + LABEL, y + 30 + LABEL, cell, rows, cols)
-            fresh = _fresh(displays[seat]) if last_move else None
-            _draw_display(image, grid, windows[seat], views[seat], fresh, theme)
+            grids.append(Grid(x + LABEL, y + 30 + LABEL, cell, rows, cols))
             x += widths[seat] + PANEL_GAP
         y += max(heights[s] for s in row) + PANEL_GAP
-    _legend(image, y, _levels(displays), theme)
-    return to_png(image)
+    return grids, windows, width, y
 
 
 def _draw_turns(image: Image.Image, number: int, x: int, y: int, theme: Theme) -> int:

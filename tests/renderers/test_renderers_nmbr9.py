@@ -10,14 +10,21 @@ from bot.ai.nmbr9 import choose_nmbr9_move
 from bot.games.nmbr9 import NMBR9, Nmbr9State, Place, parse_nmbr9_move
 from renderers import board_png, rack_png
 from renderers.nmbr9 import (
+    BADGE,
+    FRESH,
     LEVEL_SHADES,
+    _badge_square,
     _badges,
+    _label_square,
     _status,
+    badge_size,
+    board_layout,
     rack_layout,
     render_board,
     render_rack,
     top_view,
 )
+from renderers.toolkit import Grid
 from tests.games.test_nmbr9 import nine_block
 
 NAMES = ["alice", "bob", "carol"]
@@ -177,3 +184,82 @@ def test_a_display_spread_wide_keeps_its_own_image_phone_wide() -> None:
     top, _, left, _ = window
     _, _, x1, y1 = grid.box(row - top, col - left)
     assert close(picture.getpixel((x1 - 5, y1 - 5)), rgb(LEVEL_SHADES[0]))
+
+
+def _level_badge(
+    picture: Image.Image, grid: Grid, window: tuple[int, int, int, int], entries, tile: int
+) -> None:
+    """Check a tile's level number: on a dark badge in a square of the tile other than its
+    number's, clear of the square's edges (and so of the newest tile's outline), its digit
+    light and at least 7 pixels tall.
+    """
+    top, _, left, _ = window
+    squares = top_view(entries)
+    spot = _label_square(squares, tile)
+    badge = _badge_square(squares, tile, spot)
+    assert spot is not None
+    assert badge is not None
+    assert badge != spot
+
+    def pixels(square: tuple[int, int], inset: int) -> dict[tuple[int, int], tuple[int, ...]]:
+        x0, y0, x1, y1 = grid.box(square[0] - top, square[1] - left, inset=inset)
+        return {(x, y): picture.getpixel((x, y)) for x in range(x0, x1) for y in range(y0, y1)}
+
+    # Nothing of the badge on the number's square.
+    assert not [xy for xy, p in pixels(spot, 3).items() if close(p, rgb(BADGE))]
+    inside = pixels(badge, 0)
+    dark = [xy for xy, p in inside.items() if close(p, rgb(BADGE))]
+    white = [xy for xy, p in inside.items() if min(p) >= 200]  # the digit, anti-aliased
+    side = badge_size(grid.cell)
+    assert len(dark) >= side * side // 2  # a solid badge, not a few letter strokes
+    x0, y0, x1, y1 = grid.box(badge[0] - top, badge[1] - left)
+    for x, y in dark:  # 2 pixels clear of every side: the edges and the outline run there
+        assert x0 + 2 <= x < x1 - 2
+        assert y0 + 2 <= y < y1 - 2
+    assert not [xy for xy in dark if abs(xy[0] - (x0 + x1) / 2) > side / 2 + 1]
+    assert not [xy for xy, p in pixels(badge, 2).items() if close(p, rgb(FRESH))]
+    assert white
+    assert max(y for _, y in white) - min(y for _, y in white) + 1 >= 7
+
+
+def test_the_level_number_reads_on_a_players_own_display() -> None:
+    """On a player's own image the 5 on level 1 (their newest tile, outlined) has its level
+    number on a badge of its own square, beside the number's, white on dark (it was a 9-pixel
+    "L1" in the number's corner, dark on orange).
+    """
+    state = nine_block(5).apply(0, parse_nmbr9_move("A1 0"))
+    grid, window, _ = rack_layout(state, 0)
+    entries = state.view(0)["displays"][0]
+    picture = image(render_rack(state, 0, name="alice"))
+    _level_badge(picture, grid, window, entries, len(entries) - 1)
+
+
+def test_the_level_number_reads_on_the_smallest_group_display() -> None:
+    """Four displays spread as wide as the table shrink /board's squares the most; a newest
+    tile on level 1 still shows its level number on a badge clear of the blue outline.
+    """
+    state = NMBR9.new_game(4, seed=5, options={})
+    while True:
+        for seat in range(4):
+            number = state.deck[state.round]
+            fits = state.display(seat).fits(number)
+            if state.round < 9:  # first as wide as the table, then up a level where a tile can
+                fits = [f for f in fits if f.level == 0]
+                best = max(fits, key=lambda f: -f.col if state.round == 0 else f.col)
+            else:
+                best = max(fits, key=lambda f: (f.level, f.col))
+            state = state.apply(seat, Place(best.row, best.col, best.rotation))
+        if state.displays[0] and state.view(None)["displays"][0][-1][4] >= 1:
+            break
+    grids, windows, width, _ = board_layout(state)
+    assert width == 900
+    assert grids[0].cell <= 16  # the smallest squares /board draws
+    picture = image(render_board(state, names=["a", "b", "c", "d"]))
+    entries = state.view(None)["displays"][0]
+    _level_badge(picture, grids[0], windows[0], entries, len(entries) - 1)
+
+
+def test_a_level_badge_fits_every_square_size_drawn() -> None:
+    """From /board's smallest squares to a player's own: at least 11 pixels, 2 clear each side."""
+    for cell in range(15, 35):
+        assert 11 <= badge_size(cell) <= cell - 4
