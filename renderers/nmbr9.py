@@ -36,6 +36,7 @@ from renderers.toolkit import (
     rounded_box,
     text,
     to_png,
+    win_caption,
 )
 
 __all__ = [
@@ -302,14 +303,14 @@ def _status(view: Mapping[str, Any], names: Sequence[str]) -> str:
 
 def _badges(view: Mapping[str, Any], names: Sequence[str], viewer: int | None) -> list[PlayerBadge]:
     outcome = view.get("outcome")
-    winners = set(outcome["winners"]) if outcome and len(names) > 1 else set()  # alone: no win
+    winners = tuple(outcome["winners"]) if outcome and len(names) > 1 else ()  # alone: no win
     resigned = set(view.get("resigned", ()))
     badges = []
     for seat, name in enumerate(names):
         if seat in resigned:
             caption = "resigned"
         elif outcome is not None:
-            caption = "winner" if seat in winners else ""
+            caption = win_caption(winners, seat)
         else:
             caption = "placed" if view["placed"][seat] else "to place"
         if seat == viewer:

@@ -50,6 +50,7 @@ from renderers.toolkit import (
     text_width,
     tile_sprite,
     to_png,
+    win_caption,
     wrap_parts,
 )
 
@@ -256,7 +257,7 @@ def _badges(pub: PublicBoard, names: Sequence[str], viewer: int | None) -> list[
         else:
             winner = seat in pub.outcome.winners
             if winner:
-                captions.append("winner" if len(pub.outcome.winners) == 1 else "shared win")
+                captions.append(win_caption(pub.outcome.winners, seat))
             gone = bool(pub.left and pub.left[seat])  # its caption says so already
             if seat == last_seat and pub.outcome.reason in _ENDED and not gone:
                 captions.append(_ENDED[pub.outcome.reason])

@@ -325,6 +325,12 @@ def test_every_games_final_panels_say_winner_or_shared_win(drawn: list[str]) -> 
     board_png(replace(rummikub, outcome=Outcome((0, 0), (0, 1), "pool")), names=["ann", "bo"])
     assert sum("SHARED WIN" in line for line in drawn) == 2, drawn
     assert not any("WINNER" in line for line in drawn)
+    drawn.clear()  # NMBR 9's tie too (it said "winner" on every panel)
+    tie = played(2, 20)  # both seats play the same tiles alike: a tie
+    assert tie.outcome is not None
+    assert tie.outcome.winners == (0, 1)
+    board_png(tie, names=["ann", "bo"])
+    assert sum("SHARED WIN" in line for line in drawn) == 2, drawn
     drawn.clear()  # a panel's negative score has the true minus the game-over card uses
     board_png(replace(over, scores=(-49, 0)), names=["alice", "bob"])
     assert "−49" in drawn, drawn
