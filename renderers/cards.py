@@ -68,6 +68,8 @@ def _headline(outcome: Outcome, names: Sequence[str]) -> str:
     winners = [names[seat] for seat in outcome.winners]
     if len(winners) == 1:
         return f"{winners[0]} wins!"
+    if len(winners) > 2:  # three or four names would be cut to letters; the rows name them
+        return f"A tie: {len(winners)} players share the win"
     return "A tie: " + and_list(winners) if winners else "Nobody wins"
 
 

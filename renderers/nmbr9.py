@@ -282,6 +282,8 @@ def _status(view: Mapping[str, Any], names: Sequence[str]) -> str:
     outcome = view.get("outcome")
     if outcome is not None:
         winners = and_list(names[s] for s in outcome["winners"])
+        if len(outcome["winners"]) > 2:  # the panels name them; four names would push "won" out
+            winners = f"{len(outcome['winners'])} players"  # "… — 4 players won"
         if outcome["reason"] == "resign":
             over = f"game over by resignation — {winners} won" if winners else "resigned"
         elif len(names) == 1:  # solo: a score, nobody beaten

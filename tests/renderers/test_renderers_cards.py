@@ -83,6 +83,8 @@ def test_the_card_says_why_every_game_ended_and_gives_a_solo_score() -> None:
     assert _headline(Outcome((7,), (), "resign"), ["ann"]) == "ann scored 7"
     assert _headline(Outcome((5, 3), (0,), "complete"), ["ann", "bob"]) == "ann wins!"
     assert _headline(Outcome((5, 5), (0, 1), "complete"), ["ann", "bob"]) == "A tie: ann and bob"
+    three = _headline(Outcome((5, 5, 5), (0, 1, 2), "complete"), ["ann", "bob", "cy"])
+    assert three == "A tie: 3 players share the win"  # long names would be cut to "W…, W…"
     assert _headline(Outcome((5, 5), (), "blocked"), ["ann", "bob"]) == "Nobody wins"
     assert (signed(-8), signed(12)) == ("−8", "12")  # the minus the notes use ("includes −8")
 
