@@ -447,7 +447,8 @@ def _player_name(spec: CommandSpec, token: str) -> str:
 def option_slip(token: str) -> str:
     """Return how an unknown /new word ends: ": did you mean bot=hard?" for bot:hard, or "."."""
     if is_bot_name(token):  # "bot-hard", "bot:easy-2": the level is the word after "bot"
-        return f": did you mean bot={re.split(r'[-:]', token)[1].lower()}?"
+        level = re.split(r"[-:]", token)
+        return f": did you mean bot={level[1].lower()}?" if len(level) > 1 else ": add bot=easy."
     match = _OPTION_COLON.match(token)
     if match is None:
         return "."

@@ -478,6 +478,9 @@ async def test_bots_without_a_level_are_refused_with_the_syntax(harness):
     [msg] = harness.replies(inter)
     assert msg.ephemeral
     assert msg.text == "I did not understand 'time:60s': did you mean time=60s?"
+    inter = await harness.slash(harness.alice, "new", game="webfeud", options="bot")
+    [msg] = harness.replies(inter)
+    assert msg.text == "I did not understand 'bot': add bot=easy."  # (it crashed once)
     # (Discord's own range keeps bots:0 out; should one arrive, it adds no bot.)
     await harness.slash(harness.alice, "new", game="webfeud", bot="easy", bots=0)
     assert len(await harness.db.games.seats(2)) == 1
