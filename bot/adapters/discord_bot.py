@@ -816,7 +816,41 @@ class FeudBot(commands.Bot):
                 f"{told} tile was {where}",
                 f"{told} tiles were {where}",
             )
+        turns = {r.to.platform_user_id for r in notices if isinstance(r.to, UserTarget)}
+        await self._rematch_pings(out, turns | ({asker} if asker else set()), set(placers))
         return out
+
+    async def _rematch_pings(self, out: list[Reply], told: set[str], rounds: set[int]) -> None:
+        """Mention the people of a rematch that started whom nothing else mentions.
+
+        As an invitation to a new game does: "@bob, @carol: game #2 is the rematch of game #1;
+        My rack shows your tiles." Not the asker, nor whoever its turn notice mentions; not in
+        a game of rounds (NMBR 9), whose first round calls everyone to place.
+        """
+        for started in out:
+            game_id, old = started.event.get("game_id"), started.event.get("rematch_of")
+            if started.private or started.kind != "game_started" or not isinstance(game_id, int):
+                continue
+            if old is None or game_id in rounds:
+                continue
+            uids = [uid for uid in await self._seat_uids(game_id) if uid not in told]
+            if uids:
+                mentions = ", ".join(f"<@{uid}>" for uid in uids)
+                text = (
+                    f"{mentions}: game #{game_id} is the rematch of game #{old}; "
+                    "My rack shows your tiles."
+                )
+                await self._insert_ping(out, uids, text, {"type": "rematch", "game_id": game_id})
+
+    async def _seat_uids(self, game_id: int) -> list[str]:
+        """Return the Discord ids of the people seated in a game (bots have none)."""
+        db = self.service.db
+        uids = []
+        for seat in await db.games.seats(game_id):
+            user = await db.users.get_user(seat.user_id) if seat.user_id is not None else None
+            if user is not None and user.platform == PLATFORM:
+                uids.append(user.platform_user_id)
+        return uids
 
     async def _dm_or_ping(
         self,

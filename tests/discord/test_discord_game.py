@@ -95,6 +95,14 @@ async def test_full_two_player_game_by_commands_and_buttons(harness):
     assert again[0].text.startswith(
         "bob asked for a rematch of game #1. Game #2 (Webfeud) has started: bob vs alice."
     )
+    # alice, neither asking nor to move, is told as an invitee would be (bob moves first).
+    pings = [m for m in again if m.pings()["users"]]
+    assert [(m.content, m.pings()["users"]) for m in pings] == [
+        (
+            f"<@{harness.alice}>: game #2 is the rematch of game #1; My rack shows your tiles.",
+            {str(harness.alice)},
+        )
+    ]
     row, state = await state_of(harness, 2)
     assert (row.status, state.waiting_for()) == ("active", (0,))
     assert_no_rack_in_public(fake)
