@@ -876,10 +876,15 @@ class NumfeudState:
                         f"There is no tile on {_name(source)} to move; see the board with /board.",
                     )
                 if is_locked(source):
+                    what = (  # the joker itself, or a tile beside one
+                        "is a joker, which stays put"
+                        if source in old_jokers
+                        else "is locked to a joker beside it"
+                    )
                     raise RuleError(
                         Reason.TILE_LOCKED,
-                        f"{board[source]} on {_name(source)} is locked to a joker; free the joker "
-                        "first by writing its tile over it.",
+                        f"{board[source]} on {_name(source)} {what}; free the joker first by "
+                        "writing its tile over it.",
                     )
                 if board[target]:
                     raise RuleError(

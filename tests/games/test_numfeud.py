@@ -371,6 +371,13 @@ def test_joker_example_1_the_red_9_is_locked_to_the_joker() -> None:
     assert state.locked() == cells("I8", "H8")
     assert refused(state, "H8>H9; 9I R1") is Reason.TILE_LOCKED
     assert refused(state, "I8>I9; 8I Y9") is Reason.TILE_LOCKED
+    # The refusal says which: the joker itself stays put, a tile beside it is locked to it.
+    with pytest.raises(RuleError) as beside:
+        play(state, "H8>H9; 9I R1")
+    assert "on H8 is locked to a joker beside it; free the joker first" in str(beside.value)
+    with pytest.raises(RuleError) as itself:
+        play(state, "I8>I9; 8I Y9")
+    assert "on I8 is a joker, which stays put; free the joker first" in str(itself.value)
 
 
 @pytest.mark.parametrize("tile", ["Y9", "B9"])
