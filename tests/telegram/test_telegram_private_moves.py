@@ -16,6 +16,19 @@ def in_group(calls: list[Any], group: dict[str, Any]) -> list[Any]:
     return [c for c in calls if c.chat_id == group["id"]]
 
 
+async def deleting_group(tg: Any, people: Any, new: str, players: tuple[Any, ...] = ()) -> Any:
+    """Make the bot a group admin that may delete, open each player's private chat, send `new`.
+
+    `players`: alice and bob unless given. Returns the group.
+    """
+    group = people.group
+    tg.api.bot_admin(group["id"], can_delete_messages=True)
+    for person in players or (people.alice, people.bob):
+        await tg.say(person, "/start", chat=tg.api.private(person))
+    await tg.say(people.alice, new)
+    return group
+
+
 async def numfeud_game(tg: Any, people: Any, *, dms: bool = True) -> tuple[Any, Any, str]:
     """Start Numfeud alice vs bob in the group; return the player to move, the state, a tile."""
     for person in (people.alice, people.bob):
@@ -124,11 +137,7 @@ async def test_a_private_move_means_the_one_group_game_waiting_for_you(tg, peopl
 
 async def test_an_accepted_group_swap_is_deleted_and_tips_once(tg, people) -> None:
     """A /swap typed in the group is deleted once played (admin rights); the tip comes once."""
-    group = people.group
-    tg.api.bot_admin(group["id"], can_delete_messages=True)
-    for person in (people.alice, people.bob):
-        await tg.say(person, "/start", chat=tg.api.private(person))
-    await tg.say(people.alice, "/new webfeud @bob seed=4")
+    group = await deleting_group(tg, people, "/new webfeud @bob seed=4")
     players = (people.alice, people.bob)
 
     async def swap_in_group(command: str = "/swap") -> tuple[list[Any], int]:
@@ -170,12 +179,8 @@ async def test_a_placement_typed_in_the_group_is_hidden_until_the_round_ends(tg,
     """
     from bot.ai import choose_move
 
-    group = people.group
-    tg.api.bot_admin(group["id"], can_delete_messages=True)
     players = (people.alice, people.bob, people.carol)
-    for person in players:
-        await tg.say(person, "/start", chat=tg.api.private(person))
-    await tg.say(people.alice, "/new nmbr9 @bob @carol seed=3")
+    group = await deleting_group(tg, people, "/new nmbr9 @bob @carol seed=3", players)
     await tg.say(people.alice, "/start")
 
     async def place(seat: int) -> list[Any]:
@@ -201,11 +206,7 @@ async def test_a_placement_typed_in_the_group_is_hidden_until_the_round_ends(tg,
 
 async def test_a_word_that_loses_the_turn_in_the_group_is_hidden(tg, people) -> None:
     """SmartFeud pro mode: a /play that lost the turn shows tiles still on the rack: deleted."""
-    group = people.group
-    tg.api.bot_admin(group["id"], can_delete_messages=True)
-    for person in (people.alice, people.bob):
-        await tg.say(person, "/start", chat=tg.api.private(person))
-    await tg.say(people.alice, "/new smartfeud @bob mode=pro seed=4")
+    group = await deleting_group(tg, people, "/new smartfeud @bob mode=pro seed=4")
     await tg.say(people.alice, "/start")
     from itertools import permutations
 
