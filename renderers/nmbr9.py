@@ -346,7 +346,8 @@ def render_board(
     view = state.view(viewer)
     displays = view["displays"]
     views = [top_view(entries) for entries in displays]
-    grids, windows, width, legend_top = board_layout(state, viewer, theme)
+    windows = [_window(squares, MARGIN) for squares in views]
+    grids, width, legend_top = _arrange(windows, theme)
     image = new_canvas(width, legend_top + 26 + 2 * theme.padding - theme.padding // 2, theme)
     draw_header(image, _badges(view, names, viewer), _status(view, names), theme)
     draw = ImageDraw.Draw(image)
@@ -369,10 +370,17 @@ def board_layout(
     """Return where `render_board` draws each display: grids, windows, image width, legend y."""
     displays = state.view(viewer)["displays"]
     windows = [_window(top_view(entries), MARGIN) for entries in displays]
-    per_row = 1 if state.players == 1 else 2
-    rows_of = [
-        list(range(k, min(k + per_row, state.players))) for k in range(0, state.players, per_row)
-    ]
+    grids, width, legend_top = _arrange(windows, theme)
+    return grids, windows, width, legend_top
+
+
+def _arrange(
+    windows: Sequence[tuple[int, int, int, int]], theme: Theme
+) -> tuple[list[Grid], int, int]:
+    """Return the grids of displays of these windows, two to a row; image width; legend y."""
+    players = len(windows)
+    per_row = 1 if players == 1 else 2
+    rows_of = [list(range(k, min(k + per_row, players))) for k in range(0, players, per_row)]
     pad = theme.padding
     # Squares shrink when two wide displays would not fit side by side in the phone width.
     cell = min(
@@ -388,7 +396,7 @@ def board_layout(
     content_width = max(sum(widths[s] for s in row) + PANEL_GAP * (len(row) - 1) for row in rows_of)
     width = max(theme.width, content_width + 2 * pad)
     grids: list[Grid] = []
-    y = header_height(theme, state.players) + pad // 2
+    y = header_height(theme, players) + pad // 2
     for row in rows_of:
         used = sum(widths[s] for s in row) + PANEL_GAP * (len(row) - 1)
         x = (width - used) // 2
@@ -397,7 +405,7 @@ def board_layout(
             grids.append(Grid(x + LABEL, y + 30 + LABEL, cell, rows, cols))
             x += widths[seat] + PANEL_GAP
         y += max(heights[s] for s in row) + PANEL_GAP
-    return grids, windows, width, y
+    return grids, width, y
 
 
 def _draw_turns(image: Image.Image, number: int, x: int, y: int, theme: Theme) -> int:
