@@ -1398,10 +1398,11 @@ async def command_autocomplete(
 ) -> list[app_commands.Choice[str]]:
     """Suggest commands for /help: those starting with what is typed, then those containing it.
 
-    More commands exist than Discord's 25 fixed choices, so /help completes instead.
+    More commands exist than Discord's 25 fixed choices, so /help completes instead; "all"
+    (every command, by section) leads, so that it shows before anything is typed.
     """
     wanted = current.strip().lstrip("/").lower()
-    names = [*(spec.name for spec in COMMANDS), "notify", "all"]  # /help all: every command
+    names = ["all", *(spec.name for spec in COMMANDS), "notify"]
     ranked = [n for n in names if n.startswith(wanted)] + [
         n for n in names if wanted in n and not n.startswith(wanted)
     ]

@@ -378,6 +378,9 @@ async def test_stopping_lets_a_running_command_finish(harness):
 async def test_help_completes_every_command_beyond_discords_25_choices(harness):
     """More commands than Discord's 25 fixed choices: /help completes each one by name."""
     assert len(COMMANDS) > 25
+    shown = await harness.autocomplete(harness.alice, "help", "command", command="")
+    assert shown[0]["value"] == "all"  # every command, before anything is typed
+    assert len(shown) == 25
     typed = await harness.autocomplete(harness.alice, "help", "command", command="re")
     assert [c["value"] for c in typed] == ["rematch", "reset", "resign"]
     for spec in COMMANDS:
