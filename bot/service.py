@@ -2009,11 +2009,12 @@ class Service:
         }
         for seat in table.seats:
             if seat.user_id is not None and seat.seat_no in playing:
+                placed = seat.seat_no in placed_for
                 mine = placed_for.get(seat.seat_no, "")
                 if seat.seat_no == seat_no and not (timed_out or resigned):
                     mine = note  # the last to place is told their move too, as the others were
                 replies.append(
-                    await self._round_rack(table, state, seat.seat_no, mine, at_deadline=bool(mine))
+                    await self._round_rack(table, state, seat.seat_no, mine, at_deadline=placed)
                 )
         return replies
 

@@ -518,6 +518,7 @@ async def test_the_last_to_place_is_told_their_move_too(say, db) -> None:
     last = await say("bob", f"/place {move_of(state, 1)}")
     [rack] = private(last, "bob")
     assert rack.text.startswith("Your move: "), rack.text
+    assert rack.event["timeout"] is False  # no deadline placed it: no "placed for you" notice
     assert "(round 2 of 20)" in rack.text
     [other] = private(last, "alice")
     assert not other.text.startswith("Your move: "), other.text  # alice heard hers already
