@@ -169,6 +169,8 @@ _AFTER_RACK_REASONS = frozenset(
 PLAYED_COMMANDS = frozenset(
     {"play", "swap", "pass", "resign", "place", "done", "undo", "reset", "draw"}
 )
+# And the commands whose only answer is news in the group: confirmed there as "Sent to the group".
+SENT_COMMANDS = frozenset({"nudge"})
 # Commands of one player in one running game: typed in the private chat with the bot, they act
 # on the player's game in a group (news there, answers here), so a swap never shows its tiles.
 ROUTED_COMMANDS = frozenset(
@@ -671,17 +673,18 @@ class TelegramFrontEnd:
         await self.deliver(replies, origin)
         if (
             origin.routed
-            and origin.command in PLAYED_COMMANDS
+            and origin.command in PLAYED_COMMANDS | SENT_COMMANDS
             and not any(
                 isinstance(r.to, UserTarget) and r.to.platform_user_id == str(user.id)
                 for r in replies
             )
         ):
             # Typed here, played there: say so here too (a pass or resignation has no private
-            # answer of its own, and the group's board edit notifies nobody).
+            # answer of its own, and the group's board edit notifies nobody; nor has a nudge).
             news = next((r.text for r in replies if isinstance(r.to, ChatTarget)), "")
+            done = "Played in" if origin.command in PLAYED_COMMANDS else "Sent to"
             if news:
-                await self._send_text(chat.id, f"Played in the group: {news.splitlines()[0]}")
+                await self._send_text(chat.id, f"{done} the group: {news.splitlines()[0]}")
 
     async def on_plain_text(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Answer text that is not a command, in a private chat, with how commands look."""

@@ -294,7 +294,10 @@ async def test_a_rummikub_refusal_after_the_rack_check_stays_private(tg, people)
 
 
 async def test_a_move_sent_privately_is_confirmed_there(tg, people) -> None:
-    """A pass typed in the private chat and played in the group is confirmed where it was typed."""
+    """A pass typed in the private chat and played in the group is confirmed where it was typed.
+
+    So is a nudge, whose only answer is the group's news.
+    """
     await tg.say(people.bob, "/help")
     await tg.say(people.alice, "/start", chat=tg.api.private(people.alice))
     await tg.say(people.alice, "/new webfeud @bob seed=3")
@@ -303,6 +306,9 @@ async def test_a_move_sent_privately_is_confirmed_there(tg, people) -> None:
     mine = [c.text for c in calls if c.chat_id == private["id"]]
     assert mine == ["Played in the group: #1 alice: pass — alice 0, bob 0. bob to move."]
     assert load_state(await tg.db.games.get_game(1)).turn == 1
+    calls = await tg.say(people.alice, "/nudge", chat=private)  # news in the group only
+    mine = [c.text for c in calls if c.chat_id == private["id"]]
+    assert mine == ["Sent to the group: alice nudged bob in game #1; 72 hours left."]
     assert tg.errors == []
 
 
