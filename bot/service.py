@@ -1320,7 +1320,11 @@ class Service:
         return out
 
     async def _taking(self, rows: Sequence[GameRow], command: str) -> list[GameRow]:
-        """Return the games of `rows` that have a use for `command` (`takes`); all if none has."""
+        """Return the games of `rows` that have a use for `command` (`takes`).
+
+        If none has, the first one: asking which of them is meant would lead nowhere, while
+        any of them answers whose command it is ("/moves belongs to NMBR 9; …").
+        """
         if command not in OWN_MOVES:
             return list(rows)
         taking = []
@@ -1328,7 +1332,7 @@ class Service:
             table = await self._table(row)
             if takes(table.gdef, table.state, command):
                 taking.append(row)
-        return taking or list(rows)
+        return taking or list(rows[:1])
 
     async def _playing_game(self, ctx: _Ctx, game_id: int | None) -> GameRow:
         """Return the game a move means: `game=<id>`, else the asker's running game here.

@@ -159,6 +159,11 @@ async def test_moves_belongs_to_nmbr9(say) -> None:
     await say("alice", "/new webfeud @bob seed=1")
     replies = await say("alice", "/moves")
     assert replies[0].event["reason"] == "NOT_IN_THIS_GAME"
+    await say("bob", "/new webfeud @alice seed=2")
+    await say("bob", "/pass game=2")  # both wait for alice, and neither takes /moves:
+    replies = await say("alice", "/moves")  # which one she meant does not matter
+    assert replies[0].event["reason"] == "NOT_IN_THIS_GAME"
+    assert replies[0].text.startswith("/moves belongs to NMBR 9; for ")
 
 
 async def test_bot_seats_place_at_once_and_wait_for_nobody(say, db) -> None:
