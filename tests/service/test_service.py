@@ -284,6 +284,8 @@ BAD_INPUT = [
     ("alice", "/new webfeud bot=superhard", "BAD_COMMAND", "use bot=easy|medium|hard. Usage"),
     ("alice", "/new webfeud @bob @carol", "BAD_PLAYER_COUNT", "2"),
     ("alice", "/new webfeud @alice", "DUPLICATE_PLAYER", "Usage: /new"),
+    ("alice", "/new webfeud @bob @bob", "DUPLICATE_PLAYER", "@bob is in this game already."),
+    ("alice", "/new webfeud @Alice @bob", "DUPLICATE_PLAYER", "@Alice is in this game already."),
     ("carol", "/cancel game={game}", "NOT_ALLOWED", "started with other players; only a chat"),
     ("alice", "/join", "ALREADY_STARTED", "/new starts another"),
     ("alice", "/leave", "ALREADY_STARTED", "/resign"),
