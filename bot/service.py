@@ -665,6 +665,8 @@ class Service:
         """
         if game_id is not None:
             row = await self.db.games.get_game(game_id)
+            if row is not None and row.chat_id != ctx.chat.id and ctx.private:
+                await self._played_elsewhere(ctx, row)
             if row is None or row.chat_id != ctx.chat.id:
                 raise ServiceError(
                     "NO_SUCH_GAME",
@@ -1356,6 +1358,22 @@ class Service:
                 if error.reason != "NO_GAME":
                     raise
         return await self._find_game(ctx, game_id, ("lobby", "active"))
+
+    async def _played_elsewhere(self, ctx: _Ctx, row: GameRow) -> None:
+        """Refuse a command typed privately about a game of the asker's in a group: go there.
+
+        (Moves and looks are carried to the group, `private_route`; /rematch, /leave and the
+        like belong to the group's people and are sent there.)
+        """
+        if all(seat.user_id != ctx.user.id for seat in await self.db.games.seats(row.id)):
+            return
+        chat = await self._chat(row.chat_id)
+        where = f"in {chat.title}" if chat.title else "in a group"
+        raise ServiceError(
+            "NO_SUCH_GAME",
+            f"Game #{row.id} is played {where}, not in this private chat: send "
+            f"/{ctx.command or 'board'} game={row.id} there.",
+        )
 
     async def _lost_on_time(self, ctx: _Ctx, game_id: int | None) -> int | None:
         """Return the asker's game here that their own timeout ended, if a move meant it.

@@ -108,3 +108,22 @@ async def test_joining_a_game_that_filled_up_says_it_started(say) -> None:
     assert late.text == "Game #1 has already started, so it takes nobody new; /new starts another."
     [empty] = await say("carol", "/join", chat="elsewhere")
     assert empty.text == "There is no game to join here; start one with /new."
+
+
+async def test_a_group_games_command_typed_privately_points_to_the_group(service) -> None:
+    """/rematch game=1 in the private chat: game #1 is the group's; go there (not "no game #1")."""
+    group = ChatRef("telegram", "-100", "Feud club")
+    private = ChatRef("telegram", "1001", private=True)
+    await service.handle(group, BOB, "/games")
+    await service.handle(group, ALICE, "/new webfeud @bob")
+    await service.handle(group, BOB, "/resign")
+    [refused] = await service.handle(private, ALICE, "/rematch game=1")
+    assert refused.text == (
+        "Game #1 is played in Feud club, not in this private chat: send /rematch game=1 there."
+    )
+    stranger = UserRef("telegram", "1003", "carol", handle="carol")  # not a player: no hint
+    [other] = await service.handle(
+        ChatRef("telegram", "1003", private=True), stranger, "/rematch game=1"
+    )
+    assert other.text == "There is no game #1 in this chat; /games lists its games."
+    assert await service.db.games.list_games(statuses=("lobby", "active")) == []
