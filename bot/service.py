@@ -839,19 +839,21 @@ class Service:
                 "Only you and I are in this private chat: invite people in a group I am in; "
                 f"here you can play bots, e.g. /new {gdef.key} bot=easy.",
             )
-        # A name typed twice (or the asker's own) is the mistake to tell, not the count it makes.
-        seen = {ctx.user.display_name.lstrip("@").casefold()}
-        for name in command.players:
-            if name.casefold() in seen:
-                raise _duplicate_player(name)
-            seen.add(name.casefold())
-        named = 1 + len(command.players) + len(command.player_ids) + len(command.bots)
+        # People counted once each: a person named twice (or the asker named) is then told so
+        # below, not that the game is for fewer players.
+        own = ctx.user.display_name.lstrip("@").casefold()
+        people = {name.casefold() for name in command.players} - {own}
+        member_ids = set(command.player_ids) - {ctx.ref.user_id}
+        named = 1 + len(people) + len(member_ids) + len(command.bots)
         if named > gdef.max_players:  # before anyone named is looked up (or made, in a console)
             gdef.check_players(named)
         occupants: list[tuple[int | None, BotLevel | None]] = [(ctx.user.id, None)]
         for invited in await self._people_named(ctx, command):
             if any(user_id == invited.id for user_id, _ in occupants):
-                raise _duplicate_player(invited.display_name.lstrip("@"))
+                raise ServiceError(
+                    "DUPLICATE_PLAYER",
+                    f"@{invited.display_name.lstrip('@')} is in this game already. {usage('new')}",
+                )
             occupants.append((invited.id, None))
         occupants += [(None, cast(BotLevel, level)) for level in command.bots]
         if ctx.private and len(occupants) < gdef.min_players:
@@ -3000,11 +3002,6 @@ def takes(gdef: GameDef, state: GameState | None, command: str) -> bool:
     except InvalidMove:  # only a swap may need more words to be one
         return command == "swap"
     return True
-
-
-def _duplicate_player(name: str) -> ServiceError:
-    """Refuse a person named twice in /new (or the asker, who is in the game already)."""
-    return ServiceError("DUPLICATE_PLAYER", f"@{name} is in this game already. {usage('new')}")
 
 
 def _which_game(which: str, rows: Sequence[GameRow]) -> ServiceError:

@@ -1667,9 +1667,16 @@ def build_commands() -> list[app_commands.Command[Any, Any, Any]]:
     ) -> None:
         chosen = (player,) if player is not None else ()
         ids = tuple(str(m.id) for m in chosen)  # by id: two members may show the same name
-        await _bot(interaction).run_command(
-            interaction, lambda: Command("stats", player_ids=ids), invite=chosen
-        )
+
+        def build() -> Command:
+            if player is not None and player.bot:  # the app itself, or another app
+                raise CommandError(
+                    f"{player.display_name} is an app, not a player: /stats player:@someone "
+                    "shows a person's record, /stats your own."
+                )
+            return Command("stats", player_ids=ids)
+
+        await _bot(interaction).run_command(interaction, build, invite=chosen)
 
     @app_commands.command(name="rules", description=desc("rules"))
     @app_commands.guild_only()

@@ -53,6 +53,21 @@ async def test_stats_of_a_member_are_that_members_own(harness) -> None:
     assert stored.display_name == "sam"
 
 
+async def test_stats_of_an_app_and_a_member_picked_twice_are_refused(harness) -> None:
+    """/stats player:@feudbot is refused (no record made); player: and player2: alike, told so."""
+    fake = harness.fake
+    inter = await harness.slash(harness.alice, "stats", player=str(fake.app_id))
+    [refused] = harness.replies(inter)
+    assert not refused.public
+    assert refused.text.startswith("feudbot is an app, not a player: /stats player:@someone")
+    assert await harness.db.users.get_user_by_platform_id(PLATFORM, str(fake.app_id)) is None
+    bob = str(harness.bob)
+    inter = await harness.slash(harness.alice, "new", game="webfeud", player=bob, player2=bob)
+    [twice] = harness.replies(inter)
+    assert twice.text.startswith("@bob is in this game already.")  # not "played by 2, not 3"
+    assert await harness.db.games.list_games() == []
+
+
 async def test_an_invited_member_is_told_by_one_mention_or_by_dm(harness) -> None:
     """/new player:@bob mentions bob (only him) once; who allowed DMs is DMed, never mentioned."""
     fake = harness.fake
