@@ -796,6 +796,13 @@ class TelegramFrontEnd:
             return
         if origin.private:
             await self._allow_dm(query.from_user)
+        if game_id not in self.boards and isinstance(query.message, Message):
+            # Pressed under a board posted before a restart (which forgot it): that message,
+            # the one with live buttons, is the board again, so that a newer one clears them.
+            message = query.message
+            self.boards[game_id] = BoardMessage(
+                message.chat.id, message.message_id, bool(message.photo)
+            )
         ref = user_ref(query.from_user)
         game_chat = ChatRef(PLATFORM, chat.platform_chat_id)
         if action in CONFIRM_ACTIONS or (
@@ -1189,11 +1196,16 @@ class TelegramFrontEnd:
             if lobby is not None:
                 await self._post_board(chat_id, game_id, reply.text, image, lobby)
                 return
-        if reply.kind == "game_cancelled" and game_id and (old := self.boards.pop(game_id, None)):
+        if reply.kind in ("game_joined", "game_left") and game_id:
+            # The newest word of a lobby (its roster as it now stands) carries Join · Start.
+            lobby = await self._keyboard(game_id, lobby_only=True)
+            if lobby is not None:
+                await self._post_board(chat_id, game_id, reply.text, image, lobby)
+                return
+        cancelled = reply.kind in ("game_cancelled", "game_left")  # left: by the last player
+        if cancelled and game_id and (old := self.boards.pop(game_id, None)):
             await self._clear_buttons(old)
         markup = None
-        if reply.kind == "game_joined" and game_id:
-            markup = await self._keyboard(game_id, lobby_only=True)
         if reply.kind == "game_over" and game_id and reply.buttons:  # people in it: play again
             data = callback_data(game_id, "rematch", 0)
             markup = InlineKeyboardMarkup(

@@ -378,3 +378,35 @@ async def test_a_game_that_fills_at_new_has_buttons_only_under_its_board(tg, peo
         "Start",
     ]
     assert tg.errors == []
+
+
+def lobby_buttons(tg: Any, chat_id: int) -> list[str]:
+    """The texts of the chat's messages that still show Join or Start."""
+    return [
+        (message.get("text") or message.get("caption") or "").split("\n")[0]
+        for (chat, _), message in sorted(tg.api.messages.items())
+        if chat == chat_id and {"Join", "Start"} & set(labels(message))
+    ]
+
+
+async def test_only_the_newest_lobby_message_keeps_join_and_start(tg, people) -> None:
+    """Each join or leave message takes the lobby's buttons over; the deal takes them away.
+
+    So does the last player leaving, which cancels the lobby.
+    """
+    group = people.group["id"]
+    await tg.say(people.alice, "/new smartfeud seed=1")
+    await tg.say(people.bob, "/join")
+    assert lobby_buttons(tg, group) == ["bob joined game #1 (alice, bob)."]
+    await tg.say(people.carol, "/join")
+    await tg.say(people.carol, "/leave")
+    assert lobby_buttons(tg, group) == ["Carol left game #1."]
+    await tg.say(people.alice, "/start")
+    assert (await tg.db.games.get_game(1)).status == "active"
+    assert lobby_buttons(tg, group) == []
+    await tg.say(people.bob, "/new numfeud")
+    assert len(lobby_buttons(tg, group)) == 1
+    await tg.say(people.bob, "/leave")  # nobody left: cancelled
+    assert (await tg.db.games.get_game(2)).status == "cancelled"
+    assert lobby_buttons(tg, group) == []
+    assert tg.errors == []
