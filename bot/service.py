@@ -2246,12 +2246,16 @@ class Service:
         if len(table.names) == 1:  # solo: nobody to beat, only a score (and maybe a record)
             lines = [f"{head}: {table.names[0]} scored {outcome.scores[0]}."]
         else:
+            if not winners:
+                verdict = "Nobody won"
+            elif len(winners) == 1:
+                verdict = f"{winners[0]} won"
+            elif len(winners) == len(table.names):
+                verdict = f"{and_list(winners)} tied"  # every player: a draw
+            else:
+                verdict = f"{and_list(winners)} shared the win"
             lines = [
-                f"{head}. "
-                + (f"{and_list(winners)} won" if winners else "Nobody won")
-                + " — "
-                + self._score_line(table, state, outcome.scores)
-                + "."
+                f"{head}. " + verdict + " — " + self._score_line(table, state, outcome.scores) + "."
             ]
         # What the scores alone do not tell: who went out, the racks' adjustments, the smaller
         # inventory that won a blocked game (the rules core says it).
@@ -2263,7 +2267,7 @@ class Service:
         chosen = [r for r in state.history if "deadline" not in r.words]
         best = max(chosen, key=lambda r: r.score, default=None)
         if best is not None and best.score > 0:
-            lines.append(f"Best move: {table.names[best.seat]}, {best.shown} ({best.score:+d}).")
+            lines.append(_best_moves(table.names, [r for r in chosen if r.score == best.score]))
         moves = [
             f"{r['player']} #{r['before']}→#{r['after']}"
             if r["before"] and r["before"] != r["after"]
@@ -2655,8 +2659,9 @@ class Service:
                 me = ctx.user.display_name
                 lines.append(
                     f"Against {me}: {plural(duel.games, 'game')}, {user.display_name} won "
-                    f"{duel.wins}, {me} won {duel.other_wins}; points {duel.points} to "
-                    f"{duel.other_points}."
+                    f"{duel.wins}, {me} won {duel.other_wins}"
+                    + (f" ({plural(duel.shared, 'win')} shared)" if duel.shared else "")
+                    + f"; points {duel.points} to {duel.other_points}."
                 )
             event["head_to_head"] = {
                 "with": ctx.user.display_name,
@@ -3002,6 +3007,26 @@ def takes(gdef: GameDef, state: GameState | None, command: str) -> bool:
     except InvalidMove:  # only a swap may need more words to be one
         return command == "swap"
     return True
+
+
+def _best_moves(names: Sequence[str], top: Sequence[Any]) -> str:
+    """Return "Best move: alice, 7 at I9 90 on level 2 (+14)." for a game's top-scoring moves.
+
+    Moves that tie are all told: the same one by several players (NMBR 9's shared tiles) as
+    "alice and bob, …", different ones one by one (three at most).
+    """
+    score = f"{top[0].score:+d}"
+    by_move: dict[str, list[str]] = {}
+    for record in top:
+        who = by_move.setdefault(record.shown, [])
+        if names[record.seat] not in who:
+            who.append(names[record.seat])
+    if len(by_move) == 1:
+        [(shown, who)] = by_move.items()
+        return f"Best move: {and_list(who)}, {shown} ({score})."
+    told = [f"{and_list(who)}, {shown}" for shown, who in list(by_move.items())[:3]]
+    more = f"; {len(by_move) - 3} more" if len(by_move) > 3 else ""
+    return f"Best moves ({score}): {'; '.join(told)}{more}."
 
 
 def _which_game(which: str, rows: Sequence[GameRow]) -> ServiceError:

@@ -145,6 +145,7 @@ class HeadToHead:
     other_wins: int
     points: int
     other_points: int
+    shared: int = 0  # wins both had (a tie)
 
 
 @dataclass(frozen=True, slots=True)

@@ -151,19 +151,21 @@ class ResultRepository(Repository):
     async def head_to_head(self, user_id: int, other_id: int) -> HeadToHead:
         """Return the finished games both users played (any game, any chat) and how they did.
 
-        A shared win counts for both; in a game of three or four, each of the two counts.
+        A shared win counts for both (and once in `shared`); in a game of three or four, each
+        of the two counts.
         """
         async with self._db.read() as conn:
             row = await fetch_one(
                 conn,
-                "SELECT count(*), sum(a.won), sum(b.won), sum(a.score), sum(b.score)"
+                "SELECT count(*), sum(a.won), sum(b.won), sum(a.score), sum(b.score),"
+                " sum(a.won AND b.won)"
                 " FROM results a JOIN results b ON b.game_id = a.game_id"
                 " WHERE a.user_id = ? AND b.user_id = ?",
                 (user_id, other_id),
             )
         assert row is not None  # an aggregate always yields one row
-        games, wins, other_wins, points, other_points = (int(v or 0) for v in row)
-        return HeadToHead(games, wins, other_wins, points, other_points)
+        games, wins, other_wins, points, other_points, shared = (int(v or 0) for v in row)
+        return HeadToHead(games, wins, other_wins, points, other_points, shared)
 
 
 def _filters(

@@ -527,3 +527,27 @@ async def test_the_last_to_place_is_told_their_move_too(say, db) -> None:
     assert "(round 2 of 20)" in rack.text
     [other] = private(last, "alice")
     assert not other.text.startswith("Your move: "), other.text  # alice heard hers already
+
+
+async def test_a_draw_reads_as_a_tie_in_the_end_and_in_stats(say, db) -> None:
+    """Two displays built alike score alike: "alice and bob tied".
+
+    /stats counts the win both had once as shared ("won 1, … won 1 (1 win shared)", one game).
+    """
+    game_id = await start(say, "@bob")
+    replies: list = []
+    while (state := await state_of(db, game_id)).outcome is None:
+        move = move_of(state, 0)  # the same tile in the same place on both displays
+        await say("alice", f"/place {move}")
+        replies = await say("bob", f"/place {move}")
+    [over] = [r for r in replies if r.kind == "game_over"]
+    score = state.outcome.scores[0]
+    assert over.text.startswith(
+        f"Game #{game_id} is over (all rounds played). alice and bob tied — alice {score}, "
+        f"bob {score}."
+    ), over.text
+    assert over.text.splitlines()[1].startswith("Best move: alice and bob, ")  # the same move
+    [stats] = await say("bob", "/stats @alice")
+    assert stats.text.splitlines()[-1] == (
+        f"Against bob: 1 game, alice won 1, bob won 1 (1 win shared); points {score} to {score}."
+    )

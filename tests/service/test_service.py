@@ -7,6 +7,7 @@ import json
 import sqlite3
 from datetime import timedelta
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -14,7 +15,7 @@ import pytest
 from bot.core.game import GameState, ranks
 from bot.games import GAMES
 from bot.replies import ChatTarget, Reply, UserTarget
-from bot.service import ChatRef, Service, UserRef, load_state
+from bot.service import ChatRef, Service, UserRef, _best_moves, load_state
 from storage import Database
 from storage.migrate import latest_version
 
@@ -564,6 +565,20 @@ def test_ranks_put_winners_first_and_share_ties() -> None:
     assert ranks((20, 20, 5), (0, 1)) == (1, 1, 3)
     # Rummikub of three: carol resigned and left (-20), bob stayed and lost (-90): bob is second.
     assert ranks((110, -90, -20), (0,), left=(2,)) == (1, 2, 3)
+
+
+def test_best_moves_that_tie_are_all_told() -> None:
+    """The same top move by two players names both; different ones are listed, three at most."""
+    names = ["alice", "bob", "carol", "dave", "erin"]
+
+    def move(seat: int, shown: str) -> SimpleNamespace:
+        return SimpleNamespace(seat=seat, shown=shown, score=14)
+
+    assert _best_moves(names, [move(0, "7 at I9 90")]) == "Best move: alice, 7 at I9 90 (+14)."
+    same = [move(0, "7 at I9 90"), move(1, "7 at I9 90")]
+    assert _best_moves(names, same) == "Best move: alice and bob, 7 at I9 90 (+14)."
+    words = [move(seat, word) for seat, word in enumerate(("QI", "ZA", "XU", "JO", "ZO"))]
+    assert _best_moves(names, words) == ("Best moves (+14): alice, QI; bob, ZA; carol, XU; 2 more.")
 
 
 async def test_games_lists_this_chat_and_privately_the_rest(say) -> None:

@@ -101,7 +101,8 @@ async def test_head_to_head_counts_the_games_two_users_played_together(db, make)
     await make.finished(room, [(alice, 70), (bob, 70), (carol, 10)], game_key="rummikub")
     await make.finished(room, [(alice, 500), (carol, 10)])  # bob was not there
     await make.finished(room, [(alice, 95)], game_key="nmbr9")
-    assert await db.results.head_to_head(alice.id, bob.id) == HeadToHead(3, 2, 2, 410, 410)
+    together = await db.results.head_to_head(alice.id, bob.id)
+    assert together == HeadToHead(3, 2, 2, 410, 410, shared=1)  # the Rummikub tie
     assert await db.results.head_to_head(bob.id, carol.id) == HeadToHead(1, 1, 0, 70, 10)
 
 
