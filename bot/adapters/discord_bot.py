@@ -161,6 +161,8 @@ ROUND_NEWS = frozenset({"game_started", "move_played", "timeout"})
 # News that closes a lobby or a game: the game's older messages lose their buttons, even when
 # the news itself has none (a game of bots only ends without a Rematch).
 CLOSING_EVENTS = frozenset({"game_started", "game_over", "game_cancelled"})
+# News that ends a turn: a draft of that turn was played or taken back.
+TURN_ENDS = frozenset({"move_played", "timeout", "game_over"})
 # The asker's private note when a draft step updated the game's draft message in place.
 DRAFT_UPDATED = "The draft message of the game is updated:"
 # What an invitee to a lobby hears: the game waits for its Start.
@@ -1030,6 +1032,12 @@ class FeudBot(commands.Bot):
         game_id = reply.event.get("game_id")
         if reply.private or not isinstance(game_id, int):
             return
+        if reply.kind in TURN_ENDS and (draft := self._drafts.pop(game_id, None)) is not None:
+            # Played by /done, or taken back by /draw or a timeout: the draft's melds and
+            # "/done ends your turn" no longer stand; the move's news below says which.
+            await self._rewrite_draft(
+                draft, f"This draft of game #{game_id} ended with the move below."
+            )
         if not buttons and reply.kind not in CLOSING_EVENTS:
             return
         old = self._live.pop(game_id, None)
@@ -1050,15 +1058,19 @@ class FeudBot(commands.Bot):
         self._drafts[game_id] = new
         if earlier is None or earlier.turn != new.turn or earlier.message_id == new.message_id:
             return
-        channel = self.get_partial_messageable(earlier.channel_id)
+        await self._rewrite_draft(
+            earlier, f"This draft of game #{game_id} goes on in a newer message below."
+        )
+
+    async def _rewrite_draft(self, draft: LiveMessage, text: str) -> None:
+        """Replace a draft message that no longer stands by `text` (no picture, no buttons)."""
+        channel = self.get_partial_messageable(draft.channel_id)
         try:
-            await channel.get_partial_message(earlier.message_id).edit(
-                content=f"This draft of game #{game_id} goes on in a newer message below.",
-                attachments=[],
-                view=None,
+            await channel.get_partial_message(draft.message_id).edit(
+                content=text, attachments=[], view=None
             )
         except discord.HTTPException as error:  # deleted meanwhile: nothing to correct
-            log.info("could not point draft %s to the new one: %s", earlier.message_id, error)
+            log.info("could not correct draft message %s: %s", draft.message_id, error)
 
     async def _strip(self, live: LiveMessage) -> None:
         """Take the buttons off a game's older message (it may be gone: that is fine)."""

@@ -57,7 +57,7 @@ async def test_the_steps_of_a_turn_update_one_draft_message(harness) -> None:
 
     The first step posts the draft and takes the buttons off the start; /play, /undo and
     /reset then post nothing new in the channel; /done posts the move, and the draft message
-    keeps no buttons of the turn that is over.
+    keeps no buttons of the turn that is over, nor a draft that no longer stands.
     """
     fake = harness.fake
     await harness.slash(harness.alice, "new", game="rummikub", player=str(harness.bob), seed=4)
@@ -97,6 +97,8 @@ async def test_the_steps_of_a_turn_update_one_draft_message(harness) -> None:
     inter = await harness.slash(harness.alice, "done")
     [move] = [m for m in harness.replies(inter) if m.public and "bob to move" in m.text]
     assert draft.custom_ids() == []
+    assert draft.text == "This draft of game #1 ended with the move below."
+    assert draft.attachments == []
     assert live_boards(fake, 1) == [move]
 
     # bob's first step is a draft of a new turn: a message of its own, not alice's edited.
@@ -126,3 +128,18 @@ async def test_a_board_asked_mid_draft_leaves_no_contradicting_draft(harness) ->
     assert (first.attachments, first.custom_ids()) == ([], [])
     assert live_boards(fake, 1) == [second]
     assert fake.errors == []
+
+
+async def test_a_draft_taken_back_by_a_draw_no_longer_reads_as_one(harness) -> None:
+    """/draw mid-draft: the melds go back to the rack, so the draft message says it ended."""
+    await harness.slash(harness.alice, "new", game="rummikub", player=str(harness.bob), seed=4)
+    await harness.slash(harness.alice, "start")
+    inter = await harness.slash(harness.alice, "play", move="K13 Y13 R13")
+    [draft] = [m for m in harness.replies(inter) if m.public]
+    assert "every meld is valid. /done ends your turn." in draft.text
+    inter = await harness.slash(harness.alice, "draw")
+    [move] = [m for m in harness.replies(inter) if m.public and "bob to move" in m.text]
+    assert "drew a tile" in move.text
+    assert draft.text == "This draft of game #1 ended with the move below."
+    assert (draft.attachments, draft.custom_ids()) == ([], [])
+    assert harness.fake.errors == []
