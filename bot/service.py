@@ -849,6 +849,12 @@ class Service:
             gdef.check_players(named)
         occupants: list[tuple[int | None, BotLevel | None]] = [(ctx.user.id, None)]
         for invited in await self._people_named(ctx, command):
+            if invited.id == ctx.user.id:
+                raise ServiceError(
+                    "DUPLICATE_PLAYER",
+                    "You take the first seat yourself: name only the others, e.g. "
+                    f"/new {gdef.key} @friend. {usage('new')}",
+                )
             if any(user_id == invited.id for user_id, _ in occupants):
                 raise ServiceError(
                     "DUPLICATE_PLAYER",
@@ -1860,7 +1866,9 @@ class Service:
                 f"/try belongs to {offering}; in {gdef.title} see /rules {gdef.key}.",
             )
         move = gdef.parse_move(command.text)
-        after = self._apply(table, state, seat, move, "try a move on yours.", trying=True)
+        after = self._apply(
+            table, state, seat, move, "/try checks a move on your own turn.", trying=True
+        )
         record = after.history[-1]
         if not record.cells:
             raise ServiceError(

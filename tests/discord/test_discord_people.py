@@ -54,7 +54,10 @@ async def test_stats_of_a_member_are_that_members_own(harness) -> None:
 
 
 async def test_stats_of_an_app_and_a_member_picked_twice_are_refused(harness) -> None:
-    """/stats player:@feudbot is refused (no record made); player: and player2: alike, told so."""
+    """/stats player:@feudbot is refused (no record made); player: and player2: alike, told so.
+
+    So is the asker picking themselves.
+    """
     fake = harness.fake
     inter = await harness.slash(harness.alice, "stats", player=str(fake.app_id))
     [refused] = harness.replies(inter)
@@ -65,6 +68,13 @@ async def test_stats_of_an_app_and_a_member_picked_twice_are_refused(harness) ->
     inter = await harness.slash(harness.alice, "new", game="webfeud", player=bob, player2=bob)
     [twice] = harness.replies(inter)
     assert twice.text.startswith("@bob is in this game already.")  # not "played by 2, not 3"
+    me = str(harness.alice)
+    inter = await harness.slash(harness.alice, "new", game="webfeud", player=me)
+    [myself] = harness.replies(inter)
+    assert myself.text.startswith(
+        "You take the first seat yourself: name only the others, e.g. /new game:Webfeud "
+        "player:@friend."
+    )
     assert await harness.db.games.list_games() == []
 
 
