@@ -442,6 +442,13 @@ def test_melds_with_jokers_may_be_split() -> None:
     assert state.table == (("R3", "R4", "J"), ("R6", "R7", "R8", "R9"))
 
 
+def test_a_joker_may_leave_a_meld_that_stays_valid_without_it() -> None:
+    """As the fourth tile of any run may: R5 R6 R7 J gives its J to K9 K10 (a meld is its tiles)."""
+    state = rig([["K9", "K10", "B1"], ["K2"]], [["R5", "R6", "R7", "J"]])
+    state = play(state, 0, "K9 K10 1:J; done")
+    assert state.table == (("R5", "R6", "R7"), ("K9", "K10", "J"))
+
+
 def test_joker_left_on_the_rack_costs_thirty() -> None:
     """When a player goes out, a joker on another rack costs its holder 30."""
     state = rig([["R8"], ["J", "K2"]], [["R5", "R6", "R7"]])
