@@ -508,9 +508,8 @@ class Service:
             table.state.apply(seat_no, table.gdef.parse_move("pass"))
         except GameError as error:
             return False, error.message
-        warning = _pass_warning(table, table.state).format(who="you")
-        return True, f"Pass your turn in game #{game_id}?" + (
-            f" Careful: {warning}." if warning else ""
+        return True, f"Pass your turn in game #{game_id}?" + _warned(
+            _pass_warning(table, table.state)
         )
 
     @property
@@ -1565,8 +1564,7 @@ class Service:
         text = f"Your turn in {_game_named(table)}{after}."
         if warning is None:
             warning = _pass_warning(table, state)
-        if warning:
-            text += f" Careful: {warning.format(who='you')}."
+        text += _warned(warning)
         return [
             _turn_notice(table, state, seat, text)
             for seat in state.waiting_for()
@@ -2925,6 +2923,20 @@ def _points(score: int) -> str:
     return f" ({score:+d})" if score else ""
 
 
+PASS_WINS = "a pass now ends the game, won by {who}"
+
+
+def _warned(warning: str) -> str:
+    """Return a `_pass_warning` as told to the player to move: " Careful: …", or "" for none.
+
+    A pass that wins the game is news, not a danger: " A pass now ends the game, won by you."
+    """
+    if not warning:
+        return ""
+    said = warning.format(who="you")
+    return f" {said[0].upper()}{said[1:]}." if warning == PASS_WINS else f" Careful: {said}."
+
+
 def _pass_warning(table: _Table, state: GameState) -> str:
     """Return what the pass of the seat to move would do when it ends the game, else "".
 
@@ -2951,6 +2963,10 @@ def _pass_warning(table: _Table, state: GameState) -> str:
     except GameError:
         return ""
     if after.outcome is not None:
+        # Numfeud: the opponent's full inventory is stuck, which the old wording told already.
+        # (Who a third pass in a row makes win is not told: that depends on the racks.)
+        if after.outcome.reason == "full" and after.outcome.winners == (seat,):
+            return PASS_WINS
         return "a pass now ends the game"
     if seat not in table.gdef.seats_in_game(after):
         return "a pass now puts {who} out of the game"

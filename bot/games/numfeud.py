@@ -1266,13 +1266,17 @@ class NumfeudDef(GameDef):
         return TIMEOUT
 
     def ending_note(self, state: GameState, names: Sequence[str]) -> str:
-        """Say, for a game that ended blocked, that the smaller inventory won and the sums.
+        """Say whose full inventory could not be laid, or which inventory won a blocked game.
 
-        The sums are `inventory_value`, as `_finish_blocked` scored them; other endings say
+        For a blocked game: that the smaller inventory won, and the sums, which are
+        `inventory_value`, as `_finish_blocked` scored them; other endings say
         enough with their scores.
         """
         assert isinstance(state, NumfeudState)
         outcome = state.outcome
+        if outcome is not None and outcome.reason == "full":
+            stuck = next(s for s in range(state.players) if s not in outcome.winners)
+            return f"{names[stuck]} held {MAX_RACK} tiles and could lay none of them."
         if outcome is None or outcome.reason != "blocked":
             return ""
         values = [inventory_value(rack) for rack in state.racks]

@@ -179,3 +179,33 @@ async def test_the_pass_button_at_20_tiles_is_refused_before_it_asks(service, db
     ok, said = await service.pass_question(room, alice, game_id)
     assert not ok
     assert said.startswith("You hold 20 tiles, the most allowed"), said
+
+
+async def test_a_pass_that_wins_on_a_stuck_full_inventory_is_no_careful(service, db) -> None:
+    """A player holds 20 tiles and can lay none: the other's pass would win the game.
+
+    That is news, not a danger ("A pass now ends the game, won by you."), and the end says
+    whose inventory could not be laid.
+    """
+    game_id = await new_game(service)
+    names = ("alice", "bob")
+    notices: list[Reply] = []
+    for _ in range(60):
+        state = load_state(await db.games.get_game(game_id))
+        assert state.outcome is None
+        move = str(choose_numfeud_move(state, state.to_move, "easy", 1))
+        line = f"/{move}" if move == "pass" or move.startswith("swap") else f"/play {move}"
+        replies = await send(service, names[state.to_move], line)
+        notices = [r for r in replies if "won by" in r.text]
+        if notices:
+            break
+    [news, turn] = notices
+    winner = names[load_state(await db.games.get_game(game_id)).to_move]
+    assert news.text.endswith(f"{winner} to move; a pass now ends the game, won by {winner}.")
+    assert turn.text.endswith(". A pass now ends the game, won by you.")
+    assert "Careful" not in turn.text
+    replies = await send(service, winner, "/pass")
+    [over] = [r for r in replies if r.kind == "game_over"]
+    stuck = next(name for name in names if name != winner)
+    assert f"{winner} won — " in over.text
+    assert f"{stuck} held 20 tiles and could lay none of them." in over.text
