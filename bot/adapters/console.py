@@ -90,6 +90,12 @@ def split_line(line: str, default: str) -> tuple[str, str] | None:
     return default, text
 
 
+def quits(line: str) -> bool:
+    """Return whether a line asks to leave: /quit or /exit, alone or a player's ("bob: /quit")."""
+    parts = split_line(line, "")
+    return parts is not None and parts[1].lower() in QUIT
+
+
 @dataclass
 class Console:
     """Prints replies for one local chat and feeds it lines as different local players."""
@@ -199,6 +205,7 @@ async def run_console(
     image_dir: Path | None = None,
     out: TextIO | None = None,
     inp: TextIO | None = None,
+    err: TextIO | None = None,
     welcome: str | None = None,
     reminders: Sequence[timedelta] = DEFAULT_REMINDERS,
     render: bool = True,
@@ -213,6 +220,7 @@ async def run_console(
         image_dir: Where image attachments are written.
         out: Where to print (default: stdout).
         inp: Where to read commands interactively (default: stdin).
+        err: Where warnings go, and with `json_mode` the prompt (default: stderr).
         welcome: A line printed before the prompt.
         reminders: How long before a turn deadline to remind the player.
         render: Attach images when the renderers are installed.
@@ -231,6 +239,7 @@ async def run_console(
             out=stream,
             json_mode=json_mode,
             image_dir=image_dir or Path("feudbot-images"),
+            err=err or sys.stderr,
         )
         dispatcher = Dispatcher(service, console.send, platforms=(CONSOLE,))
         try:
@@ -240,6 +249,8 @@ async def run_console(
             dispatcher.start()
             if script is not None:
                 for line in script:
+                    if quits(line):  # as at the prompt: the lines after it are not run
+                        break
                     await console.feed(line)
             else:
                 await _interactive(console, inp or sys.stdin, welcome)
@@ -251,7 +262,8 @@ async def run_console(
 
 
 async def _interactive(console: Console, inp: TextIO, welcome: str | None) -> None:
-    out = console.out
+    # With --json, standard output carries one JSON object per reply and nothing else.
+    out = console.err if console.json_mode else console.out
     if welcome:
         out.write(welcome + "\n")
     out.write(
@@ -266,7 +278,7 @@ async def _interactive(console: Console, inp: TextIO, welcome: str | None) -> No
             if not line:  # end of input
                 out.write("\n")
                 return
-            if line.strip().lower() in QUIT:
+            if quits(line):
                 return
             await console.feed(line)
     except asyncio.CancelledError:  # Ctrl-C, at the prompt or mid-command: end the line, stop

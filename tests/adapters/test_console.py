@@ -271,6 +271,39 @@ async def test_interactive_console_hot_seat(tmp_path) -> None:
     assert text.index("(private to bob)\n  Your rack") > 0
 
 
+async def test_quit_as_a_players_line_or_in_a_script_leaves(tmp_path) -> None:
+    """A player's line "@bob: /quit" leaves as /quit does; in a script, later lines are not run."""
+    text = await interact(tmp_path, "@bob: /quit\n/new webfeud bot=easy\n")
+    assert "There is no command" not in text
+    assert text.count("alice> ") == 1
+    out = io.StringIO()
+    script = ["/new webfeud bot=easy seed=1", "/QUIT", "/new numfeud bot=easy"]
+    db = tmp_path / "s.sqlite3"
+    assert await run_console(str(db), name="alice", script=script, out=out, render=False) == 0
+    assert "Numfeud" not in out.getvalue()
+    assert "Webfeud" in out.getvalue()
+
+
+async def test_interactive_json_prints_only_json_on_standard_output(tmp_path) -> None:
+    """--json at the prompt: the welcome and the prompts go to stderr, replies stay JSON lines."""
+    out, err = io.StringIO(), io.StringIO()
+    status = await run_console(
+        str(tmp_path / "j.sqlite3"),
+        name="alice",
+        json_mode=True,
+        inp=io.StringIO("/games\n/quit\n"),
+        out=out,
+        render=False,
+        welcome="hello",
+        err=err,
+    )
+    assert status == 0
+    replies = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [reply["event"]["type"] for reply in replies] == ["games"]
+    assert err.getvalue().startswith("hello\nfeudbot console — you play as alice.")
+    assert err.getvalue().count("alice> ") == 2
+
+
 async def test_hot_seat_names_are_any_script_and_keep_their_first_spelling(tmp_path) -> None:
     """@zoë acts as zoë; "@Bob:" acts as bob without renaming him Bob in later messages."""
     text = await interact(
