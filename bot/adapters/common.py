@@ -56,23 +56,29 @@ def ascii_board(view: Mapping[str, Any]) -> str | None:
     return "\n".join(lines)
 
 
-def ascii_melds(view: Mapping[str, Any]) -> str | None:
+def ascii_melds(view: Mapping[str, Any], names: Sequence[str] = ()) -> str | None:
     """Draw a number-tile game's table as text, one numbered meld a line (None: no melds).
 
-    Invalid melds of a draft end with ``<- invalid: <problem>``; an empty table says so.
+    Invalid melds of a draft end with ``<- invalid: <problem>``; an empty table says so. A
+    table with a draft on it says so first; the pool and the players' tile counts follow, as
+    the picture shows them.
     """
     melds = view.get("melds")
     if not isinstance(melds, list):
         return None
+    lines = ["  (a draft of this turn: nothing is played until /done)"] if view.get("draft") else []
     if not melds:
-        return "  (the table is empty)"
-    lines = []
+        lines.append("  (the table is empty)")
     for meld in melds:
         tiles = " ".join(meld.get("tiles", [])) or "(empty)"
         line = f"{meld.get('number', '?'):>3}: {tiles}"
         if not meld.get("valid", True):
             line += f"   <- invalid: {meld.get('problem', '')}"
         lines.append(line)
+    sizes, pool = view.get("rack_sizes"), view.get("pool")
+    if isinstance(sizes, list) and isinstance(pool, int) and len(names) == len(sizes):
+        held = ", ".join(f"{name} {size}" for name, size in zip(names, sizes, strict=True))
+        lines.append(f"  pool {pool} · tiles: {held}")
     return "\n".join(lines)
 
 
@@ -143,7 +149,7 @@ def text_board(view: Mapping[str, Any], names: Sequence[str] = ()) -> str | None
     """Draw any game's public view as text for a terminal (None when it has no table)."""
     return (
         ascii_board(view)
-        or ascii_melds(view)
+        or ascii_melds(view, names)
         or ascii_number_grid(view)
         or ascii_displays(view, names)
     )

@@ -39,7 +39,10 @@ async def test_a_rummikub_turn_in_steps_in_the_console(tmp_path) -> None:
 
 
 def test_ascii_melds_numbers_the_melds_and_ignores_other_games() -> None:
-    """One numbered line per meld; an empty table says so; a word game's view gives None."""
+    """One numbered line per meld; an empty table says so; a word game's view gives None.
+
+    A draft on the table is said first; the pool and each player's tile count follow.
+    """
     view = {
         "melds": [
             {"number": 1, "tiles": ["R5", "R6", "R7"], "valid": True},
@@ -49,3 +52,9 @@ def test_ascii_melds_numbers_the_melds_and_ignores_other_games() -> None:
     assert ascii_melds(view) == "  1: R5 R6 R7\n  2: (empty)"
     assert ascii_melds({"melds": []}) == "  (the table is empty)"
     assert ascii_melds({"board": "....", "size": 2}) is None
+    drafted = {**view, "draft": ["R5 R6 R7"], "pool": 78, "rack_sizes": [11, 14]}
+    assert ascii_melds(drafted, ["alice", "bob"]) == (
+        "  (a draft of this turn: nothing is played until /done)\n"
+        "  1: R5 R6 R7\n  2: (empty)\n"
+        "  pool 78 · tiles: alice 11, bob 14"
+    )
