@@ -1058,6 +1058,14 @@ class NumfeudState:
                 f"You hold {MAX_RACK} tiles, the most allowed, and a swap draws one more: lay "
                 "down a tile.",
             )
+        # Tiles the player does not hold first: a limit on them would be beside the point.
+        missing = missing_from(self.racks[seat], move.tiles)
+        if missing:
+            raise RuleError(
+                Reason.TILE_NOT_IN_RACK,
+                f"You have {shortage(self.racks[seat], missing, tile_name)} in your"
+                " inventory. See your tiles with /rack.",
+            )
         if self.swapped[seat] + k > SWAP_LIMIT:
             left = SWAP_LIMIT - self.swapped[seat]
             then = (
@@ -1066,13 +1074,6 @@ class NumfeudState:
                 else "you have swapped them all: lay tiles or pass."
             )
             raise RuleError(Reason.SWAP_LIMIT, f"A game allows {SWAP_LIMIT} swapped tiles; {then}")
-        missing = missing_from(self.racks[seat], move.tiles)
-        if missing:
-            raise RuleError(
-                Reason.TILE_NOT_IN_RACK,
-                f"You have {shortage(self.racks[seat], missing, tile_name)} in your"
-                " inventory. See your tiles with /rack.",
-            )
         # The tiles go back into the bag first; then one more than returned is drawn.
         bag = return_to_bag(self.bag, move.tiles, f"{self.seed}:{self.turn}")
         drawn, bag = draw(bag, k + 1)

@@ -468,6 +468,8 @@ def test_swap_cap_is_13_tiles_per_game() -> None:
     """You are only allowed to swap 13 tiles during a game."""
     state = rig(RUN, [["B1", "B2", "B3", "Y1"], ["Y2"]], swapped=(11, 0))
     assert refused(state, "swap B1 B2 B3") is Reason.SWAP_LIMIT
+    # A tile not held is told first: the limit is beside the point for it.
+    assert refused(state, "swap R9 B1 B2") is Reason.TILE_NOT_IN_RACK
     with pytest.raises(RuleError, match=r"; you may swap 2 more: swap at most 2 or pass\.$"):
         play(state, "swap B1 B2 B3")
     after = play(state, "swap B1 B2")
