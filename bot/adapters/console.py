@@ -49,6 +49,8 @@ _LINE = re.compile(rf"^@?({_NAME})\s*:\s*(.*)$")
 # "@bob /rack": a name and a command with the colon forgotten (not a command of the default
 # player, who would be told that commands start with a slash).
 _NO_COLON = re.compile(rf"^(@?{_NAME})\s+(/\S.*)$")
+# "@@bob: /rack", ": /rack": a line of a player with a name no player can have.
+_BAD_NAME = re.compile(r"^([^/]*?)\s*:\s*(/\S.*)$")
 QUIT = {"/quit", "/exit"}
 
 
@@ -127,7 +129,17 @@ class Console:
             return []
         name, text = parts
         if (slip := _NO_COLON.match(text)) is not None:
-            return await self._no_colon(name, slip[1], slip[2])
+            return await self._hint(
+                name,
+                f"Did you mean {slip[1]}: {slip[2]}? A player's name is followed by a colon.",
+            )
+        if (odd := _BAD_NAME.match(text)) is not None:
+            what = f"{odd[1]} is not a player's name (no spaces, none of : @ / inside)"
+            return await self._hint(
+                name,
+                f"{what if odd[1] else 'A player name comes before the colon'}: write e.g. "
+                f"bob: {odd[2]}",
+            )
         try:
             replies = await self.service.handle(CHAT, await self.user(name), text)
         except Exception:
@@ -139,10 +151,12 @@ class Console:
         await self.send(replies)
         return replies
 
-    async def _no_colon(self, name: str, player: str, command: str) -> list[Reply]:
-        """Answer "@bob /new webfeud" (to `name`, who typed it) with the line it was meant to be."""
+    async def _hint(self, name: str, hint: str) -> list[Reply]:
+        """Answer a line that addresses no player (to `name`, who typed it) with how to write it.
+
+        "@bob /new webfeud" (the colon forgotten) or "@@bob: /rack" (no name a player has).
+        """
         user = await self.user(name)
-        hint = f"Did you mean {player}: {command}? A player's name is followed by a colon."
         event = {"type": "error", "reason": "BAD_COMMAND", "message": hint}
         replies = [Reply(UserTarget(0, CONSOLE, user.user_id, user.name), hint, event=event)]
         await self.send(replies)

@@ -175,14 +175,21 @@ def test_bad_lines_get_clear_replies_in_script_mode(tmp_path, capsys) -> None:
 
 
 def test_a_name_without_its_colon_is_told_how_to_write_the_line(tmp_path, capsys) -> None:
-    """A line "@bob /new webfeud" is answered with the line it meant; nothing is done."""
-    lines = ["@bob /new webfeud", "bob /board", "bob: /games"]
+    """A line "@bob /new webfeud" is answered with the line it meant; nothing is done.
+
+    So is a line whose name no player can have ("@@bob: /rack", ": /rack").
+    """
+    lines = ["@bob /new webfeud", "bob /board", "@@bob: /rack", ": /new webfeud", "bob: /games"]
     objs = run_script(tmp_path, tmp_path / "colon.sqlite3", lines, capsys)
     # The line is the default player's (it names nobody), so its answer is theirs, privately.
     assert [o["to"] for o in objs[:2]] == [default_name()] * 2
     assert [o["text"] for o in objs[:2]] == [
         "Did you mean @bob: /new webfeud? A player's name is followed by a colon.",
         "Did you mean bob: /board? A player's name is followed by a colon.",
+    ]
+    assert [o["text"] for o in objs[2:4]] == [
+        "@@bob is not a player's name (no spaces, none of : @ / inside): write e.g. bob: /rack",
+        "A player name comes before the colon: write e.g. bob: /new webfeud",
     ]
     assert objs[0]["event"]["reason"] == "BAD_COMMAND"
     assert all("created" not in o["text"] for o in objs)
