@@ -116,8 +116,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "new",
         "<game> [@player …] [bot=easy|medium|hard …] [option=value …]",
         "Create a game in this chat; you take the first seat, invited players and bots the next"
-        " ones. It starts by itself once the game's most seats are taken (or at once in a private"
-        " chat); otherwise /start starts it. `seed=<n>` deals a reproducible"
+        " ones. It starts by itself once its last seat is taken (or at once in a private chat);"
+        " otherwise /start starts it. `seed=<n>` deals a reproducible"
         " game where the bot allows it (always in the console).",
         takes_game_id=False,
         shape="new",
@@ -135,9 +135,9 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec(
         "cancel",
         "",
-        "Cancel a game: its host (the creator; once they leave the lobby, the first player"
-        " left) or a chat admin. Once it has started with other players, only an admin can;"
-        " give up with /resign instead.",
+        "Cancel a game: its host or a chat admin can. Once it has started with other players,"
+        " only an admin can; give up with /resign instead. The host is its creator, or once"
+        " they leave the lobby, the first player left.",
         shape="none",
     ),
     CommandSpec(
@@ -207,14 +207,14 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec(
         "nudge",
         "",
-        "Remind the player the game waits for that it is their turn (once a turn).",
+        "Remind whoever the game waits for that it is their turn (once a turn).",
         shape="none",
     ),
     CommandSpec(
         "resign",
         "",
-        "Give up the game; you lose (with 2+ others left in NMBR 9, SmartFeud, Rummikub they "
-        "play on, except in Rummikub's last round, which then ends).",
+        "Give up the game; you lose. In NMBR 9, SmartFeud and Rummikub, two or more others left"
+        " play on (in Rummikub's last round the game ends instead).",
         shape="none",
     ),
     CommandSpec(
@@ -247,8 +247,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec(
         "leaderboard",
         "[game] [year] [everywhere]",
-        "Show the leaderboard of finished games (games, wins, points) of this chat, or of every"
-        " chat with `everywhere`; for one game or all games; `2026`: one UTC calendar year only."
+        "Show this chat's leaderboard of finished games: games, wins and points. Add a game for"
+        " that game only, `2026` for one UTC calendar year, `everywhere` for every chat."
         " `/leaderboard numfeud` is the Numfeud World Ranking of this year, by points.",
         takes_game_id=False,
         shape="leaderboard",
@@ -555,6 +555,8 @@ def help_text(name: str = "") -> str:
         return QUICK_START.format(games=games)
     if name.lower() != "all":
         spec = SPECS.get(name.lstrip("/").lower())
+        if spec is None and name.lower() in GAMES:  # /help webfeud: a game, not a command
+            raise CommandError(f"{name.lower()} is a game: /rules {name.lower()} explains it.")
         if spec is None:
             raise _no_command(name.lstrip("/").lower())
         return f"{spec.syntax}\n{_plain(spec.summary)}"

@@ -1699,7 +1699,9 @@ def build_commands() -> list[app_commands.Command[Any, Any, Any]]:
 
     @app_commands.command(name="help", description=desc("help"))
     @app_commands.guild_only()
-    @app_commands.describe(command="Explain this command (all commands by default)")
+    @app_commands.describe(
+        command="A command to explain, or all for every command (else a quick start)"
+    )
     @app_commands.autocomplete(command=command_autocomplete)
     async def help_(interaction: discord.Interaction[Any], command: str | None = None) -> None:
         bot = _bot(interaction)
@@ -1758,6 +1760,11 @@ def build_commands() -> list[app_commands.Command[Any, Any, Any]]:
     out = [new, *out, *explicit[1:]]
     names = [c.name for c in out]
     assert len(names) == len(set(names)), names
+    # As every message: the summaries' commands in slash form ("/help command:all").
+    to_slash = translator(out)
+    for command in out:
+        if command.name in summary:
+            command.description = short_description(to_slash(summary[command.name]))
     return out
 
 

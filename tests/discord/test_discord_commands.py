@@ -443,7 +443,15 @@ async def test_descriptions_never_end_at_an_abbreviation(harness):
     for command in synced.values():
         for text in [command["description"], *(o["description"] for o in command["options"])]:
             assert not text.rstrip(".…").endswith(("e.g", "i.e")), (command["name"], text)
+            assert not text.endswith("…"), (command["name"], text)  # whole sentences, never cut
             assert "<" not in text.replace("<game>", ""), (command["name"], text)
+    # In slash form, as every message: the /help command's own words too.
+    assert synced["help"]["description"] == (
+        "Show how to start and play; /help command:all lists every command, /help command:play "
+        "explains one."
+    )
+    [topic] = synced["help"]["options"]
+    assert topic["description"].startswith("A command to explain, or all for every command")
     assert synced["place"]["description"] == "NMBR 9: place this round's tile, e.g. /place C4 90."
     placement = synced["place"]["options"][0]
     assert placement["name"] == "placement"

@@ -104,7 +104,7 @@ def test_parse_command_reads_each_shape(line: str, expected: Command) -> None:
         # A suggestion says the gist, whole, never a summary cut at 200 characters.
         (
             "/ranking",
-            "Did you mean /leaderboard? Show the leaderboard of finished games (games, wins,",
+            "Did you mean /leaderboard? Show this chat's leaderboard of finished games: games,",
         ),
         (
             "/create",
@@ -153,13 +153,15 @@ def test_wrong_input_shows_the_syntax(line: str, shows: str) -> None:
 def test_help_for_one_command_gives_syntax_and_summary() -> None:
     """/help swap shows the swap syntax line first."""
     assert help_text("swap").splitlines()[0] == "/swap <tiles> [game=<id>]"
+    with pytest.raises(CommandError, match=r"^webfeud is a game: /rules webfeud explains it\.$"):
+        help_text("Webfeud")  # a game, not a command
 
 
 def test_help_for_resign_tells_who_plays_on_and_when_the_game_ends() -> None:
     """/help resign names the games that go on without a resigner and Rummikub's last round."""
     text = help_text("resign")
-    assert "with 2+ others left in NMBR 9, SmartFeud, Rummikub they play on" in text
-    assert "except in Rummikub's last round, which then ends" in text
+    assert "In NMBR 9, SmartFeud and Rummikub, two or more others left play on" in text
+    assert "(in Rummikub's last round the game ends instead)" in text
 
 
 def test_help_for_a_move_word_or_a_synonym_says_what_to_use_in_plain_text() -> None:
