@@ -62,6 +62,7 @@ from bot.commands import (
     Command,
     CommandError,
     CommandSpec,
+    is_bot_name,
     option_slip,
     parse_command,
 )
@@ -1493,14 +1494,19 @@ def _parse_options(text: str | None) -> dict[str, str]:
     options: dict[str, str] = {}
     for token in (text or "").replace(",", " ").split():
         name, sep, value = token.partition("=")
+        field = re.split(r"[=:]", token, maxsplit=1)[0].lower()
+        if field in ("bot", "game") or is_bot_name(token):  # bot=hard, bot:hard, bot-hard, game:2
+            field = "game" if field == "game" else "bot"
+            more = " (and bots: for more than one)" if field == "bot" else ""
+            raise CommandError(
+                f"{field} has its own field in /new: pick {field}:{more} instead of options:."
+            )
         if not sep or not name or not value:
             slip = option_slip(token)  # "time:60s": did you mean time=60s?
             raise CommandError(
                 f"I did not understand {token!r}"
                 + (slip if slip != "." else "; options look like name=value, e.g. board=random.")
             )
-        if name.lower() in ("bot", "game"):
-            raise CommandError(f"{name}= has its own field in /new: use {name.lower()}: instead.")
         if name.lower() in options:
             raise CommandError(f"{name}= is given twice.")
         options[name.lower()] = value
