@@ -536,7 +536,8 @@ def _no_command(name: str) -> CommandError:
 # /help without a topic: what a newcomer needs first, short enough for a phone screen.
 QUICK_START = (
     "I run these games here:\n{games}\n"
-    "Start one: /new webfeud bot=easy to play me, or /new webfeud @friend (others /join).\n"
+    "Start one: /new webfeud bot=easy to play me; in a group, /new webfeud @friend, or"
+    " /new smartfeud and others /join.\n"
     "Play: /play <move> (how moves are written: /rules <game>), /rack shows your tiles, /pass, "
     "/resign.\n"
     "Look: /board, /games, /leaderboard, /stats.\n"
@@ -555,8 +556,6 @@ def help_text(name: str = "") -> str:
         return QUICK_START.format(games=games)
     if name.lower() != "all":
         spec = SPECS.get(name.lstrip("/").lower())
-        if spec is None and name.lower() in GAMES:  # /help webfeud: a game, not a command
-            raise CommandError(f"{name.lower()} is a game: /rules {name.lower()} explains it.")
         if spec is None:
             raise _no_command(name.lstrip("/").lower())
         return f"{spec.syntax}\n{_plain(spec.summary)}"
