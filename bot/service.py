@@ -690,7 +690,7 @@ class Service:
                     chat_id=ctx.chat.id, user_id=ctx.user.id if mine else None, statuses=("lobby",)
                 )
                 if len(waiting) == 1:
-                    raise _not_started(waiting[0].id)
+                    raise _not_started(waiting[0].id, leaving=ctx.command == "resign")
                 if waiting:
                     ids = ", ".join(f"#{row.id}" for row in sorted(waiting, key=lambda r: r.id))
                     whose = "Your games" if mine else "The games"
@@ -1289,10 +1289,7 @@ class Service:
             if moved:
                 raise _already_played(row.id)
             if resigning and row.status == "lobby":
-                raise ServiceError(
-                    "NOT_STARTED",
-                    f"Game #{row.id} has not started yet; to leave it, /leave game={row.id}.",
-                )
+                raise _not_started(row.id, leaving=True)
             if row.status != "active" or table.state is None:
                 raise _not_in_status(row)
             if seat_no not in table.gdef.seats_in_game(table.state):
@@ -3081,10 +3078,12 @@ def _unknown_person(name: str, then: str) -> ServiceError:
     )
 
 
-def _not_started(game_id: int) -> ServiceError:
-    return ServiceError(
-        "NOT_STARTED", f"Game #{game_id} has not started yet; start it with /start game={game_id}."
+def _not_started(game_id: int, *, leaving: bool = False) -> ServiceError:
+    """Refuse a command a lobby cannot take: it has not started (/resign: /leave it instead)."""
+    then = (
+        f"to leave it, /leave game={game_id}" if leaving else f"start it with /start game={game_id}"
     )
+    return ServiceError("NOT_STARTED", f"Game #{game_id} has not started yet; {then}.")
 
 
 def _out_of(game_id: int) -> ServiceError:

@@ -161,13 +161,16 @@ async def test_lobby_join_leave_and_start(say, db) -> None:
 
 
 async def test_turn_commands_in_a_waiting_game_say_how_to_start_it(say, table_rows) -> None:
-    """/rack, /pass or /resign before the deal name the waiting game and /start, not /new."""
+    """/rack, /pass or /board before the deal name the waiting game and /start, not /new.
+
+    /resign names /leave, the way out of a lobby.
+    """
     await say("alice", "/new rummikub bot=easy")
     before = table_rows()
     for text in ("/rack", "/pass", "/resign", "/board"):
         error = error_of(await say("alice", text))
         assert error["reason"] == "NOT_STARTED", text
-        assert "/start game=1" in error["message"]
+        assert ("/leave game=1" if text == "/resign" else "/start game=1") in error["message"]
     assert table_rows() == before
     await say("alice", "/new nmbr9")  # two waiting games: both named, and how to start one
     before = table_rows()
@@ -1152,6 +1155,9 @@ async def test_games_left_and_lobbies_are_not_offered_to_bare_commands(say) -> N
         "Game #4 has not started yet; to leave it, /leave game=4."
     )
     await say("erin", "/join game=4")
+    assert error_of(await say("erin", "/resign"))["message"] == (  # bare: her one lobby
+        "Game #4 has not started yet; to leave it, /leave game=4."
+    )
     assert events(await say("erin", "/join"), "game_joined")[0]["game_id"] == 3  # not #4 again
     assert error_of(await say("bob", "/leave game=1"))["message"] == (
         "Game #1 has started; to give up, /resign game=1."
