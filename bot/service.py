@@ -686,18 +686,33 @@ class Service:
             rows = await self._taking(rows, ctx.command) if len(rows) > 1 else rows
         if not rows:
             if "lobby" not in wanted:
+                # The asker's own lobbies, which they can start; else (a look) the chat's,
+                # which they can join.
                 waiting = await self.db.games.list_games(
-                    chat_id=ctx.chat.id, user_id=ctx.user.id if mine else None, statuses=("lobby",)
+                    chat_id=ctx.chat.id, user_id=ctx.user.id, statuses=("lobby",)
                 )
-                if len(waiting) == 1:
+                own = bool(waiting)
+                if not own and not mine:
+                    waiting = await self.db.games.list_games(
+                        chat_id=ctx.chat.id, statuses=("lobby",)
+                    )
+                if len(waiting) == 1 and own:
                     raise _not_started(waiting[0].id, leaving=ctx.command == "resign")
-                if waiting:
-                    ids = ", ".join(f"#{row.id}" for row in sorted(waiting, key=lambda r: r.id))
-                    whose = "Your games" if mine else "The games"
+                if len(waiting) == 1:
+                    lobby = waiting[0].id
                     raise ServiceError(
                         "NOT_STARTED",
-                        f"{whose} here have not started yet ({ids}); "
-                        "start one with /start game=<id>.",
+                        f"Game #{lobby} has not started yet; /join game={lobby} takes a seat.",
+                    )
+                if waiting:
+                    ids = ", ".join(f"#{row.id}" for row in sorted(waiting, key=lambda r: r.id))
+                    whose, then = (
+                        ("Your games", "start one with /start game=<id>")
+                        if own
+                        else ("The games", "join one with /join game=<id>")
+                    )
+                    raise ServiceError(
+                        "NOT_STARTED", f"{whose} here have not started yet ({ids}); {then}."
                     )
             # A final board, rack or history can still be seen: that of the last finished game
             # (right after the end is when players most want to look back).

@@ -1172,3 +1172,19 @@ async def test_a_move_after_the_end_is_told_the_game_is_over(say) -> None:
         "Your game #1 here is over (/board game=1 shows how it ended); start another with "
         "/new <game> @player."
     )
+
+
+async def test_a_look_at_lobbies_names_ones_own_first(say) -> None:
+    """/board before any deal: the asker's own lobby (to start), else the chat's (to join)."""
+    await say("a", "/new smartfeud bot=easy")  # #1
+    await say("b", "/new smartfeud bot=easy")  # #2
+    assert error_of(await say("b", "/board"))["message"] == (
+        "Game #2 has not started yet; start it with /start game=2."
+    )
+    assert error_of(await say("c", "/board"))["message"] == (
+        "The games here have not started yet (#1, #2); join one with /join game=<id>."
+    )
+    await say("a", "/leave")  # #1 is cancelled: one lobby left, not c's
+    assert error_of(await say("c", "/board"))["message"] == (
+        "Game #2 has not started yet; /join game=2 takes a seat."
+    )
