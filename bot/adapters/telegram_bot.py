@@ -216,14 +216,11 @@ WELCOME = (
     "/new webfeud @friend; moves of your group games can be sent here too. /help lists more."
 )
 # Posted once when the bot is added to a group (fewer than 600 characters).
+# The games are described as /help describes them (`GameDef.tagline`).
 GROUP_WELCOME = (
     "Hello! I host five tile games:\n"
-    "webfeud — a crossword word game like Wordfeud\n"
-    "smartfeud — the word game where you may take a tile from the board\n"
-    "rummikub — lay runs and groups of numbered tiles, 2–4 players\n"
-    "numfeud — Rummikub's tiles on a crossword board\n"
-    "nmbr9 — stack numbered tiles in levels, also alone\n"
-    "Start: /new webfeud @friend, or /new webfeud bot=easy to play me. Your tiles come in our "
+    + "".join(f"{key} — {gdef.tagline}\n" for key, gdef in GAMES.items())
+    + "Start: /new webfeud @friend, or /new webfeud bot=easy to play me. Your tiles come in our "
     "private chat. /help for more."
 )
 # Added under the news of a move typed in a group whose text told a secret (once per player

@@ -7,6 +7,7 @@ from datetime import timedelta
 import pytest
 
 from bot.ai import choose_move
+from bot.games import GAMES
 from bot.reminders import Dispatcher
 from bot.service import load_state, utcnow
 
@@ -120,7 +121,7 @@ async def test_a_group_that_adds_the_bot_is_welcomed_once(tg, people) -> None:
     assert welcome == GROUP_WELCOME
     assert len(welcome) < 600
     for key in ("webfeud", "smartfeud", "rummikub", "numfeud", "nmbr9"):
-        assert f"\n{key} — " in welcome
+        assert f"\n{key} — {GAMES[key].tagline}\n" in welcome  # as /help says
     assert "/new webfeud @friend" in welcome
     assert "/new webfeud bot=easy" in welcome
     assert "/help" in welcome
