@@ -1123,7 +1123,7 @@ class Service:
                     "BAD_PLAYER_COUNT",
                     f"{gdef.title} needs {plural(gdef.min_players, 'player')} and game #{row.id} "
                     f"has {seated}: others can /join game={row.id}, or /cancel it and play a bot:"
-                    f" /new {gdef.key} bot=easy|medium|hard.",
+                    f" /new {gdef.key} bot=easy (or bot=medium, bot=hard).",
                 )
             replies = await self._start(table)
             note = await self._other_games_note(ctx, row.id)

@@ -908,7 +908,7 @@ class Nmbr9Def(GameDef):
 
     def missed_deadline(self) -> str:
         """Say what a missed round deadline does: the easy rule places the tile."""
-        return "the easy rule places it for you"
+        return "the easy rule places it for you (as high up, then as central, as it fits)"
 
     def round_of(self, state: GameState) -> int | None:
         """Return the round being played: every seat places at once, privately."""

@@ -70,7 +70,8 @@ RULES_SUMMARY = (
     "your last play may not lay a joker. A pass draws a tile; a swap draws one more than it "
     "returns, 13 tiles swapped per game at most. Your inventory holds 20 tiles at most: at 20 "
     "with no tile to lay you lose 50 and your opponent gains 50. Bag empty and both pass: the "
-    "smaller inventory wins. Ranking points: the winner gains the loser's inventory sum (a "
+    "smaller inventory sum wins. Tiles: R B Y G (red, blue, yellow, green) 1–13 and jokers J. "
+    "Ranking points: the winner gains the loser's inventory sum (a "
     "joker counts 15), the loser loses it; resigning after your first move costs 50."
 )
 NOTATION_HELP = (
@@ -1292,7 +1293,7 @@ class NumfeudDef(GameDef):
         )
         if not outcome.winners:
             return f"Equal inventories, so nobody wins and each loses their own sum: {sums}{joker}."
-        return f"The smaller inventory wins: {sums}{joker}."
+        return f"The smaller inventory sum wins: {sums}{joker}."
 
     def missed_deadline(self) -> str:
         """Say what a missed turn deadline does: the player resigns for -50."""

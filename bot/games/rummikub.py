@@ -143,7 +143,8 @@ RULES_SUMMARY = (
     "Be the first to lay all your tiles, in groups (one number in 3 or 4 colours) and runs "
     "(3 or more numbers in a row in one colour). Your initial meld must be worth 30 or more, "
     "from your own rack, before you may touch the melds on the table. Cannot or will not lay? "
-    "Draw a tile. When the pool is empty everyone plays once more and the smallest rack wins. "
+    "Draw a tile. When the pool is empty everyone plays once more and the rack of least value "
+    "wins. "
     "The winner gains the tiles left on the other racks (a joker counts 30); each loser loses "
     "their own."
 )
@@ -923,7 +924,7 @@ class RummikubDef(GameDef):
             f"{names[seat]} {values[seat]}" for seat in sorted(stayed, key=values.__getitem__)
         )
         joker = any(JOKER in state.racks[seat] for seat in stayed)
-        return f"The smallest rack wins: {racks}" + (
+        return f"The rack of least value wins: {racks}" + (
             f" (a joker counts {JOKER_PENALTY})." if joker else "."
         )
 

@@ -677,12 +677,12 @@ def test_ending_note_blocked_says_the_smaller_inventory_wins_with_the_sums() -> 
     assert over.outcome.reason == "blocked"
     assert over.scores == (28, -28)
     assert NUMFEUD.ending_note(over, NAMES) == (
-        "The smaller inventory wins: alice 12, bob 28 (a joker counts 15)."
+        "The smaller inventory sum wins: alice 12, bob 28 (a joker counts 15)."
     )
     low_second = rig(RUN, [["J", "G13"], ["Y2", "B10"]], bag=())
     over = play(play(low_second, "pass"), "pass", 1)
     assert NUMFEUD.ending_note(over, NAMES) == (
-        "The smaller inventory wins: bob 12, alice 28 (a joker counts 15)."
+        "The smaller inventory sum wins: bob 12, alice 28 (a joker counts 15)."
     )
 
 
@@ -714,7 +714,8 @@ def test_rules_summary_states_how_to_win_and_the_limits() -> None:
         "13 tiles swapped per game at most",
         "20 tiles at most",
         "lose 50",
-        "the smaller inventory wins",
+        "the smaller inventory sum wins",
+        "Tiles: R B Y G (red, blue, yellow, green) 1–13 and jokers J",
         "Ranking points: the winner gains the loser's inventory sum (a joker counts 15)",
         "8H R5 R6 R7",
     ):

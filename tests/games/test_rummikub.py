@@ -736,7 +736,7 @@ def test_ending_note_when_the_pool_ran_out_says_the_smallest_rack_wins() -> None
         state = play(state, seat, "draw")
     assert state.outcome is not None
     assert RUMMIKUB.ending_note(state, ("alice", "bob")) == (
-        "The smallest rack wins: bob 37, alice 38 (a joker counts 30)."
+        "The rack of least value wins: bob 37, alice 38 (a joker counts 30)."
     )
 
 
@@ -751,7 +751,7 @@ def test_ending_note_when_a_resignation_in_the_last_round_leaves_two() -> None:
     assert state.outcome is not None
     assert (state.outcome.reason, state.outcome.winners) == ("resign", (2,))
     assert RUMMIKUB.ending_note(state, ("alice", "bob", "carol")) == (
-        "The smallest rack wins: carol 25, alice 38 (a joker counts 30)."
+        "The rack of least value wins: carol 25, alice 38 (a joker counts 30)."
     )
 
 
@@ -770,7 +770,7 @@ def test_rules_summary_states_the_initial_meld_and_the_end() -> None:
         "first to lay all your tiles",
         "initial meld must be worth 30 or more, from your own rack",
         "Draw a tile",
-        "smallest rack wins",
+        "the rack of least value wins",
         "a joker counts 30",
         "3+R8",
     ):

@@ -516,7 +516,8 @@ async def test_a_late_placement_is_not_put_on_the_next_rounds_tile(service, cloc
     before = (await db.games.get_game(1)).version  # type: ignore[union-attr]
     [late] = await service.handle(room, alice, f"/place {moves.event['moves'][0]}")
     assert late.event["reason"] == "TIME_RAN_OUT"
-    assert "(a missed deadline: the easy rule places it for you); nothing was played" in late.text
+    missed = "the easy rule places it for you (as high up, then as central, as it fits)"
+    assert f"(a missed deadline: {missed}); nothing was played" in late.text
     assert (await db.games.get_game(1)).version == before  # type: ignore[union-attr]
     [moves] = await service.handle(room, alice, "/moves")  # round 2's tile, seen now
     placed = await service.handle(room, alice, f"/place {moves.event['moves'][0]}")

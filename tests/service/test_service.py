@@ -145,7 +145,7 @@ async def test_lobby_join_leave_and_start(say, db) -> None:
     assert error_of(start_early)["reason"] == "BAD_PLAYER_COUNT"
     assert error_of(start_early)["message"] == (
         f"Webfeud needs 2 players and game #{game_id} has 1: others can /join game={game_id}, or"
-        " /cancel it and play a bot: /new webfeud bot=easy|medium|hard."
+        " /cancel it and play a bot: /new webfeud bot=easy (or bot=medium, bot=hard)."
     )
     left = await say("alice", "/leave")
     assert events(left, "game_left")
