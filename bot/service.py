@@ -359,7 +359,7 @@ class Service:
             return [self._error(ctx, await self._in_game_notation(ctx, error))]
         return await self._run(ctx, command)
 
-    async def _in_game_notation(self, ctx: _Ctx, error: CommandError) -> CommandError:
+    async def _in_game_notation(self, ctx: _Ctx, error: CommandError) -> GameError:
         """Answer a bare ``/play``, ``/swap`` or ``/place`` with the notation of the player's game.
 
         The generic usage shows a word game's example; when the asker has one active game
@@ -369,14 +369,15 @@ class Service:
         """
         if error.lacking not in _BARE_MOVES:
             return error
+        ctx = replace(ctx, command=error.lacking)  # of several games, one that takes it
         try:
             table = await self._table(await self._find_game(ctx, error.game_id, ("active",)))
         except GameError:
             return error
-        if table.state is None or (
-            error.lacking == "place" and table.gdef.round_of(table.state) is None
-        ):
+        if table.state is None:
             return error
+        if error.lacking == "place" and table.gdef.round_of(table.state) is None:
+            return _place_elsewhere(table.gdef)  # not the usage of a game they do not play
         try:
             table.gdef.parse_move(_BARE_MOVES[error.lacking])
         except NoSuchMove as answer:  # the game has no such move: its usage would mislead
@@ -1310,11 +1311,7 @@ class Service:
             if seat_no not in table.gdef.seats_in_game(table.state):
                 raise _out_of(row.id)  # resigned, or out on passes: the same words everywhere
             if rounds_only and table.gdef.round_of(table.state) is None:
-                raise ServiceError(
-                    "NOT_IN_THIS_GAME",
-                    f"/place belongs to NMBR 9; in {table.gdef.title} use /play <move> "
-                    f"(see /rules {table.gdef.key}).",
-                )
+                raise _place_elsewhere(table.gdef)
             move = await self._assisted(table, seat_no, table.gdef.parse_move(text))
             state = self._apply(table, table.state, seat_no, move, "wait for it.")
             if table.gdef.draft_step(table.state, state):
@@ -3090,6 +3087,14 @@ def _unknown_person(name: str, then: str) -> ServiceError:
     return ServiceError(
         "UNKNOWN_PLAYER",
         f"I do not know @{name} yet: people are known once they have written to me. {then}",
+    )
+
+
+def _place_elsewhere(gdef: GameDef) -> ServiceError:
+    """Refuse /place in a game played one seat at a time: it is NMBR 9's, /play is theirs."""
+    return ServiceError(
+        "NOT_IN_THIS_GAME",
+        f"/place belongs to NMBR 9; in {gdef.title} use /play <move> (see /rules {gdef.key}).",
     )
 
 

@@ -626,16 +626,18 @@ async def test_a_bare_move_command_is_answered_in_the_notation_of_the_players_ga
         "tile, e.g. /place C4 90 (/moves lists some); a tile that fits nowhere: /place skip.",
         ("melds", "/play"): "Say what to play, e.g. R5 R6 R7 (a new meld)",
         ("shapes", "/place"): "Say where the tile goes. Write a square and a turn, like C4 90",
-        ("numbers", "/place"): "Usage: /place <cell> <rotation> [game=<id>], e.g. /place C4 90",
+        # A move of another game: whose it is, not its usage.
+        ("numbers", "/place"): "/place belongs to NMBR 9; in Numfeud use /play <move> (see "
+        "/rules numfeud).",
     }
     before = {key: (await stored(db, key)).to_json() for key in (1, 2, 3)}
     for (chat, line), shown in expected.items():
         error = error_of(await say("alice", line, chat=chat))
-        assert error["reason"] == "BAD_COMMAND"
+        assert error["reason"] == ("NOT_IN_THIS_GAME" if "belongs" in shown else "BAD_COMMAND")
         assert shown in error["message"], (chat, line, error["message"])
         assert "AEQ?" not in error["message"]
         assert not error["message"].endswith("…")  # whole, not cut at 200 characters
-        if "has no" in shown:
+        if "has no" in shown or "belongs" in shown:
             assert error["message"] == shown
     # Two games in one chat: game=<id> says which notation to answer in.
     await say("alice", "/new webfeud @bob seed=3", chat="numbers")
@@ -646,6 +648,15 @@ async def test_a_bare_move_command_is_answered_in_the_notation_of_the_players_ga
         error = error_of(await say("alice", line, chat="numbers"))
         assert error["message"].startswith(shown), (line, error["message"])
     assert {key: (await stored(db, key)).to_json() for key in (1, 2, 3)} == before
+    # Rummikub and NMBR 9 in one chat: a bare /swap is answered by a game of the player's (no
+    # word game's example), and /place by the game it belongs to.
+    await say("alice", "/new nmbr9 seed=4", chat="melds")
+    await say("alice", "/start game=5", chat="melds")
+    error = error_of(await say("alice", "/swap", chat="melds"))
+    assert "AEQ?" not in error["message"]
+    assert error["message"].startswith(("Rummikub has no swapping", "NMBR 9 has no passing"))
+    error = error_of(await say("alice", "/place", chat="melds"))
+    assert error["message"].startswith("Say where the tile goes."), error["message"]
 
 
 async def test_a_game_named_by_id_is_refused_for_what_state_it_is_in(say, table_rows) -> None:
