@@ -83,6 +83,8 @@ ACTIONS = ("join", "start", "board", "rack", "pass", "rematch")
 SOLO_GAMES = tuple(key for key, gdef in sorted(GAMES.items()) if gdef.min_players == 1)
 # What a move command given without its argument hands the game's parser (see _in_game_notation).
 _BARE_MOVES = {"play": "", "try": "", "swap": "swap", "place": ""}
+# `_pass_warning` of a pass that wins the game (Numfeud: the other's full inventory is stuck).
+PASS_WINS = "a pass now ends the game, won by {who}"
 SHOWN_IDS = 8  # game ids listed when a command could mean several games
 # Commands about the player's own move: a bare one means, of several games, the one waiting for
 # them (`_find_game`'s `waiting_first`, here and from a private chat); /resign and /nudge, which
@@ -2932,9 +2934,6 @@ def _points(score: int) -> str:
     return f" ({score:+d})" if score else ""
 
 
-PASS_WINS = "a pass now ends the game, won by {who}"
-
-
 def _warned(warning: str) -> str:
     """Return a `_pass_warning` as told to the player to move: " Careful: …", or "" for none.
 
@@ -3042,7 +3041,7 @@ def takes(gdef: GameDef, state: GameState | None, command: str) -> bool:
     return True
 
 
-def _best_moves(names: Sequence[str], top: Sequence[Any]) -> str:
+def _best_moves(names: Sequence[str], top: Sequence[MoveRecord]) -> str:
     """Return "Best move: alice, 7 at I9 90 on level 2 (+14)." for a game's top-scoring moves.
 
     Moves that tie are all told: the same one by several players (NMBR 9's shared tiles) as
