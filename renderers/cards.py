@@ -247,6 +247,19 @@ _MEDAL_COLOURS = {"gold": "#f5c542", "silver": "#c4ccd8", "bronze": "#cd8a4e"}
 _COLUMNS = (("Games", 270), ("Wins", 150), ("Points", 24))
 
 
+# The rank column: centred between the "mine" accent bar (7 px) and the name (at 80 px).
+RANK_X = 41
+RANK_ROOM = 58  # the widest a rank is drawn, clear of both
+
+
+def _rank_size(rank: str) -> int:
+    """Return the font size that fits a rank ("12345") in its column: 21, smaller if need be."""
+    size = 21
+    while size > 10 and text_width(rank, size=size, bold=True) > RANK_ROOM:
+        size -= 1
+    return size
+
+
 def _leader_line(
     image: Image.Image,
     row: LeaderRow,
@@ -278,9 +291,11 @@ def _leader_line(
             radius=17,
             fill=colour,
         )
-        text(draw, (pad + 41, centre), str(row.rank), size=19, fill=theme.background, bold=True)
+        text(draw, (pad + RANK_X, centre), str(row.rank), size=19, fill=theme.background, bold=True)
     else:
-        text(draw, (pad + 41, centre), str(row.rank), size=21, fill=theme.text_muted, bold=True)
+        rank = str(row.rank)
+        size = _rank_size(rank)
+        text(draw, (pad + RANK_X, centre), rank, size=size, fill=theme.text_muted, bold=True)
     name = fit_text(shown, size=24, max_width=width - 2 * pad - 80 - 330, bold=True)
     text(draw, (pad + 80, centre), name, size=24, fill=theme.text, bold=True, anchor="lm")
     for (_, right), value in zip(_COLUMNS, (row.games, row.wins, row.points), strict=True):
@@ -288,7 +303,7 @@ def _leader_line(
         text(
             draw,
             (width - pad - right, centre),
-            str(value),
+            signed(value),
             size=24,
             fill=theme.text if bold else theme.text_muted,
             bold=bold,
@@ -320,7 +335,7 @@ def render_leaderboard(
     text(draw, (pad + 4, pad + 28), heading, size=30, fill=theme.text, bold=True, anchor="lm")
     y = pad + 60
     head_y = y + 20
-    text(draw, (pad + 41, head_y), "#", size=16, fill=theme.text_muted, bold=True)
+    text(draw, (pad + RANK_X, head_y), "#", size=16, fill=theme.text_muted, bold=True)
     text(draw, (pad + 80, head_y), "PLAYER", size=16, fill=theme.text_muted, bold=True, anchor="lm")
     for label, right in _COLUMNS:
         text(

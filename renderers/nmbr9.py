@@ -250,11 +250,11 @@ def _draw_badge(image: Image.Image, centre: tuple[float, float], size: int, leve
     )
 
 
-def _legend(image: Image.Image, y: int, levels: int, theme: Theme) -> int:
-    """Draw the level shades with their multipliers; return the bottom y."""
+def _legend(image: Image.Image, y: int, levels: Sequence[int], theme: Theme) -> int:
+    """Draw the shades of `levels` with their multipliers; return the bottom y."""
     draw = ImageDraw.Draw(image)
     x = theme.padding
-    for level in range(max(levels, 2)):
+    for level in levels:
         fill, ink = _shade(level)
         rounded_box(image, (x, y, x + 26, y + 26), radius=4, fill=fill)
         if level:  # the badge as the tiles show it
@@ -267,8 +267,9 @@ def _legend(image: Image.Image, y: int, levels: int, theme: Theme) -> int:
     return y + 26
 
 
-def _levels(displays: Sequence[Sequence[Sequence[int] | None]]) -> int:
-    return 1 + max((e[4] for d in displays for e in d if e is not None), default=0)
+def _levels(displays: Sequence[Sequence[Sequence[int] | None]]) -> list[int]:
+    """Return the levels the legend lists: those with tiles on them (the table, level 0, always)."""
+    return sorted({0} | {e[4] for d in displays for e in d if e is not None})
 
 
 def _fresh(entries: Sequence[Sequence[int] | None]) -> int | None:

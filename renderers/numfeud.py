@@ -30,6 +30,7 @@ from renderers.toolkit import (
     draw_coordinates,
     draw_header,
     draw_star,
+    ended_caption,
     fit_text,
     font,
     header_height,
@@ -122,10 +123,10 @@ def numfeud_tile(
     """Return an RGBA sprite of a board code (``R5``, ``J=R5``) or a bare joker ``J``. Cached."""
     s = SUPERSAMPLE
     joker = is_joker(code)
-    if fresh:
+    if joker:  # a joker keeps its violet face in the last move too; an outline marks it fresh
+        tile_face, edge = inks.joker_face, inks.fresh_edge if fresh else inks.joker_edge
+    elif fresh:
         tile_face, edge = inks.fresh_face, inks.fresh_edge
-    elif joker:
-        tile_face, edge = inks.joker_face, inks.joker_edge
     else:
         tile_face, edge = inks.face, inks.edge
     big = Image.new("RGBA", (size * s, size * s), (0, 0, 0, 0))
@@ -134,7 +135,11 @@ def numfeud_tile(
     draw.rounded_rectangle((0, 0, size * s - 1, size * s - 1), radius=radius, fill=edge)
     depth = max(2, size // 16) * s
     draw.rounded_rectangle(
-        (0, 0, size * s - 1, size * s - 1 - depth), radius=radius, fill=tile_face
+        (0, 0, size * s - 1, size * s - 1 - depth),
+        radius=radius,
+        fill=tile_face,
+        outline=edge if joker and fresh else None,
+        width=max(2, size // 20) * s,
     )
     body = size - depth // s
     shown = face(code) if code != "J" else ""
@@ -206,6 +211,7 @@ def _badges(
 ) -> list[PlayerBadge]:
     badges = []
     outcome = state.outcome
+    last_seat = state.history[-1].seat if state.history else None
     for seat, name in enumerate(names):
         size = view["rack_sizes"][seat]
         bits = [f"{size} tile" if size == 1 else f"{size} tiles"]
@@ -215,8 +221,9 @@ def _badges(
         won = outcome is not None and seat in outcome.winners
         if active:
             bits.append("to move")
-        if outcome is not None and won:  # as every game's panels say it
-            bits.insert(0, win_caption(outcome.winners, seat))
+        if outcome is not None:  # as every game's panels say it: "winner · went out"
+            ended = ended_caption(outcome.reason, seat, last_seat)
+            bits[:0] = [c for c in (win_caption(outcome.winners, seat), ended) if c]
         badges.append(
             PlayerBadge(name, view["scores"][seat], " · ".join(bits), active=active, winner=won)
         )

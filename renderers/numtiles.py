@@ -34,6 +34,7 @@ from renderers.toolkit import (
     Theme,
     draw_header,
     draw_star,
+    ended_caption,
     fit_text,
     font,
     header_height,
@@ -288,18 +289,32 @@ def _problem_lines(melds: Sequence[Mapping[str, Any]]) -> list[str]:
 # --- the table image ---------------------------------------------------------------------------
 
 
-def _result(outcome: Outcome, names: Sequence[str]) -> str:
+def _last_seat(view: Mapping[str, Any]) -> int | None:
+    """Return the seat of the last move record (at the end, the one whose move ended the game)."""
+    history = view.get("history") or []
+    return int(history[-1]["seat"]) if history else None
+
+
+def _result(outcome: Outcome, names: Sequence[str], last_seat: int | None) -> str:
+    """Say who won and how it ended, as Numfeud's line does: "game over: ann wins (went out)"."""
+    who = names[last_seat] if last_seat is not None else "a player"
+    how = {
+        "out": "went out",
+        "resign": f"{who} resigned",
+        "timeout": f"{who} ran out of time",
+    }.get(outcome.reason, outcome.ending)
     winners = [names[seat] for seat in outcome.winners]
     if not winners:
-        return "game over"
-    return f"game over: {' and '.join(winners)} {'wins' if len(winners) == 1 else 'share the win'}"
+        return f"game over ({how})"
+    won = "wins" if len(winners) == 1 else "share the win"
+    return f"game over: {' and '.join(winners)} {won} ({how})"
 
 
 def _status(view: Mapping[str, Any], names: Sequence[str], title: str) -> str:
     parts = [title]
     outcome = view.get("outcome")
     if outcome is not None:
-        parts.append(_result(Outcome.from_json(outcome), names))
+        parts.append(_result(Outcome.from_json(outcome), names, _last_seat(view)))
         return " · ".join(parts)
     pool = int(view.get("pool", 0))
     parts.append(f"{plural(pool, 'tile')} in the pool" if pool else "the pool is empty")
@@ -390,6 +405,7 @@ def _empty_table(view: Mapping[str, Any]) -> str:
 
 def _badges(view: Mapping[str, Any], names: Sequence[str], viewer: int | None) -> list[PlayerBadge]:
     outcome = Outcome.from_json(view["outcome"]) if view.get("outcome") else None
+    last_seat = _last_seat(view)
     badges = []
     for seat, name in enumerate(names):
         captions = []
@@ -399,8 +415,10 @@ def _badges(view: Mapping[str, Any], names: Sequence[str], viewer: int | None) -
             captions.append("drafting" if view.get("draft") else "to move")
         if outcome is not None and seat in outcome.winners:
             captions.append(win_caption(outcome.winners, seat))
-        if seat in view.get("left", ()):  # resigned while the others played on
+        if seat in view.get("left", ()):  # resigned, maybe while the others played on
             captions.append("resigned")
+        elif outcome is not None and (ended := ended_caption(outcome.reason, seat, last_seat)):
+            captions.append(ended)  # "went out", as every game's panels say it
         captions.append(plural(int(view["rack_sizes"][seat]), "tile"))
         if outcome is None and not view["opened"][seat] and seat not in view.get("left", ()):
             captions.append("not opened")
@@ -562,16 +580,27 @@ def render_number_rack(
             size=20,
             fill=theme.text_muted,
         )
-    opened = bool(view["opened"][seat])
+    footer = fit_text(
+        " · ".join(_rack_facts(view, seat, tiles)), size=18, max_width=theme.width - 2 * pad
+    )
+    text(draw, (theme.width / 2, height - pad - 18), footer, size=18, fill=theme.text_muted)
+    return to_png(image)
+
+
+def _rack_facts(view: Mapping[str, Any], seat: int, tiles: Sequence[str]) -> list[str]:
+    """Return the rack's footer facts: its tiles and value, the initial meld, the pool.
+
+    The opening advice ("initial meld: 30 from your rack") only while the game goes on.
+    """
     facts = [
         plural(len(tiles), "tile"),
         f"worth {rack_value(tiles)}" + (" (a joker counts 30)" if JOKER in tiles else ""),
-        "initial meld done" if opened else "initial meld: 30 from your rack",
-        f"{plural(int(view['pool']), 'tile')} in the pool",
     ]
-    footer = fit_text(" · ".join(facts), size=18, max_width=theme.width - 2 * pad)
-    text(draw, (theme.width / 2, height - pad - 18), footer, size=18, fill=theme.text_muted)
-    return to_png(image)
+    if view.get("outcome") is None:
+        opened = bool(view["opened"][seat])
+        facts.append("initial meld done" if opened else "initial meld: 30 from your rack")
+    facts.append(f"{plural(int(view['pool']), 'tile')} in the pool")
+    return facts
 
 
 def colour_legend() -> str:

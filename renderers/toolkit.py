@@ -31,6 +31,7 @@ __all__ = [
     "draw_coordinates",
     "draw_header",
     "draw_star",
+    "ended_caption",
     "fit_text",
     "font",
     "header_height",
@@ -247,6 +248,23 @@ def win_caption(winners: Sequence[int], seat: int) -> str:
     if seat not in winners:
         return ""
     return "winner" if len(winners) == 1 else "shared win"
+
+
+# What the player whose move ended the game did, as its panel says it in every game's header.
+ENDED_BY = {"out": "went out", "resign": "resigned", "timeout": "timed out"}
+
+
+def ended_caption(reason: str | None, seat: int, last_seat: int | None) -> str:
+    """Return "went out", "resigned" or "timed out" for the seat whose move ended the game, else "".
+
+    Args:
+        reason: the finished game's ``Outcome.reason`` (None: the game goes on).
+        seat: the panel's seat.
+        last_seat: the seat of the game's last move record (the one that ended it).
+    """
+    if reason is None or seat != last_seat:
+        return ""
+    return ENDED_BY.get(reason, "")
 
 
 def told_apart(shown: Sequence[str]) -> list[str]:

@@ -40,6 +40,7 @@ from renderers.toolkit import (
     draw_coordinates,
     draw_header,
     draw_star,
+    ended_caption,
     fit_text,
     header_height,
     new_canvas,
@@ -232,11 +233,6 @@ def _describe(record: MoveRecord, names: Sequence[str], pub: PublicBoard) -> str
     return f"{name} {record.text}"
 
 
-_ENDED = {
-    "out": "went out",
-    "resign": "resigned",
-    "timeout": "timed out",
-}
 # Why a seat left a game that goes on without it (SmartFeud).
 _LEFT = {"resign": "resigned", "passes": "out: 3 passes", "timeout": "timed out"}
 
@@ -259,8 +255,9 @@ def _badges(pub: PublicBoard, names: Sequence[str], viewer: int | None) -> list[
             if winner:
                 captions.append(win_caption(pub.outcome.winners, seat))
             gone = bool(pub.left and pub.left[seat])  # its caption says so already
-            if seat == last_seat and pub.outcome.reason in _ENDED and not gone:
-                captions.append(_ENDED[pub.outcome.reason])
+            ended = ended_caption(pub.outcome.reason, seat, last_seat)
+            if ended and not gone:
+                captions.append(ended)
         if seat == viewer:
             captions.insert(0, "you")
         badges.append(

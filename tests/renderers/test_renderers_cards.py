@@ -154,6 +154,39 @@ def test_leaderboard_bytes_are_stable() -> None:
     )
 
 
+def test_a_five_digit_rank_fits_its_column_and_negative_points_have_a_true_minus(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Rank 12345 stays clear of the accent bar and the name; -50 points read "−50"."""
+    import renderers.cards
+    from renderers.toolkit import DEFAULT, text_width
+
+    calls: list[tuple[float, str, int, str]] = []
+    real = renderers.cards.text
+
+    def spy(draw, xy, content, *, size, bold=False, anchor="mm", **kw) -> None:
+        calls.append((xy[0], content, size, anchor))
+        real(draw, xy, content, size=size, bold=bold, anchor=anchor, **kw)
+
+    monkeypatch.setattr(renderers.cards, "text", spy)
+    for rank in (12345, 99999, 9999):
+        calls.clear()
+        me = LeaderRow(rank, "Me", 3, 1, -50)
+        render_leaderboard(rows(10), title="T", viewer_row=me)
+        [(x, _, size, _)] = [c for c in calls if c[1] == str(rank)]
+        half = text_width(str(rank), size=size, bold=True) / 2
+        [name_x] = [c[0] for c in calls if c[1] == "Me" and c[3] == "lm"]
+        assert x - half > DEFAULT.padding + 7, rank  # right of the "mine" accent bar (7 px)
+        assert x + half < name_x - 4, rank  # left of the name, with a gap
+    drawn = [c[1] for c in calls]
+    assert "−50" in drawn
+    assert "-50" not in drawn
+    calls.clear()
+    render_leaderboard(rows(10), title="T")
+    ranks = [c[2] for c in calls if c[1] == "10" and c[3] == "mm"]
+    assert ranks == [21]  # a short rank keeps its size
+
+
 def test_a_resigner_is_listed_below_those_who_played_on() -> None:
     """Rummikub of three: bob resigned, carol played on and lost; both -43, carol comes first."""
     state = RUMMIKUB.rigged([["R8"], ["K2"], ["B13", "J"]], [["R5", "R6", "R7"]])

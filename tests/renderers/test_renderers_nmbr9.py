@@ -16,6 +16,7 @@ from renderers.nmbr9 import (
     _badge_square,
     _badges,
     _label_square,
+    _levels,
     _status,
     badge_size,
     board_layout,
@@ -91,6 +92,16 @@ def test_a_higher_tile_covers_the_one_below_from_above() -> None:
     assert squares[0, 0].level == 1
     assert squares[3, 3].number == 9  # D4: the turned 9, uncovered
     assert squares[3, 3].level == 0
+
+
+def test_the_legend_lists_only_the_levels_with_tiles() -> None:
+    """All tiles on the table: only "level 0"; a tile on level 1 adds level 1, nothing more."""
+    flat = nine_block(5)
+    assert _levels(flat.view(0)["displays"]) == [0]
+    stacked = flat.apply(0, parse_nmbr9_move("A1 0"))
+    assert _levels(stacked.view(0)["displays"]) == [0, 1]
+    assert _levels([[]]) == [0]  # nothing placed yet: the table alone
+    assert render_rack(flat, 0, name="alice").startswith(b"\x89PNG")
 
 
 def test_levels_are_shaded_on_a_players_own_image() -> None:

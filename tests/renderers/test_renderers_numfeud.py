@@ -14,6 +14,7 @@ from bot.games.numfeud import NUMFEUD, NumfeudState
 from renderers import board_png, rack_png
 from renderers.numfeud import (
     NUMFEUD_INKS,
+    _badges,
     _rack_title,
     _status,
     numfeud_tile,
@@ -21,7 +22,7 @@ from renderers.numfeud import (
     render_rack,
 )
 from renderers.toolkit import DEFAULT, text_width
-from tests.games.test_numfeud import JOKER_EXAMPLE_2, rig
+from tests.games.test_numfeud import JOKER_EXAMPLE_2, RUN, rig
 
 NAMES = ["alice", "bob"]
 
@@ -74,6 +75,37 @@ def test_a_finished_game_draws_the_result() -> None:
     assert _status(state.view(None), state, NAMES) == (
         "Numfeud · game over: bob wins (opponent ran out of time)"
     )
+
+
+def captions(state: NumfeudState, viewer: int | None = None) -> list[str]:
+    return [b.caption for b in _badges(state.view(None), state, NAMES, viewer)]
+
+
+def test_the_panels_say_who_resigned_timed_out_or_went_out() -> None:
+    """As Webfeud's, SmartFeud's and Rummikub's panels do: the move that ended the game."""
+    state = NUMFEUD.new_game(2, seed=1, options={})
+    resigned = state.apply(0, NUMFEUD.parse_move("resign"))
+    assert captions(resigned) == ["resigned · 16 tiles", "winner · 16 tiles"]
+    timed_out = NUMFEUD.on_timeout(state, 0)
+    assert captions(timed_out, viewer=0) == ["timed out · 16 tiles · you", "winner · 16 tiles"]
+    went_out = rig(RUN, [["R8"], ["Y2", "B10", "J"]]).apply(0, NUMFEUD.parse_move("8J R8"))
+    assert captions(went_out) == ["winner · went out · 0 tiles", "3 tiles"]
+    assert captions(state) == ["16 tiles · to move", "16 tiles"]  # the game goes on
+
+
+def test_a_joker_in_the_last_move_keeps_its_violet_face_with_an_outline() -> None:
+    """A freshly laid joker is still violet (not the fresh face); an outline marks it fresh."""
+
+    def rgb(colour: str) -> tuple[int, ...]:
+        return tuple(int(colour[i : i + 2], 16) for i in (1, 3, 5))
+
+    fresh = numfeud_tile("J=R5", 60, fresh=True).convert("RGB")
+    face = fresh.getpixel((50, 30))  # right of the number, clear of the marks
+    assert face == rgb(NUMFEUD_INKS.joker_face)
+    assert face != rgb(NUMFEUD_INKS.fresh_face)
+    edge = fresh.getpixel((1, 30))  # the last move's outline, all round
+    assert all(abs(a - b) <= 8 for a, b in zip(edge, rgb(NUMFEUD_INKS.fresh_edge), strict=True))
+    assert fresh.tobytes() != numfeud_tile("J=R5", 60).convert("RGB").tobytes()
 
 
 def test_the_status_line_names_the_game_the_turn_and_the_bag() -> None:

@@ -21,6 +21,8 @@ from renderers.numtiles import (
     _badges,
     _empty_table,
     _problem_lines,
+    _rack_facts,
+    _status,
     layout_melds,
     number_tile,
     render_number_rack,
@@ -187,6 +189,39 @@ def test_a_seat_that_resigned_is_labelled_on_the_table() -> None:
     over = state.apply(2, RUMMIKUB.parse_move("resign"))
     captions = [b.caption for b in _badges(over.view(None), ["alice", "bob", "carol"], None)]
     assert captions == ["winner · 3 tiles", "resigned · 2 tiles", "resigned · 2 tiles"]
+
+
+def went_out():
+    """Ann lays her whole rack as her initial meld (R9 R10 R11, worth 30): she went out."""
+    state = RUMMIKUB.rigged([["R9", "R10", "R11"], ["K1", "K2"]])
+    return state.apply(0, RUMMIKUB.parse_move("R9 R10 R11; done"))
+
+
+def test_the_winner_who_went_out_is_labelled_and_the_status_says_how_it_ended() -> None:
+    """As Webfeud's and SmartFeud's panels: "winner · went out"; the status line says how too."""
+    over = went_out()
+    captions = [b.caption for b in _badges(over.view(None), ["ann", "bo"], None)]
+    assert captions == ["winner · went out · 0 tiles", "2 tiles"]
+    assert _status(over.view(None), ["ann", "bo"], "Rummikub") == (
+        "Rummikub · game over: ann wins (went out)"
+    )
+    three = RUMMIKUB.rigged([["R9", "K13"], ["K1", "K2"], ["B1", "B2"]])
+    three = three.apply(0, RUMMIKUB.parse_move("resign")).apply(1, RUMMIKUB.parse_move("resign"))
+    assert _status(three.view(None), ["ann", "bo", "cy"], "Rummikub") == (
+        "Rummikub · game over: cy wins (bo resigned)"
+    )
+
+
+def test_a_rack_after_the_game_gives_no_opening_advice() -> None:
+    """The footer says "initial meld: 30 from your rack" only while the game goes on."""
+    state = RUMMIKUB.rigged([["R9", "R10", "R11"], ["K1", "K2"]])
+    assert "initial meld: 30 from your rack" in _rack_facts(state.view(1), 1, state.rack(1))
+    over = went_out()
+    for seat in (0, 1):
+        facts = _rack_facts(over.view(seat), seat, over.rack(seat))
+        assert not any("initial meld" in fact for fact in facts), facts
+    assert _rack_facts(over.view(1), 1, over.rack(1))[:2] == ["2 tiles", "worth 3"]
+    assert render_number_rack(over, 1, name="bo").startswith(b"\x89PNG")
 
 
 def test_an_empty_table_says_the_opening_rule_only_while_the_game_goes_on() -> None:
