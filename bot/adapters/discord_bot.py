@@ -162,8 +162,11 @@ ROUND_NEWS = frozenset({"game_started", "move_played", "timeout"})
 # News that closes a lobby or a game: the game's older messages lose their buttons, even when
 # the news itself has none (a game of bots only ends without a Rematch).
 CLOSING_EVENTS = frozenset({"game_started", "game_over", "game_cancelled"})
-# News that ends a turn: a draft of that turn was played or taken back.
-TURN_ENDS = frozenset({"move_played", "timeout", "game_over"})
+# News of a move or a timeout: a draft the table no longer holds was played or taken back
+# (another player's resignation, out of turn, leaves the draft as it was).
+TURN_NEWS = frozenset({"move_played", "timeout"})
+# News that ends the game: any draft of it is over.
+GAME_ENDS = frozenset({"game_over", "game_cancelled"})
 # The asker's private note when a draft step updated the game's draft message in place.
 DRAFT_UPDATED = "The draft message of the game is updated:"
 # What an invitee to a lobby hears: the game waits for its Start.
@@ -1033,9 +1036,14 @@ class FeudBot(commands.Bot):
         game_id = reply.event.get("game_id")
         if reply.private or not isinstance(game_id, int):
             return
-        if reply.kind in TURN_ENDS and (draft := self._drafts.pop(game_id, None)) is not None:
-            # Played by /done, or taken back by /draw or a timeout: the draft's melds and
-            # "/done ends your turn" no longer stand; the move's news below says which.
+        draft = self._drafts.get(game_id)
+        if draft is not None and (
+            reply.kind in GAME_ENDS
+            or (reply.kind in TURN_NEWS and not (reply.event.get("view") or {}).get("draft"))
+        ):
+            # Played by /done, or taken back by /draw, a timeout or the game's end: the draft's
+            # melds and "/done ends your turn" no longer stand; the news below says which.
+            del self._drafts[game_id]
             await self._rewrite_draft(
                 draft, f"This draft of game #{game_id} ended with the move below."
             )

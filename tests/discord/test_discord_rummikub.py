@@ -143,3 +143,19 @@ async def test_a_draft_taken_back_by_a_draw_no_longer_reads_as_one(harness) -> N
     assert draft.text == "This draft of game #1 ended with the move below."
     assert (draft.attachments, draft.custom_ids()) == ([], [])
     assert harness.fake.errors == []
+
+
+async def test_a_draft_stands_while_another_player_resigns(harness) -> None:
+    """Bob resigns out of turn: alice's draft is still hers to finish; /done then ends it."""
+    alice, bob, carol = harness.alice, harness.bob, harness.carol
+    await harness.slash(alice, "new", game="rummikub", player=str(bob), player2=str(carol), seed=4)
+    await harness.slash(alice, "start")
+    inter = await harness.slash(alice, "play", move="K13 Y13 R13")
+    [draft] = [m for m in harness.replies(inter) if m.public]
+    shown = draft.text
+    await harness.slash(bob, "resign")
+    assert draft.text == shown  # still the draft of the turn being played (its buttons are
+    # under bob's news now, the game's newest message)
+    await harness.slash(alice, "done")
+    assert draft.text == "This draft of game #1 ended with the move below."
+    assert harness.fake.errors == []
