@@ -879,6 +879,8 @@ class Service:
                 )
             occupants.append((invited.id, None))
         occupants += [(None, cast(BotLevel, level)) for level in command.bots]
+        if len(occupants) > gdef.max_players:  # names that looked alike were two people
+            gdef.check_players(len(occupants))
         if ctx.private and len(occupants) < gdef.min_players:
             raise ServiceError(
                 "PRIVATE_CHAT",

@@ -127,3 +127,16 @@ async def test_a_group_games_command_typed_privately_points_to_the_group(service
     )
     assert other.text == "There is no game #1 in this chat; /games lists its games."
     assert await service.db.games.list_games(statuses=("lobby", "active")) == []
+
+
+async def test_names_that_look_alike_never_seat_more_than_the_game_takes(service) -> None:
+    """Carol (no username) names @carol, who is someone else: with a bot, three seats in a game
+    for two are refused, not made into a lobby that can never start.
+    """
+    carol = UserRef("telegram", "1013", "carol")  # first name "carol", no username
+    other = UserRef("telegram", "1014", "Carol B", handle="carol")  # @carol
+    await service.handle(GROUP, other, "/games")
+    [refused] = await service.handle(GROUP, carol, "/new webfeud @carol bot=easy")
+    assert refused.event["reason"] == "BAD_PLAYER_COUNT"
+    assert refused.text.startswith("Webfeud is played by 2 players, not 3.")
+    assert await service.db.games.list_games() == []
