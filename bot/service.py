@@ -1304,7 +1304,7 @@ class Service:
                     "TIME_RAN_OUT",
                     f"Your time ran out in game #{row.id} before this arrived (a missed "
                     f"deadline: {table.gdef.missed_deadline()}); nothing was played. It is your "
-                    "move again: /rack shows it; send your move again to play it now.",
+                    "move again: send it again to play it now.",
                 )
             if moved:
                 raise _already_played(row.id)

@@ -908,7 +908,12 @@ class Nmbr9Def(GameDef):
 
     def missed_deadline(self) -> str:
         """Say what a missed round deadline does: the easy rule places the tile."""
-        return "the easy rule places it for you (as high up, then as central, as it fits)"
+        return "the easy rule places it for you"
+
+    def deadline_rule(self, limit: str) -> str:
+        """State the round's time limit, and what "the easy rule" the reminders name does."""
+        easy = "(The easy rule: as high up, then as central, as it fits.)"
+        return f"{GameDef.deadline_rule(self, limit)} {easy}"  # (slots: no bare super())
 
     def round_of(self, state: GameState) -> int | None:
         """Return the round being played: every seat places at once, privately."""

@@ -199,7 +199,7 @@ async def test_a_missed_round_deadline_places_the_tile_by_the_easy_rule(
     assert [(r.kind, r.to.name) for r in reminder] == [("reminder", "bob")]
     assert reminder[0].text == (
         f"Your tile of round 1 in game #{game_id} (NMBR 9) runs out in 1 hour; if you miss it,"
-        " the easy rule places it for you (as high up, then as central, as it fits)."
+        " the easy rule places it for you."
     )
     assert await dispatcher.run_due(clock.advance(HOUR - timedelta(seconds=1))) == []
     fired = await dispatcher.run_due(clock.advance(timedelta(seconds=1)))
@@ -292,7 +292,9 @@ async def test_rules_tell_the_round_deadline_and_what_a_missed_one_does(say) -> 
     """/rules nmbr9 speaks of each round's tile and the easy rule, not of turns."""
     [rules] = await say("alice", "/rules nmbr9")
     assert "Each round's tile must be placed within 24 hours" in rules.text
-    assert "the easy rule places it for you (as high up, then as central, as it fits)" in rules.text
+    assert "the easy rule places it for you. (The easy rule: as high up, then as central" in (
+        rules.text
+    )
     assert "Each turn" not in rules.text
     assert rules.text.endswith(
         "\nAlso: /bag lists the cards still to come; /history lists the moves so far."
