@@ -209,6 +209,7 @@ _DEEP_LINK = re.compile(r"^g(\d{1,18})$")
 CONFIRM_PASS = "Tap Yes, pass, or Keep playing."  # after the service's question
 STALE = "That button belongs to an earlier turn of game #{id}; use the newest board message."
 PLACED = "placed"  # the group notice of tiles placed at a round deadline (`_placed_notice`)
+ROUND = "round "  # + the round: the group notice of a round that opened (`_round_notice`)
 ELSEWHERE = "That button belongs to game #{id} of another chat; nothing was changed."
 WELCOME = (
     "Hello! Private messages are on: your racks and reminders will arrive here. "
@@ -998,6 +999,14 @@ class TelegramFrontEnd:
             try:
                 if about == PLACED:
                     await self._placed_notice(chat_id, game_id, users)
+                elif about.startswith(ROUND):
+                    await self._invite_privately(
+                        chat_id,
+                        users,
+                        deep_link(self.username, game_id),
+                        f"place your tile of {about} in game #{game_id}: “{ACTIONS['rack']}” "
+                        "under the board shows it (or a private chat with me).",
+                    )
                 else:
                     await self._rack_notice(chat_id, game_id, users)
             except TelegramError:
@@ -1277,6 +1286,15 @@ class TelegramFrontEnd:
             if asked or (game_id, user.user_id) not in self._told:
                 self._told.add((game_id, user.user_id))
                 notices.setdefault((chat_id, game_id, "rack"), []).append(user)
+            elif (
+                reply.kind == "rack"
+                and isinstance(round_no := reply.event.get("round"), int)
+                and reply.event.get("tiles")
+                and (origin is None or str(origin.user_id) != user.platform_user_id)
+            ):
+                # A round that opens is news for each who must place (the round's news only
+                # edits the board, which notifies nobody); not for whoever just closed it.
+                notices.setdefault((chat_id, game_id, f"{ROUND}{round_no}"), []).append(user)
             return
         await self._send_text(
             chat_id, f"{mention(user)}: {html.escape(reply.text)}", html_mode=True

@@ -89,3 +89,34 @@ async def test_a_tile_placed_by_hand_is_never_called_placed_at_the_deadline(tg, 
     in_group = [c.text for c in calls if c.chat_id == people.group["id"]]
     assert any("bob has placed this round's tile" in text for text in in_group), in_group
     assert not any("round deadline" in text for text in in_group), in_group
+
+
+async def test_a_round_that_opens_mentions_who_must_place_without_a_private_chat(
+    tg, people
+) -> None:
+    """The round's news edits the board (which notifies nobody): bob, who cannot be written to
+    privately, is mentioned once per round he must place; not for the round he closed himself.
+    """
+    api, group = tg.api, people.group
+    alice_chat = api.private(people.alice)
+    await tg.say(people.alice, "/start", chat=alice_chat)
+    await tg.say(people.bob, "/help")
+    await tg.say(people.alice, "/new nmbr9 @bob seed=4")
+    await tg.say(people.alice, "/start")
+
+    def move(seat: int, state) -> str:
+        return str(choose_move(state, seat, "easy", 1))
+
+    state = load_state(await tg.db.games.get_game(1))
+    await tg.say(people.bob, f"/place {move(1, state)}")
+    calls = await tg.say(people.alice, f"/place {move(0, state)}", chat=alice_chat)
+    [notice] = [c for c in calls if c.chat_id == group["id"] and "round 2" in c.text]
+    assert "tg://user?id=1002" in notice.text  # bob, mentioned
+    assert "place your tile of round 2 in game #1" in notice.text
+    assert notice.buttons[0]["url"].endswith("?start=g1")
+    assert "tg://user?id=1001" not in notice.text  # alice gets her tile privately
+    state = load_state(await tg.db.games.get_game(1))
+    await tg.say(people.alice, f"/place {move(0, state)}", chat=alice_chat)
+    calls = await tg.say(people.bob, f"/place {move(1, state)}")  # bob closes round 2
+    assert not [c for c in calls if c.chat_id == group["id"] and "round 3 in game" in c.text]
+    assert tg.errors == []
