@@ -83,6 +83,8 @@ ACTIONS = ("join", "start", "board", "rack", "pass", "rematch")
 SOLO_GAMES = tuple(key for key, gdef in sorted(GAMES.items()) if gdef.min_players == 1)
 # What a move command given without its argument hands the game's parser (see _in_game_notation).
 _BARE_MOVES = {"play": "", "try": "", "swap": "swap", "place": ""}
+# The news of a round that opens (NMBR 9), whose board `_with_bots` draws again.
+ROUND_NEWS = frozenset({"game_started", "move_played", "timeout"})
 # `_pass_warning` of a pass that wins the game (Numfeud: the other's full inventory is stuck).
 PASS_WINS = "a pass now ends the game, won by {who}"
 SHOWN_IDS = 8  # game ids listed when a command could mean several games
@@ -1202,8 +1204,7 @@ class Service:
             if seat.user_id is not None:
                 replies.append(await self._rack_reply(table, state, seat.seat_no))
         replies += self._turn_notices(table, state, None)
-        replies += await self._run_bots(table, state)
-        return replies
+        return await self._with_bots(table, state, replies)
 
     async def _cmd_cancel(self, ctx: _Ctx, command: Command) -> list[Reply]:
         # An admin may cancel anybody's game: the chat's only one needs no game=<id>.
@@ -1322,8 +1323,7 @@ class Service:
                 return await self._commit_draft(table, state, seat_no, move)
             replies = await self._commit(table, state, seat_no, move, "move")
             table = replace(table, row=_advanced(table.row, state), state=state)
-            replies += await self._run_bots(table, state)
-            return replies
+            return await self._with_bots(table, state, replies)
 
     async def _waits_for(self, row: GameRow, user_id: int) -> bool:
         """Return whether running game `row` waits for `user_id` to move (or place)."""
@@ -1617,6 +1617,32 @@ class Service:
                 "view": _public_view(state),
             },
         )
+
+    async def _with_bots(
+        self, table: _Table, state: GameState, replies: list[Reply]
+    ) -> list[Reply]:
+        """Return `replies` and the bots' moves that follow them.
+
+        In a game of rounds the bots place the moment a round opens, unannounced: the round's
+        board in `replies`, drawn before they placed, is drawn again, so that its panels do
+        not show them still "to place" (the news' words name only the people).
+        """
+        bots = await self._run_bots(table, state)  # (placements in a round: no replies)
+        if table.gdef.round_of(state) is None:
+            return replies + bots
+        latest = await self._table(await self._reload(table.row))
+        if (
+            latest.state is None
+            or latest.state.outcome is not None
+            or latest.state.waiting_for() == state.waiting_for()  # no bot placed
+        ):
+            return replies + bots
+        redrawn = []
+        for reply in replies:
+            if reply.kind in ROUND_NEWS and reply.images and isinstance(reply.to, ChatTarget):
+                reply = replace(reply, images=await self._board_images(latest, latest.state))
+            redrawn.append(reply)
+        return redrawn + bots
 
     async def _run_bots(self, table: _Table, state: GameState) -> list[Reply]:
         """Let bot seats move until a person is to move or the game is over.
@@ -2225,7 +2251,7 @@ class Service:
                 new_state = table.gdef.on_timeout(state, seat_no)
                 replies = await self._commit(table, new_state, seat_no, None, "timeout")
                 table = replace(table, row=_advanced(row, new_state), state=new_state)
-                return _settle_turn_notices(replies + await self._run_bots(table, new_state))
+                return _settle_turn_notices(await self._with_bots(table, new_state, replies))
             log.warning("unknown deadline kind %r (deadline %d)", deadline.kind, deadline.id)
             return []
 

@@ -553,3 +553,30 @@ async def test_a_draw_reads_as_a_tie_in_the_end_and_in_stats(say, db) -> None:
     assert stats.text.splitlines()[-1] == (
         f"Against bob: 1 game, alice won 1, bob won 1 (1 win shared); points {score} to {score}."
     )
+
+
+async def test_the_round_board_shows_the_bots_placed(db, clock) -> None:
+    """Bots place the moment a round opens: the round's board is drawn after they have, so its
+    panels never show them "to place" (as the news' words leave them out).
+    """
+    import renderers
+    from bot.service import CONSOLE, ChatRef, Service, UserRef
+
+    service = Service(db, clock=clock, render=True)
+
+    async def say(text: str) -> list:
+        return await service.handle(
+            ChatRef(CONSOLE, "room"), UserRef(CONSOLE, "alice", "alice"), text
+        )
+
+    await say("/new nmbr9 bot=easy bot=medium seed=5")
+    for line in ("/start", "/place"):
+        if line == "/place":
+            line = f"/place {move_of(await state_of(db, 1), 0)}"
+        replies = await say(line)
+        [news] = [r for r in public(replies) if r.kind in ("game_started", "move_played")]
+        state = await state_of(db, 1)
+        assert state.waiting_for() == (0,)  # the bots have placed
+        drawn = renderers.board_png(state, names=["alice", "bot-easy", "bot-medium"], viewer=None)
+        [image] = news.images
+        assert (image.data if hasattr(image, "data") else image) == drawn, line
