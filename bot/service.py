@@ -71,6 +71,7 @@ from storage import (
     NewDeadline,
     NewResult,
     Seat,
+    SoloRecord,
     User,
 )
 
@@ -2647,7 +2648,7 @@ class Service:
             Reply(
                 ctx.to_chat,
                 "\n".join(lines),
-                images=await self._leaderboard_images(top, title, mine),
+                images=await self._leaderboard_images(top, title, mine, solo, ctx.user.id),
                 event={
                     "type": "leaderboard",
                     "game": key,
@@ -2789,6 +2790,8 @@ class Service:
         top: Sequence[tuple[int, LeaderboardRow]],
         title: str,
         mine: tuple[int, LeaderboardRow] | None,
+        solo: Sequence[SoloRecord],
+        asker: int,
     ) -> tuple[bytes | Image, ...]:
         if not self.render:
             return ()
@@ -2798,7 +2801,8 @@ class Service:
             return ()
         make = getattr(renderers, "render_leaderboard", None)
         row_type = getattr(renderers, "LeaderRow", None)
-        if make is None or row_type is None:
+        solo_type = getattr(renderers, "SoloRow", None)
+        if make is None or row_type is None or solo_type is None:
             return ()
         leader_rows = [
             row_type(rank, row.display_name, row.games, row.wins, row.points) for rank, row in top
@@ -2807,7 +2811,15 @@ class Service:
         if mine is not None:
             rank, row = mine
             viewer = row_type(rank, row.display_name, row.games, row.wins, row.points)
-        data = await asyncio.to_thread(make, leader_rows, title=title, viewer_row=viewer)
+        # Equal records share a place, as on the ranked table (1, 1, 3).
+        ranks = [1 + sum(other.best > r.best for other in solo) for r in solo]
+        records = [
+            solo_type(rank, r.display_name, r.games, r.best, mine=r.user_id == asker)
+            for rank, r in zip(ranks, solo, strict=True)
+        ]
+        data = await asyncio.to_thread(
+            make, leader_rows, title=title, viewer_row=viewer, solo=records
+        )
         return (Image("leaderboard.png", data),)
 
     async def _render(

@@ -31,6 +31,7 @@ from renderers.wordgame import move_text
 __all__ = [
     "TOP",
     "LeaderRow",
+    "SoloRow",
     "best_move",
     "finishing_order",
     "render_game_over",
@@ -240,11 +241,24 @@ class LeaderRow:
     points: int
 
 
+@dataclass(frozen=True, slots=True)
+class SoloRow:
+    """One player's best score in a game played alone (`mine`: the asking player's own)."""
+
+    rank: int
+    name: str
+    games: int
+    best: int
+    mine: bool = False
+
+
 LINE = 54
+SOLO_GAP = 16 + 56  # the rule above the solo records and their header line
 _MEDALS = {1: "gold", 2: "silver", 3: "bronze"}
 _MEDAL_COLOURS = {"gold": "#f5c542", "silver": "#c4ccd8", "bronze": "#cd8a4e"}
 # Right edges of the number columns, from the right margin.
 _COLUMNS = (("Games", 270), ("Wins", 150), ("Points", 24))
+_SOLO_COLUMNS = (("Games", 150), ("Best", 24))
 
 
 # The rank column: centred between the "mine" accent bar (7 px) and the name (at 80 px).
@@ -262,14 +276,17 @@ def _rank_size(rank: str) -> int:
 
 def _leader_line(
     image: Image.Image,
-    row: LeaderRow,
+    rank: int,
     shown: str,
+    values: Sequence[int],
     y: int,
     *,
+    columns: Sequence[tuple[str, int]] = _COLUMNS,
     shade: bool,
     mine: bool,
     theme: Theme,
 ) -> None:
+    """Draw one ranked row: its place (a medal for the first three), the name, then `values`."""
     draw = ImageDraw.Draw(image)
     pad, width = theme.padding, theme.width
     if shade or mine:
@@ -282,7 +299,7 @@ def _leader_line(
     if mine:
         rounded_box(image, (pad, y, pad + 7, y + LINE), radius=3, fill=theme.accent)
     centre = y + LINE / 2
-    medal = _MEDALS.get(row.rank)
+    medal = _MEDALS.get(rank)
     if medal:
         colour = _MEDAL_COLOURS[medal]
         rounded_box(
@@ -291,15 +308,14 @@ def _leader_line(
             radius=17,
             fill=colour,
         )
-        text(draw, (pad + RANK_X, centre), str(row.rank), size=19, fill=theme.background, bold=True)
+        text(draw, (pad + RANK_X, centre), str(rank), size=19, fill=theme.background, bold=True)
     else:
-        rank = str(row.rank)
-        size = _rank_size(rank)
-        text(draw, (pad + RANK_X, centre), rank, size=size, fill=theme.text_muted, bold=True)
+        size = _rank_size(str(rank))
+        text(draw, (pad + RANK_X, centre), str(rank), size=size, fill=theme.text_muted, bold=True)
     name = fit_text(shown, size=24, max_width=width - 2 * pad - 80 - 330, bold=True)
     text(draw, (pad + 80, centre), name, size=24, fill=theme.text, bold=True, anchor="lm")
-    for (_, right), value in zip(_COLUMNS, (row.games, row.wins, row.points), strict=True):
-        bold = right == _COLUMNS[-1][1]
+    for (_, right), value in zip(columns, values, strict=True):
+        bold = right == columns[-1][1]
         text(
             draw,
             (width - pad - right, centre),
@@ -311,60 +327,101 @@ def _leader_line(
         )
 
 
-def render_leaderboard(
-    rows: Sequence[LeaderRow],
-    *,
-    title: str,
-    viewer_row: LeaderRow | None = None,
-    theme: Theme = DEFAULT,
-) -> bytes:
-    """Return the PNG of a leaderboard: the top 10 places, then the asker's row if not among them.
-
-    `rows` come best first; every row that shares one of the top places is drawn (eleven tied
-    at #1 are eleven rows); `viewer_row` is the asking player's own row (None: not ranked).
-    """
-    top = [row for row in rows if row.rank <= TOP]
-    extra = viewer_row is not None and viewer_row not in top
+def _column_heads(
+    draw: ImageDraw.ImageDraw,
+    y: float,
+    first: str,
+    columns: Sequence[tuple[str, int]],
+    theme: Theme,
+) -> None:
+    """Draw a table's header line: "#", `first` over the names, the columns' labels."""
     pad, width = theme.padding, theme.width
-    body = max(1, len(top)) * LINE + (LINE + 24 if extra else 0)
-    height = pad + 60 + 40 + body + pad + 8
-    image = new_canvas(width, height, theme)
-    draw = ImageDraw.Draw(image)
-
-    heading = fit_text(title, size=30, max_width=width - 2 * pad - 20, bold=True)
-    text(draw, (pad + 4, pad + 28), heading, size=30, fill=theme.text, bold=True, anchor="lm")
-    y = pad + 60
-    head_y = y + 20
-    text(draw, (pad + RANK_X, head_y), "#", size=16, fill=theme.text_muted, bold=True)
-    text(draw, (pad + 80, head_y), "PLAYER", size=16, fill=theme.text_muted, bold=True, anchor="lm")
-    for label, right in _COLUMNS:
+    text(draw, (pad + RANK_X, y), "#", size=16, fill=theme.text_muted, bold=True)
+    text(draw, (pad + 80, y), first, size=16, fill=theme.text_muted, bold=True, anchor="lm")
+    for label, right in columns:
         text(
             draw,
-            (width - pad - right, head_y),
+            (width - pad - right, y),
             label.upper(),
             size=16,
             fill=theme.text_muted,
             bold=True,
             anchor="rm",
         )
+
+
+def render_leaderboard(
+    rows: Sequence[LeaderRow],
+    *,
+    title: str,
+    viewer_row: LeaderRow | None = None,
+    solo: Sequence[SoloRow] = (),
+    theme: Theme = DEFAULT,
+) -> bytes:
+    """Return the PNG of a leaderboard: the top 10 places, then the asker's row if not among them.
+
+    `rows` come best first; every row that shares one of the top places is drawn (eleven tied
+    at #1 are eleven rows); `viewer_row` is the asking player's own row (None: not ranked).
+    `solo` are the best personal records of games played alone, drawn apart below: they
+    rank nobody against anybody, so they stand in a table of their own.
+    """
+    top = [row for row in rows if row.rank <= TOP]
+    extra = viewer_row is not None and viewer_row not in top
+    pad, width = theme.padding, theme.width
+    body = max(1, len(top)) * LINE + (LINE + 24 if extra else 0)
+    records = (SOLO_GAP + len(solo) * LINE) if solo else 0
+    height = pad + 60 + 40 + body + records + pad + 8
+    image = new_canvas(width, height, theme)
+    draw = ImageDraw.Draw(image)
+
+    heading = fit_text(title, size=30, max_width=width - 2 * pad - 20, bold=True)
+    text(draw, (pad + 4, pad + 28), heading, size=30, fill=theme.text, bold=True, anchor="lm")
+    y = pad + 60
+    _column_heads(draw, y + 20, "PLAYER", _COLUMNS, theme)
     y += 40
     if not top:
         text(
             draw,
             (width / 2, y + LINE / 2),
-            "No finished games yet.",
+            "No games against others yet." if solo else "No finished games yet.",
             size=22,
             fill=theme.text_muted,
         )
     drawn = [*top, viewer_row] if extra and viewer_row is not None else top
     shown = told_apart([player_name(r.name, fallback=f"player #{r.rank}") for r in drawn])
     for k, row in enumerate(top):
-        _leader_line(image, row, shown[k], y, shade=k % 2 == 0, mine=row == viewer_row, theme=theme)
+        values = (row.games, row.wins, row.points)
+        mine = row == viewer_row
+        _leader_line(image, row.rank, shown[k], values, y, shade=k % 2 == 0, mine=mine, theme=theme)
         y += LINE
     if extra and viewer_row is not None:
         y += 12
         for x in range(pad + 20, width - pad - 20, 16):
             draw.ellipse((x, y - 2, x + 4, y + 2), fill=theme.separator)
         y += 12
-        _leader_line(image, viewer_row, shown[-1], y, shade=False, mine=True, theme=theme)
+        values = (viewer_row.games, viewer_row.wins, viewer_row.points)
+        _leader_line(
+            image, viewer_row.rank, shown[-1], values, y, shade=False, mine=True, theme=theme
+        )
+    y = max(y, pad + 100 + LINE)  # below the "No … yet" line
+    if solo:
+        y += 16
+        draw.line((pad + 8, y, width - pad - 8, y), fill=theme.separator, width=2)
+        _column_heads(draw, y + 30, "SOLO RECORDS", _SOLO_COLUMNS, theme)
+        y += SOLO_GAP - 16
+        names = told_apart([player_name(r.name, fallback=f"player #{r.rank}") for r in solo])
+        for k, record in enumerate(solo):
+            values = (record.games, record.best)
+            _leader_line(
+                image,
+                record.rank,
+                names[k],
+                values,
+                y,
+                columns=_SOLO_COLUMNS,
+                shade=k % 2 == 0,
+                mine=record.mine,
+                theme=theme,
+            )
+            y += LINE
     return to_png(image)

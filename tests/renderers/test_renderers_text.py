@@ -100,6 +100,26 @@ def test_names_that_only_undrawable_characters_told_apart_stay_apart(drawn: list
     assert any("bob-2" in line for line in drawn)
 
 
+def test_the_leaderboard_draws_the_solo_records_apart(drawn: list[str]) -> None:
+    """Solo records get a table of their own below the ranking: names, games, best scores."""
+    solo = [renderers.cards.SoloRow(1, "zoe", 3, 112), renderers.cards.SoloRow(2, "yan", 1, 95)]
+    ranked = [renderers.cards.LeaderRow(1, "bob", 2, 2, 40)]
+    renderers.cards.render_leaderboard(ranked, title="NMBR 9", solo=solo)
+    assert drawn[drawn.index("SOLO RECORDS") :] == [
+        *("SOLO RECORDS", "GAMES", "BEST"),
+        *("1", "zoe", "3", "112"),
+        *("2", "yan", "1", "95"),
+    ]
+    drawn.clear()
+    renderers.cards.render_leaderboard([], title="NMBR 9", solo=solo[:1])
+    assert "No games against others yet." in drawn
+    assert "No finished games yet." not in drawn
+    drawn.clear()
+    renderers.cards.render_leaderboard([], title="Webfeud")
+    assert "No finished games yet." in drawn
+    assert "SOLO RECORDS" not in drawn
+
+
 def test_cjk_names_draw_exactly_as_their_placeholders(drawn: list[str]) -> None:
     """Every image of CJK players is the image of players named "player 1" and "player 2"."""
     placeholders = ["player 1", "player 2"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import timedelta
 
 import pytest
@@ -353,6 +354,31 @@ async def test_solo_games_keep_the_personal_record(say, db) -> None:
     await say("alice", "/resign")
     overall = (await say("alice", "/leaderboard"))[0]
     assert overall.text.splitlines()[-1] == "Solo records: /leaderboard nmbr9."
+
+
+async def test_the_leaderboard_image_shows_the_solo_records(db, clock) -> None:
+    """The picture of /leaderboard nmbr9 holds the solo records too, the asker's row marked."""
+    import renderers
+    from bot.service import CONSOLE, ChatRef, Service, UserRef
+
+    service = Service(db, clock=clock, render=True)
+
+    async def say(name: str, text: str) -> list:
+        return await service.handle(ChatRef(CONSOLE, "room"), UserRef(CONSOLE, name, name), text)
+
+    game_id = await play_solo(say, db, 1)
+    best = (await state_of(db, game_id)).scores[0]
+    [board] = await say("alice", "/leaderboard nmbr9")
+    [image] = board.images
+    title = board.text.splitlines()[0]
+    mine = renderers.SoloRow(1, "alice", 1, best, mine=True)
+    expected = renderers.render_leaderboard([], title=title, solo=[mine])
+    assert (image.data if hasattr(image, "data") else image) == expected
+    assert expected != renderers.render_leaderboard([], title=title)
+    # Seen by someone else, the same records, none marked.
+    [other] = (await say("bob", "/leaderboard nmbr9"))[0].images
+    theirs = renderers.render_leaderboard([], title=title, solo=[replace(mine, mine=False)])
+    assert (other.data if hasattr(other, "data") else other) == theirs
 
 
 async def test_a_resigner_leaves_the_rounds_and_the_last_one_left_wins(say, db, service) -> None:
