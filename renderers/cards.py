@@ -411,12 +411,12 @@ def render_leaderboard(
         y += SOLO_GAP - 16
         names = told_apart([player_name(r.name, fallback=f"player #{r.rank}") for r in solo])
         for k, record in enumerate(solo):
-            values = (record.games, record.best)
+            best = (record.games, record.best)
             _leader_line(
                 image,
                 record.rank,
                 names[k],
-                values,
+                best,
                 y,
                 columns=_SOLO_COLUMNS,
                 shade=k % 2 == 0,
