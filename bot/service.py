@@ -2036,7 +2036,14 @@ class Service:
             for r in moves
         )
         if resigned:
-            text = f"#{row.id} {player}: resigned"
+            # The bots that resigned in turn once no person was left (only the last one's move
+            # ends the game, the others' said nothing) are all named here.
+            quitters = [record.seat]
+            for earlier in reversed(state.history[:-1] if user is None else ()):
+                if "resign" not in earlier.words or table.users[earlier.seat] is not None:
+                    break
+                quitters.insert(0, earlier.seat)
+            text = f"#{row.id} {and_list(table.names[s] for s in quitters)}: resigned"
             text += f"; round {done + 1}, the {card}: {played}" if played else ""
         else:
             text = f"#{row.id} round {done + 1}, the {card}: {played}"

@@ -540,6 +540,8 @@ async def test_the_last_person_resigning_beside_bots_ends_the_game_in_one_word(s
     said = [r.text for r in public(replies)]
     assert not any("Waiting for nobody" in text for text in said), said
     assert [r.kind for r in public(replies)][-1] == "game_over", said
+    # Both bots that resigned are named, the lowest score first (all 0: the last seat first).
+    assert said[1].startswith("#1 bot-hard and bot-medium: resigned — "), said
 
 
 async def test_the_last_to_place_is_told_their_move_too(say, db) -> None:
