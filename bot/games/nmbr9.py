@@ -399,7 +399,7 @@ class Display:
                 Reason.OUT_OF_BOUNDS,
                 f"Your {where} would run off the table: turned {move.rotation} it is "
                 f"{shape.width} wide and {shape.height} tall, so its corner goes from A1 to "
-                f"{last}.",
+                f"{last}." + self._hint(number, None),
             )
         mask = shape.mask_at(move.row, move.col)
         heights = {(r, c): self.height(r, c) for r, c in cells_of(mask)}

@@ -157,6 +157,9 @@ def test_a_tile_may_not_run_off_the_table() -> None:
     error = refusal(rigged(9), 0, "Y1 0")
     assert error.reason is Reason.OUT_OF_BOUNDS
     assert "X23" in error.message
+    # As every refusal of a placement, it suggests one that works.
+    suggested = error.message.rsplit("Try ", 1)[1].split(" (")[0]
+    assert play(rigged(9), 0, suggested).placements[0][0].level == 0  # type: ignore[union-attr]
 
 
 def test_level_0_tile_must_share_an_edge_with_a_level_0_tile() -> None:
