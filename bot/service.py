@@ -2359,7 +2359,12 @@ class Service:
         table = await self._table(row)
         state = table.state
         assert state is not None
-        text = f"Game #{row.id} ({table.gdef.title}): " + self._score_line(table, state)
+        text = f"Game #{row.id} ({table.gdef.title})"
+        round_no = table.gdef.round_of(state)
+        if round_no is not None and state.outcome is None:  # the round and its card, as news says
+            view = _public_view(state)
+            text += f", round {round_no + 1} of {view['rounds']}, the {view['card']}"
+        text += ": " + self._score_line(table, state)
         left = await self._time_left(table, state)
         if state.outcome is None:
             text += f". {self._turn_text(table, state, left)}."

@@ -60,8 +60,10 @@ async def test_three_players_place_privately_in_any_order(say, db, service) -> N
     game_id = await start(say)
     state = await state_of(db, game_id)
     assert state.waiting_for() == (0, 1, 2)
-    assert (await say("carol", "/board"))[0].text.endswith(
-        "alice, bob and carol to move; 24 hours left."  # the round's deadline
+    # The round and its card too: the image's header has them, the text says them.
+    assert (await say("carol", "/board"))[0].text == (
+        f"Game #{game_id} (NMBR 9), round 1 of 20, the {state.deck[0]}: alice 0, bob 0, carol 0."
+        " alice, bob and carol to move; 24 hours left."  # the round's deadline
     )
     names = ("alice", "bob", "carol")
     for round_no in range(3):
