@@ -678,6 +678,8 @@ class Service:
                     f"There is no game #{game_id} in this chat; /games lists its games.",
                 )
             if row.status not in statuses and not (ended and row.status == "finished"):
+                if row.status == "lobby":
+                    raise _not_started(row.id, short=await self._short_of(row))
                 raise _not_in_status(row)
             return row
         wanted = tuple(statuses)
@@ -703,7 +705,9 @@ class Service:
                         chat_id=ctx.chat.id, statuses=("lobby",)
                     )
                 if len(waiting) == 1 and own:
-                    raise _not_started(waiting[0].id, leaving=ctx.command == "resign")
+                    leaving = ctx.command == "resign"
+                    short = await self._short_of(waiting[0])
+                    raise _not_started(waiting[0].id, leaving=leaving, short=short)
                 if len(waiting) == 1:
                     lobby = waiting[0].id
                     raise ServiceError(
@@ -2388,6 +2392,11 @@ class Service:
             )
         ]
 
+    async def _short_of(self, row: GameRow) -> int:
+        """Return how many more players a lobby needs before it can start."""
+        table = await self._table(row)
+        return max(0, table.gdef.min_players - len(table.seats))
+
     def _turn_text(self, table: _Table, state: GameState, left: timedelta | None) -> str:
         """Return "alice to move" and, when the turn has a deadline, "; 3 hours left"."""
         text = f"{self._to_move_names(table, state)} to move"
@@ -3149,11 +3158,17 @@ def _place_elsewhere(gdef: GameDef) -> ServiceError:
     )
 
 
-def _not_started(game_id: int, *, leaving: bool = False) -> ServiceError:
-    """Refuse a command a lobby cannot take: it has not started (/resign: /leave it instead)."""
-    then = (
-        f"to leave it, /leave game={game_id}" if leaving else f"start it with /start game={game_id}"
-    )
+def _not_started(game_id: int, *, leaving: bool = False, short: int = 0) -> ServiceError:
+    """Refuse a command a lobby cannot take: it has not started (/resign: /leave it instead).
+
+    `short`: the players the lobby still needs before it can start, who must /join it first.
+    """
+    if leaving:
+        then = f"to leave it, /leave game={game_id}"
+    elif short:
+        then = f"it needs {plural(short, 'more player')}, who can /join game={game_id}"
+    else:
+        then = f"start it with /start game={game_id}"
     return ServiceError("NOT_STARTED", f"Game #{game_id} has not started yet; {then}.")
 
 

@@ -1199,3 +1199,9 @@ async def test_a_look_at_lobbies_names_ones_own_first(say) -> None:
     assert error_of(await say("c", "/board"))["message"] == (
         "Game #2 has not started yet; /join game=2 takes a seat."
     )
+    # Alone in a lobby that needs a second player: "start it" would only be refused.
+    await say("d", "/new smartfeud", chat="other")  # #3
+    for line in ("/board", "/board game=3", "/rack"):
+        assert error_of(await say("d", line, chat="other"))["message"] == (
+            "Game #3 has not started yet; it needs 1 more player, who can /join game=3."
+        ), line
