@@ -380,6 +380,9 @@ def parse_command(line: str) -> Command:
             if game_id is None:
                 shown = clip(match.group(1))
                 raise _fail(spec, f"game={shown} is not a game number; /games lists them.")
+        elif match and spec.name not in ("new", "games"):  # /new and /games say their own word
+            kind = "a game's name, not" if "game" in spec.args else "no"  # /rules <game>
+            raise _fail(spec, f"/{spec.name} takes {kind} game=<id>.")
         else:
             rest.append(token)
     return _by_shape(spec, rest, game_id)

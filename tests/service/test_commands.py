@@ -140,6 +140,11 @@ def test_parse_command_reads_each_shape(line: str, expected: Command) -> None:
         ("/stats @@@", "@@@ is not a name: write @ and the name, e.g. @bob. Usage: /stats"),
         ("/stats @", "Write the player's name after the @, e.g. /stats @bob. Usage: /stats"),
         ("/stats @bot-hard-3", "@bot-hard-3 is a computer player, which keeps no record. Usage"),
+        # game=<id> where no one game is meant: said so, never read as a name or a game's name.
+        ("/stats game=1", "/stats takes no game=<id>. Usage: /stats [@player]"),
+        ("/help game=1", "/help takes no game=<id>. Usage: /help [command]"),
+        ("/rules game=1", "/rules takes a game's name, not game=<id>. Usage: /rules <game>"),
+        ("/leaderboard game=1 2026", "/leaderboard takes a game's name, not game=<id>. Usage"),
     ],
 )
 def test_wrong_input_shows_the_syntax(line: str, shows: str) -> None:
