@@ -93,9 +93,12 @@ def split_line(line: str, default: str) -> tuple[str, str] | None:
 
 
 def quits(line: str) -> bool:
-    """Return whether a line asks to leave: /quit or /exit, alone or a player's ("bob: /quit")."""
+    """Return whether a line asks to leave: /quit or /exit, a player's too ("bob: /quit").
+
+    Words after it change nothing ("/quit now"): the console has no other /quit to mean.
+    """
     parts = split_line(line, "")
-    return parts is not None and parts[1].lower() in QUIT
+    return parts is not None and parts[1].lower().partition(" ")[0] in QUIT
 
 
 @dataclass

@@ -280,9 +280,10 @@ async def test_interactive_console_hot_seat(tmp_path) -> None:
 
 async def test_quit_as_a_players_line_or_in_a_script_leaves(tmp_path) -> None:
     """A player's line "@bob: /quit" leaves as /quit does; in a script, later lines are not run."""
-    text = await interact(tmp_path, "@bob: /quit\n/new webfeud bot=easy\n")
-    assert "There is no command" not in text
-    assert text.count("alice> ") == 1
+    for line in ("@bob: /quit", "bob: /quit now", "/exit please"):
+        text = await interact(tmp_path, f"{line}\n/new webfeud bot=easy\n")
+        assert "There is no command" not in text, line
+        assert text.count("alice> ") == 1, line
     out = io.StringIO()
     script = ["/new webfeud bot=easy seed=1", "/QUIT", "/new numfeud bot=easy"]
     db = tmp_path / "s.sqlite3"
