@@ -36,7 +36,7 @@ import logging
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, cast
 
@@ -165,6 +165,9 @@ class _Ctx:
     ref: UserRef
     private: bool = False  # the chat is the asker's private chat with the bot
     command: str = ""  # the name of the command being run (`_run` sets it)
+    # Names the platform tied to a person (casefolded, no @ → platform user id): a mention
+    # picked from Telegram's menu names someone without a username, whose name may be taken.
+    mentioned: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def to_chat(self) -> ChatTarget:
@@ -348,9 +351,17 @@ class Service:
 
     # -- entry points --
 
-    async def handle(self, chat: ChatRef, user: UserRef, text: str) -> list[Reply]:
-        """Parse one line of the command language and run it; errors become error replies."""
+    async def handle(
+        self, chat: ChatRef, user: UserRef, text: str, *, mentioned: Mapping[str, str] | None = None
+    ) -> list[Reply]:
+        """Parse one line of the command language and run it; errors become error replies.
+
+        `mentioned`: the @names of the line that the platform tied to a person (the name as
+        typed, without @ → platform user id); they name that person, whoever else bears it.
+        """
         ctx = await self._context(chat, user)
+        if mentioned:
+            ctx = replace(ctx, mentioned={name.casefold(): pid for name, pid in mentioned.items()})
         # A hot-seat name is typed (the terminal's own player, its admin, is not one).
         if chat.platform == CONSOLE and not user.is_admin and is_bot_name(user.name):
             error = CommandError(
@@ -1026,10 +1037,17 @@ class Service:
                     CONSOLE, name.lower(), name, now=self.clock()
                 )
             return user
-        user = await self.db.users.find_user_by_name(ctx.chat.platform, name)
+        user = await self._person(ctx, name)
         if user is None:
             raise _unknown_person(name, "Create the game without them and they can /join it.")
         return user
+
+    async def _person(self, ctx: _Ctx, name: str) -> User | None:
+        """Return the person an @name means: the one the platform tied it to, else by name."""
+        platform_id = ctx.mentioned.get(name.casefold())
+        if platform_id is not None:
+            return await self.db.users.get_user_by_platform_id(ctx.chat.platform, platform_id)
+        return await self.db.users.find_user_by_name(ctx.chat.platform, name)
 
     async def _cmd_join(self, ctx: _Ctx, command: Command) -> list[Reply]:
         if command.game_id is None:
@@ -2688,7 +2706,7 @@ class Service:
             user = (await self._people_named(ctx, command))[0]
         elif command.players:
             name = command.players[0]
-            found = await self.db.users.find_user_by_name(ctx.chat.platform, name)
+            found = await self._person(ctx, name)
             if found is None:
                 raise _unknown_person(name, usage("stats"))
             user = found

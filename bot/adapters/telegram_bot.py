@@ -649,7 +649,7 @@ class TelegramFrontEnd:
             await self._allow_dm(user)
         is_admin = private or (name == "cancel" and await self._is_admin(chat, user))
         ref = user_ref(user, is_admin=is_admin)
-        text = await self._command_text(message)
+        text, mentioned = await self._command_text(message)
         if private and name == "start" and await self._private_start(text, ref, origin):
             return
         where = self._chat_ref(chat)
@@ -667,7 +667,7 @@ class TelegramFrontEnd:
             if routed is not None:
                 # Played in the group's game: news goes there, answers come here.
                 where, ref, origin.routed = routed, user_ref(user), True
-        replies = await self.service.handle(where, ref, text)
+        replies = await self.service.handle(where, ref, text, mentioned=mentioned)
         await self.deliver(replies, origin)
         if (
             origin.routed
@@ -725,14 +725,17 @@ class TelegramFrontEnd:
         chat_id = int(target.platform_chat_id)
         return self._moved.get(chat_id, chat_id)
 
-    async def _command_text(self, message: Message) -> str:
+    async def _command_text(self, message: Message) -> tuple[str, dict[str, str]]:
         """Return the command line, with mentions of users without a username as ``@name``.
 
         Picking such a user in Telegram's mention menu gives their full name (maybe with spaces)
         and a ``text_mention`` entity holding the user; the service knows players by name, so
-        the user is stored and the span becomes ``@<their play name>``.
+        the user is stored and the span becomes ``@<their play name>``. Also returned: each
+        such name → the user's id, so that the name means them even if another person's
+        username is that name.
         """
         text = message.text or ""
+        mentioned: dict[str, str] = {}
         spans = message.parse_entities([MessageEntityType.TEXT_MENTION])
         for entity, shown in spans.items():
             if entity.user is None:
@@ -744,7 +747,8 @@ class TelegramFrontEnd:
             head, sep, tail = text.partition(shown)
             if sep:
                 text = f"{head}{'' if head.endswith('@') else '@'}{name}{tail}"
-        return text
+                mentioned[name] = str(entity.user.id)
+        return text, mentioned
 
     async def on_callback(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Run one button press; the query is always answered exactly once."""

@@ -233,6 +233,33 @@ async def test_a_player_without_username_is_invited_by_the_mention_menu(tg, peop
     assert tg.errors == []
 
 
+async def test_a_mention_picked_from_the_menu_is_that_user_even_if_a_username_is_the_name(
+    tg, people
+) -> None:
+    """Carol Smith has no username and someone else's username is Carol_Smith: picking Carol
+    from the mention menu seats Carol, for /new and for /stats, never the username's holder.
+    """
+    holder = tg.api.user(1005, "Mallory", "Carol_Smith")
+    await tg.say(holder, "/help")
+    carol = tg.api.user(1004, "Carol", None)
+    carol["last_name"] = "Smith"
+    calls = await tg.say(people.alice, "/new webfeud Carol Smith", mentions={"Carol Smith": carol})
+    assert any("has started" in c.text for c in calls), calls
+    seats = await tg.db.games.seats(1)
+    users = [await tg.db.users.get_user(s.user_id) for s in seats if s.user_id is not None]
+    assert [u.platform_user_id for u in users if u is not None] == [
+        str(people.alice["id"]),
+        "1004",
+    ]
+    await tg.say(people.alice, "/resign")  # Carol has a game behind her, the holder none
+    # Typed by hand, @Carol_Smith is the username's holder, as ever.
+    calls = await tg.say(people.alice, "/stats @Carol_Smith")
+    assert calls[-1].text.endswith("no finished games yet."), calls[-1].text
+    calls = await tg.say(people.alice, "/stats Carol Smith", mentions={"Carol Smith": carol})
+    assert "1 game" in calls[-1].text, calls[-1].text
+    assert tg.errors == []
+
+
 async def test_a_group_admin_may_cancel_someone_elses_game(tg, people) -> None:
     """/cancel asks Telegram who is an admin: a member may not, the group's owner may."""
     await tg.say(people.carol, "/help")
