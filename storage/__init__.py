@@ -1,7 +1,8 @@
 """Persistence on SQLite through one aiosqlite connection; games are known only as JSON.
 
 Open with `await Database.open(path)` (WAL, foreign keys, migrations applied) and use its
-repositories: `db.users`, `db.chats`, `db.games`, `db.deadlines`, `db.results`. They return the
+repositories: `db.users`, `db.chats`, `db.games`, `db.deadlines`, `db.results`,
+`db.messages`. They return the
 frozen dataclasses of `storage.models`, never rows. This package imports only aiosqlite and the
 standard library, never `bot.*`.
 """
@@ -16,6 +17,7 @@ from storage.models import (
     Chat,
     Deadline,
     DeadlineState,
+    GameMessage,
     GameRow,
     GameStatus,
     LeaderboardRow,
@@ -37,6 +39,7 @@ __all__ = [
     "Database",
     "Deadline",
     "DeadlineState",
+    "GameMessage",
     "GameRow",
     "GameStatus",
     "LeaderboardRow",

@@ -12,7 +12,8 @@ Repositories (each method is documented in its module):
 - `db.users` (`storage.users.UserRepository`) and `db.chats` (`storage.users.ChatRepository`);
 - `db.games` (`storage.games.GameRepository`): lobby, seats, start, moves, cancel;
 - `db.deadlines` (`storage.deadlines.DeadlineRepository`): the durable dispatcher's queue;
-- `db.results` (`storage.results.ResultRepository`): leaderboards and records.
+- `db.results` (`storage.results.ResultRepository`): leaderboards and records;
+- `db.messages` (`storage.messages.MessageRepository`): the chat message showing each game.
 
 Concurrency: the connection runs in autocommit mode (`isolation_level=None`); every write goes
 through `transaction()`, which takes an `asyncio.Lock`, issues `BEGIN IMMEDIATE` and commits or
@@ -41,6 +42,7 @@ import aiosqlite
 
 from storage.deadlines import DeadlineRepository
 from storage.games import GameRepository
+from storage.messages import MessageRepository
 from storage.migrate import Migration, MigrationError, migrate, user_version
 from storage.results import ResultRepository
 from storage.users import ChatRepository, UserRepository
@@ -152,6 +154,7 @@ class Database:
         self.games = GameRepository(self)
         self.deadlines = DeadlineRepository(self)
         self.results = ResultRepository(self)
+        self.messages = MessageRepository(self)
 
     @classmethod
     async def open(

@@ -168,3 +168,14 @@ class LeaderboardRow:
     wins: int
     points: int
     best: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class GameMessage:
+    """The chat message that shows a game in one role (`slot`), as a chat adapter keeps it."""
+
+    game_id: int
+    slot: str
+    chat_id: str
+    message_id: str
+    data: dict[str, Any] = field(default_factory=dict)

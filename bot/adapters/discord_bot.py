@@ -16,7 +16,8 @@ Buttons (Join, Start, My rack, Board, Pass) are `GameButton` dynamic items whose
 button on any old message works after a restart, and a Pass clicked on an earlier turn (or of
 a game that has ended) gets a polite ephemeral answer. Only a game's newest message keeps live
 buttons (`FeudBot._keep_live`), and the draft steps of one Rummikub turn edit one message
-(`FeudBot._edit_draft`). Everything else that fails lands in one handler
+(`FeudBot._edit_draft`); which messages those are is kept in storage too, so a restart
+forgets neither. Everything else that fails lands in one handler
 (`FeudBot.report_error`): it is logged and the user gets a short ephemeral apology, never a
 traceback.
 
@@ -73,7 +74,7 @@ from bot.games import GAMES
 from bot.reminders import Dispatcher, Send
 from bot.replies import ChatTarget, Reply, UserTarget
 from bot.service import ChatRef, Service, UserRef, bot_names, load_state, takes
-from storage import GameStatus
+from storage import GameMessage, GameStatus
 
 log = logging.getLogger(__name__)
 
@@ -167,6 +168,8 @@ CLOSING_EVENTS = frozenset({"game_started", "game_over", "game_cancelled"})
 TURN_NEWS = frozenset({"move_played", "timeout"})
 # News that ends the game: any draft of it is over.
 GAME_ENDS = frozenset({"game_over", "game_cancelled"})
+# The slots of a game's messages in storage (`db.messages`): the one whose buttons act, the draft.
+LIVE, DRAFT = "live", "draft"
 # The asker's private note when a draft step updated the game's draft message in place.
 DRAFT_UPDATED = "The draft message of the game is updated:"
 # What an invitee to a lobby hears: the game waits for its Start.
@@ -597,10 +600,9 @@ class FeudBot(commands.Bot):
             Dispatcher(service, self._dispatch, platforms=served) if run_dispatcher else None
         )
         self._in_flight: set[int] = set()  # interactions being handled (for a clean shutdown)
-        # Per game, its one message with live buttons (in memory, as Telegram's `boards`: after
-        # a restart the next message is new and an older one keeps its buttons, which still work).
-        self._live: dict[int, LiveMessage] = {}
-        self._drafts: dict[int, LiveMessage] = {}  # each game's newest draft message
+        # Per game, its one message with live buttons (slot LIVE) and its newest draft message
+        # (slot DRAFT), also kept in storage so that a restart forgets neither (`_message_of`).
+        self._kept: dict[str, dict[int, LiveMessage]] = {LIVE: {}, DRAFT: {}}
         self._idle = asyncio.Event()
         self._idle.set()
 
@@ -1036,26 +1038,55 @@ class FeudBot(commands.Bot):
         game_id = reply.event.get("game_id")
         if reply.private or not isinstance(game_id, int):
             return
-        draft = self._drafts.get(game_id)
+        draft = await self._message_of(DRAFT, game_id)
         if draft is not None and (
             reply.kind in GAME_ENDS
             or (reply.kind in TURN_NEWS and not (reply.event.get("view") or {}).get("draft"))
         ):
             # Played by /done, or taken back by /draw, a timeout or the game's end: the draft's
             # melds and "/done ends your turn" no longer stand; the news below says which.
-            del self._drafts[game_id]
+            await self._keep(DRAFT, game_id, None)
             await self._rewrite_draft(
                 draft, f"This draft of game #{game_id} ended with the move below."
             )
         if not buttons and reply.kind not in CLOSING_EVENTS:
             return
-        old = self._live.pop(game_id, None)
+        old = await self._message_of(LIVE, game_id)
+        new = None
         if buttons and message is not None:
-            self._live[game_id] = LiveMessage(channel_id, message.id, reply.kind, buttons[0].turn)
+            new = LiveMessage(channel_id, message.id, reply.kind, buttons[0].turn)
+        await self._keep(LIVE, game_id, new)
         if old is not None and (message is None or old.message_id != message.id):
             await self._strip(old)
-        if reply.kind == "draft" and buttons and message is not None:
-            await self._supersede_draft(game_id, self._live[game_id])
+        if reply.kind == "draft" and new is not None:
+            await self._supersede_draft(game_id, new)
+
+    async def _message_of(self, slot: str, game_id: int) -> LiveMessage | None:
+        """Return the game's message of `slot` (LIVE, DRAFT): known since the start, else kept."""
+        known = self._kept[slot].get(game_id)
+        if known is None:
+            kept = await self.service.db.messages.get_message(game_id, slot)
+            if kept is not None:
+                known = self._kept[slot][game_id] = LiveMessage(
+                    int(kept.chat_id),
+                    int(kept.message_id),
+                    str(kept.data.get("kind", "")),
+                    int(kept.data.get("turn", 0)),
+                )
+        return known
+
+    async def _keep(self, slot: str, game_id: int, message: LiveMessage | None) -> None:
+        """Make `message` the game's message of `slot` (None: none), in memory and storage."""
+        if message is None:  # (`_message_of` has read what storage kept)
+            if self._kept[slot].pop(game_id, None) is not None:
+                await self.service.db.messages.delete_message(game_id, slot)
+            return
+        if self._kept[slot].get(game_id) == message:
+            return
+        self._kept[slot][game_id] = message
+        data = {"kind": message.kind, "turn": message.turn}
+        kept = GameMessage(game_id, slot, str(message.channel_id), str(message.message_id), data)
+        await self.service.db.messages.put_message(kept)
 
     async def _supersede_draft(self, game_id: int, new: LiveMessage) -> None:
         """Point a turn's earlier draft message to the new one (a /board came in between).
@@ -1063,8 +1094,8 @@ class FeudBot(commands.Bot):
         The new step could not edit it (another message took the buttons), and left as it was
         it would contradict the draft below ("worth 27" above "every meld is valid").
         """
-        earlier = self._drafts.get(game_id)
-        self._drafts[game_id] = new
+        earlier = await self._message_of(DRAFT, game_id)
+        await self._keep(DRAFT, game_id, new)
         if earlier is None or earlier.turn != new.turn or earlier.message_id == new.message_id:
             return
         await self._rewrite_draft(
@@ -1101,7 +1132,7 @@ class FeudBot(commands.Bot):
         game_id = reply.event.get("game_id")
         if reply.private or reply.kind != "draft" or not buttons or not isinstance(game_id, int):
             return None
-        live = self._live.get(game_id)
+        live = await self._message_of(LIVE, game_id)
         if (
             live is None
             or live.kind != "draft"

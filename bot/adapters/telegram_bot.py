@@ -80,7 +80,7 @@ from bot.games import GAMES
 from bot.reminders import Dispatcher
 from bot.replies import ChatTarget, Image, Reply, UserTarget
 from bot.service import ChatRef, Service, UserRef
-from storage import Database, GameRow
+from storage import Database, GameMessage, GameRow
 
 log = logging.getLogger(__name__)
 
@@ -209,6 +209,7 @@ _DEEP_LINK = re.compile(r"^g(\d{1,18})$")
 CONFIRM_PASS = "Tap Yes, pass, or Keep playing."  # after the service's question
 STALE = "That button belongs to an earlier turn of game #{id}; use the newest board message."
 PLACED = "placed"  # the group notice of tiles placed at a round deadline (`_placed_notice`)
+BOARD = "board"  # the slot of a game's board message in storage (`db.messages`)
 ROUND = "round "  # + the round: the group notice of a round that opened (`_round_notice`)
 ELSEWHERE = "That button belongs to game #{id} of another chat; nothing was changed."
 WELCOME = (
@@ -548,6 +549,7 @@ class TelegramFrontEnd:
         self.db: Database = service.db
         self.bot: Bot | None = None
         self.username = ""
+        # Each game's board message, also kept in storage (`_board_of`, `_keep_board`).
         self.boards: dict[int, BoardMessage] = {}
         self._dm: dict[int, bool] = {}  # storage user id -> may we write to them privately
         self._told: set[tuple[int, int]] = set()  # (game id, user id) told how to see tiles
@@ -712,6 +714,7 @@ class TelegramFrontEnd:
         for game_id, board in list(self.boards.items()):
             if board.chat_id == old:  # that message stays behind: the next update posts a board
                 del self.boards[game_id]
+        await self.db.messages.delete_chat_messages(PLATFORM, str(old), BOARD)
         moved = await self.service.move_chat(PLATFORM, str(old), str(new))
         if moved is not None:
             log.info("chat %s became %s (a supergroup); its games follow", old, new)
@@ -798,13 +801,13 @@ class TelegramFrontEnd:
             return
         if origin.private:
             await self._allow_dm(query.from_user)
-        if game_id not in self.boards and isinstance(query.message, Message):
-            # Pressed under a board posted before a restart (which forgot it): that message,
-            # the one with live buttons, is the board again, so that a newer one clears them.
+        if isinstance(query.message, Message) and await self._board_of(game_id) is None:
+            # Pressed under a board that none is kept of (posted before boards were stored):
+            # that message, the one with live buttons, is the board again, so that a newer one
+            # clears them.
             message = query.message
-            self.boards[game_id] = BoardMessage(
-                message.chat.id, message.message_id, bool(message.photo)
-            )
+            board = BoardMessage(message.chat.id, message.message_id, bool(message.photo))
+            await self._keep_board(game_id, board)
         ref = user_ref(query.from_user)
         game_chat = ChatRef(PLATFORM, chat.platform_chat_id)
         if action in CONFIRM_ACTIONS or (
@@ -1120,7 +1123,7 @@ class TelegramFrontEnd:
         text = "\n".join(r.text for r in replies)
         markup = await self._keyboard(game_id)
         image = last.images[0] if last.images else None
-        known = self.boards.get(game_id)
+        known = await self._board_of(game_id)
         if known is not None and known.chat_id == chat_id and known.photo == (image is not None):
             try:
                 await self._edit(known, text, image, markup)
@@ -1129,7 +1132,7 @@ class TelegramFrontEnd:
                     return
                 log.info("board message of game %d cannot be edited (%s)", game_id, error)
             else:
-                self.boards[game_id] = replace(known, buttons=markup is not None)
+                await self._keep_board(game_id, replace(known, buttons=markup is not None))
                 if image is not None and len(text) > CAPTION_LIMIT:
                     # As under a new board photo: the whole news as a message of its own (a cut
                     # caption lost whose turn it is). The edit notifies nobody; this message does.
@@ -1171,20 +1174,46 @@ class TelegramFrontEnd:
             message = await self._send_text(chat_id, text, markup=markup)
         else:
             message = await self._send_photo(chat_id, image, text, markup=markup)
-        old = self.boards.get(game_id)
-        self.boards[game_id] = BoardMessage(
-            chat_id, message.message_id, image is not None, buttons=markup is not None
-        )
+        old = await self._board_of(game_id)
+        board = BoardMessage(chat_id, message.message_id, image is not None, markup is not None)
+        await self._keep_board(game_id, board)
         if old is not None:
             # Only the newest board message keeps live buttons (older ones would be stale).
             await self._clear_buttons(old)
+
+    async def _board_of(self, game_id: int) -> BoardMessage | None:
+        """Return the game's board message: known since the start, else the one kept in storage."""
+        known = self.boards.get(game_id)
+        if known is None:
+            kept = await self.db.messages.get_message(game_id, BOARD)
+            if kept is not None:
+                known = self.boards[game_id] = BoardMessage(
+                    int(kept.chat_id),
+                    int(kept.message_id),
+                    bool(kept.data.get("photo")),
+                    bool(kept.data.get("buttons", True)),
+                )
+        return known
+
+    async def _keep_board(self, game_id: int, board: BoardMessage | None) -> None:
+        """Make `board` the game's board message (None: it has none), in memory and storage."""
+        if board is None:
+            self.boards.pop(game_id, None)
+            await self.db.messages.delete_message(game_id, BOARD)
+            return
+        if self.boards.get(game_id) == board:
+            return
+        self.boards[game_id] = board
+        data = {"photo": board.photo, "buttons": board.buttons}
+        kept = GameMessage(game_id, BOARD, str(board.chat_id), str(board.message_id), data)
+        await self.db.messages.put_message(kept)
 
     async def _clear_buttons(self, board: BoardMessage) -> None:
         if not board.buttons:
             return  # nothing to clear: Telegram would answer "message is not modified"
         try:
             await self._bot().edit_message_reply_markup(board.chat_id, board.message_id)
-        except BadRequest as error:
+        except TelegramError as error:  # gone, too old, or in a group since upgraded
             log.info("could not clear the buttons of an old board message: %s", error)
 
     async def _send_chat(self, reply: Reply, origin: Origin | None) -> None:
@@ -1213,7 +1242,8 @@ class TelegramFrontEnd:
                 await self._post_board(chat_id, game_id, reply.text, image, lobby)
                 return
         cancelled = reply.kind in ("game_cancelled", "game_left")  # left: by the last player
-        if cancelled and game_id and (old := self.boards.pop(game_id, None)):
+        if cancelled and game_id and (old := await self._board_of(game_id)):
+            await self._keep_board(game_id, None)
             await self._clear_buttons(old)
         markup = None
         if reply.kind == "game_over" and game_id and reply.buttons:  # people in it: play again

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from copy import deepcopy
+
 import pytest
 
 from bot.adapters.discord_bot import STALE
@@ -155,17 +157,20 @@ async def test_button_on_an_old_message_works_after_a_restart(harness):
 
 
 async def test_pass_on_an_earlier_turn_gets_a_polite_answer(harness):
-    """Pass clicked under an old board is refused ephemerally and changes nothing.
+    """Pass clicked under an old board (from a client that still shows it) is refused
+    ephemerally and changes nothing.
 
-    (A message posted before a restart keeps its buttons: the new process does not know it.)
+    A restart forgets no game message: the first move after it takes the buttons off the
+    message posted before it, as it would have without the restart.
     """
     inter = await harness.slash(harness.alice, "new", game="webfeud", player=str(harness.bob))
     first = harness.fake.last_with_buttons("fb:pass:")
+    old_pass, seen = first.button("fb:pass:"), deepcopy(first)  # as bob's client still shows it
     await harness.restart()
     await harness.slash(harness.alice, "pass")
-    assert first.custom_ids()
+    assert first.custom_ids() == []
     row_before = await harness.db.games.get_game(1)
-    inter = await harness.click(harness.bob, first, first.button("fb:pass:"))
+    inter = await harness.click(harness.bob, seen, old_pass)
     msgs = harness.replies(inter)
     assert len(msgs) == 1
     assert msgs[0].ephemeral
@@ -179,11 +184,13 @@ async def test_an_old_pass_button_of_an_ended_game_says_the_game_is_over(harness
     fake = harness.fake
     await harness.slash(harness.alice, "new", game="webfeud", player=str(harness.bob))
     first = fake.last_with_buttons("fb:pass:1:")
-    await harness.restart()  # the old message keeps its buttons (see the test above)
+    old_pass, seen = first.button("fb:pass:"), deepcopy(first)  # see the test above
+    await harness.restart()
     await harness.slash(harness.alice, "resign")
     assert (await harness.db.games.get_game(1)).status == "finished"
+    assert first.custom_ids() == []  # the end took the buttons off, restart or not
     row_before = await harness.db.games.get_game(1)
-    inter = await harness.click(harness.bob, first, first.button("fb:pass:"))
+    inter = await harness.click(harness.bob, seen, old_pass)
     [msg] = harness.replies(inter)
     assert msg.ephemeral
     assert msg.content == "Game #1 is over; /board game:1 shows how it ended."
@@ -191,10 +198,11 @@ async def test_an_old_pass_button_of_an_ended_game_says_the_game_is_over(harness
 
     await harness.slash(harness.alice, "new", game="webfeud", player=str(harness.bob))
     second = fake.last_with_buttons("fb:pass:2:")
+    old_pass, seen = second.button("fb:pass:"), deepcopy(second)
     await harness.restart()
     await harness.slash(harness.carol, "cancel", game=2)  # Manage Server may cancel it
     assert (await harness.db.games.get_game(2)).status == "cancelled"
-    inter = await harness.click(harness.alice, second, second.button("fb:pass:"))
+    inter = await harness.click(harness.alice, seen, old_pass)
     [msg] = harness.replies(inter)
     assert msg.ephemeral
     assert msg.content == "Game #2 was cancelled; /new starts another."

@@ -159,3 +159,28 @@ async def test_a_draft_stands_while_another_player_resigns(harness) -> None:
     await harness.slash(alice, "done")
     assert draft.text == "This draft of game #1 ended with the move below."
     assert harness.fake.errors == []
+
+
+async def test_a_restart_mid_draft_goes_on_in_the_same_draft_message(harness) -> None:
+    """Which message holds the draft is kept in storage: after a restart the turn's next step
+    edits it in place, and /done then says it ended, as without the restart.
+    """
+    fake = harness.fake
+    await harness.slash(harness.alice, "new", game="rummikub", player=str(harness.bob), seed=4)
+    await harness.slash(harness.alice, "start")
+    inter = await harness.slash(harness.alice, "play", move="K1 Y1")
+    [draft] = [m for m in harness.replies(inter) if m.public]
+    public = len(fake.public_messages())
+    await harness.restart()
+    inter = await harness.slash(harness.alice, "play", move="1+R1")
+    assert [m for m in harness.replies(inter) if m.public] == []  # nothing new in the channel
+    assert "(draft): 1+R1" in draft.text, draft.text
+    assert len(fake.public_messages()) == public
+    await harness.slash(harness.alice, "play", move="K13 Y13 R13")
+    await harness.restart()
+    inter = await harness.slash(harness.alice, "done")
+    [move] = [m for m in harness.replies(inter) if m.public and "bob to move" in m.text]
+    assert draft.text == "This draft of game #1 ended with the move below."
+    assert draft.custom_ids() == []
+    assert live_boards(fake, 1) == [move]
+    assert fake.errors == []

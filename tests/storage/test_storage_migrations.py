@@ -8,7 +8,9 @@ from storage import Database, MigrationError
 from storage.database import CannotOpenDatabase
 from storage.migrate import Migration, latest_version, load_migrations
 
-EXPECTED_TABLES = {"users", "chats", "games", "seats", "moves", "deadlines", "results"}
+EXPECTED_TABLES = {
+    *("users", "chats", "games", "seats", "moves", "deadlines", "results", "game_messages"),
+}
 
 
 def tables(path: Path) -> set[str]:

@@ -102,8 +102,8 @@ def data_of(message: dict[str, Any], label: str) -> str:
 async def test_a_game_over_http_polling_survives_a_restart(api, people, tmp_path, limiter) -> None:
     """Polling over real HTTP: a game starts, moves are played, and buttons work after a restart.
 
-    A button pressed under the board posted before the restart makes that message the board
-    again, so no older message keeps live buttons beside a newer board.
+    The board posted before the restart is still the board (storage keeps which message it
+    is): a pass asked under it is answered there, and no second board with buttons appears.
     """
     db_path = tmp_path / "feudbot.sqlite3"
     group = people.group
@@ -138,7 +138,7 @@ async def test_a_game_over_http_polling_survives_a_restart(api, people, tmp_path
             old_board = api.message(group["id"], board["message_id"])
             old_pass = data_of(old_board, "Pass")
 
-        # The bot restarts: the board message id is forgotten, the game is not.
+        # The bot restarts: the game and its board message are kept in storage.
         before = len(api.calls)
         async with Bot(settings, limiter):
             # Pass asks first, in the old message's keyboard; "Yes, pass" passes.
@@ -170,8 +170,8 @@ async def test_a_game_over_http_polling_survives_a_restart(api, people, tmp_path
             row, state = await game_state(db_path, 1)
             assert row.turn == 2
             assert state.history[-1].text == "pass"
-            # The pressed message is the board again (the restart forgot which one it was): the
-            # pass is shown there, its question gone, and no second board with buttons appears.
+            # The pressed message is still the board: the pass is shown there, its question
+            # gone, and no second board with buttons appears.
             assert not [c for c in api.calls[before:] if c.method == "sendPhoto"]
             assert board_message(api, group["id"])["message_id"] == board["message_id"]
             assert "Yes, pass" not in str(api.message(*asked).get("reply_markup"))
@@ -193,6 +193,62 @@ async def test_a_game_over_http_polling_survives_a_restart(api, people, tmp_path
         assert [c.status for c in api.calls if not c.ok] == [429]
         # The last getUpdates confirmed every update, so none is handled twice.
         assert api.sent("getUpdates")
+
+
+async def test_after_a_restart_the_board_and_the_lobby_message_are_the_ones_before(
+    api, people, tmp_path, limiter
+) -> None:
+    """A restart forgets no game message: a typed move edits the board posted before it, and
+    a join typed after it takes Join · Start off the lobby message posted before it.
+    """
+    group = people.group
+    async with FakeBotServer(api) as base_url:
+        settings = Settings(
+            db_path=str(tmp_path / "restart.sqlite3"),
+            telegram_token=api.token,
+            telegram_api_base_url=base_url.removesuffix("/bot"),
+            allow_seed=True,
+        )
+        async with Bot(settings, limiter):
+            api.push(api.message_update(group, people.bob, "/help"))
+            api.push(api.message_update(group, people.alice, "/new webfeud @bob seed=11"))
+            await api.wait_for(
+                lambda: any("has started" in c.text for c in api.sent("sendPhoto")),
+                what="game #1",
+            )
+            api.push(api.message_update(group, people.carol, "/new rummikub"))
+            await api.wait_for(
+                lambda: any("Game #2" in c.text for c in api.sent("sendMessage")),
+                what="the lobby of game #2",
+            )
+            board = board_message(api, group["id"])
+            [lobby] = [c.result for c in api.sent("sendMessage") if "Game #2" in c.text]
+            assert "Join" in str(api.message(group["id"], lobby["message_id"])["reply_markup"])
+        async with Bot(settings, limiter):
+            before = len(api.calls)
+            _row, state = await game_state(tmp_path / "restart.sqlite3", 1)
+            api.push(api.message_update(group, people.alice, f"/play {find_move(state, 0)}"))
+            dave = api.user(1004, "Dave", "dave")
+            api.push(api.message_update(group, dave, "/join game=2"))
+            await api.wait_for(
+                lambda: (
+                    any("joined" in c.text for c in api.calls[before:])
+                    and any(c.method == "editMessageMedia" for c in api.calls[before:])
+                ),
+                what="the move and the join",
+            )
+            after = api.calls[before:]
+            # The move: the board of before the restart, edited; no new board posted.
+            [edit] = [c for c in after if c.method == "editMessageMedia"]
+            assert edit.params["message_id"] == board["message_id"]
+            assert not [c for c in after if c.method == "sendPhoto"]
+            # The join: a new lobby message carries Join · Start, the one before has none.
+            await api.wait_for(
+                lambda: "reply_markup" not in api.message(group["id"], lobby["message_id"]),
+                what="the old lobby message's buttons to go",
+            )
+            [joined] = [c.result for c in after if "joined" in c.text]
+            assert "Start" in str(api.message(group["id"], joined["message_id"])["reply_markup"])
 
 
 async def test_polling_asks_for_my_chat_member_and_welcomes_a_group(
