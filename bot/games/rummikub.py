@@ -762,8 +762,20 @@ class RummikubState:
         return state._finish(state._lowest(others), "resign")
 
     def _finish(self, winners: tuple[int, ...], reason: str) -> Self:
+        """End the game, scoring the committed racks; a draft left standing goes back.
+
+        (Another seat's resignation can end the game during the mover's draft: nothing of it
+        was played, so the final table and racks are the committed ones, as scored.)
+        """
         scores = final_scores(self.racks, winners, self.left)
-        return replace(self, scores=scores, outcome=Outcome(scores, winners, reason))
+        return replace(
+            self,
+            draft=(),
+            draft_table=(),
+            draft_rack=(),
+            scores=scores,
+            outcome=Outcome(scores, winners, reason),
+        )
 
 
 def _set(values: tuple[_T, ...], seat: int, value: _T) -> tuple[_T, ...]:

@@ -574,6 +574,30 @@ def test_with_two_players_a_resignation_ends_the_game() -> None:
     assert (state.outcome.reason, state.outcome.winners) == ("resign", (0,))
 
 
+def test_a_game_ended_by_another_players_resignation_takes_the_movers_draft_back() -> None:
+    """Alice drafts, bob resigns out of turn and the game ends: nothing was played until
+    /done, so her draft goes back, and the final table and rack are the ones scored.
+    """
+    state = rig([["R8", "B13", "J"], ["K2"]], [["R5", "R6", "R7"]])
+    state = play(state, 0, "1+R8")
+    assert state.rack(0) == ("B13", "J")
+    state = play(state, 1, "resign")
+    assert state.outcome is not None
+    assert state.draft == ()
+    assert state.rack(0) == ("B13", "R8", "J")
+    assert state.working_table == state.table == (("R5", "R6", "R7"),)
+    assert state.view(0)["rack"] == ["B13", "R8", "J"]
+    state.check_invariants()
+    # Three players, the pool's last round: carol's resignation ends it during bob's draft.
+    last = replace(rig([["R8"], ["K11", "B11", "R11", "K2"], ["Y1"]], to_move=1), final_turn=3)
+    last = play(last, 1, "K11 B11 R11")
+    last = play(last, 2, "resign")
+    assert last.outcome is not None
+    assert sorted(last.rack(1)) == ["B11", "K11", "K2", "R11"]
+    assert (last.working_table, last.draft) == ((), ())
+    last.check_invariants()
+
+
 def test_with_three_players_a_resigner_leaves_and_the_others_play_on() -> None:
     """Bob resigns mid-draft: his draft goes back, he leaves, turns pass him by; his rack
     counts against him at the end; when carol resigns too, alice is the last one and wins.
