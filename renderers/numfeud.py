@@ -20,7 +20,16 @@ from PIL import Image, ImageDraw
 from bot.core.game import Outcome
 from bot.core.grid import parse_anchor
 from bot.core.words import plural
-from bot.games.numfeud import CENTRE, SIZE, NumfeudState, colour, face, is_joker, number
+from bot.games.numfeud import (
+    CENTRE,
+    SIZE,
+    SWAP_LIMIT,
+    NumfeudState,
+    colour,
+    face,
+    is_joker,
+    number,
+)
 from renderers.toolkit import (
     DEFAULT,
     SUPERSAMPLE,
@@ -48,8 +57,11 @@ __all__ = ["NUMFEUD_INKS", "NumfeudInks", "numfeud_tile", "render_board", "rende
 
 
 def _rack_title(name: str, tiles: int, swaps: int, width: float) -> str:
-    """Return "alice: 16 of 20 tiles · 13 swaps left", a long name cut so the counts still fit."""
-    counts = f": {tiles} of 20 tiles · {swaps} swaps left"
+    """Return "alice: 16 of 20 tiles · 13 left to swap", a long name cut so the counts fit.
+
+    The limit counts tiles, not swaps (13 swapped tiles a game): "1 left to swap" is a tile.
+    """
+    counts = f": {tiles} of 20 tiles · {swaps} left to swap"
     room = width - text_width(counts, size=24, bold=True)
     return fit_text(name, size=24, max_width=room, bold=True) + counts
 
@@ -302,7 +314,7 @@ def render_rack(state: NumfeudState, seat: int, *, name: str, theme: Theme = DEF
     height = pad + title_h + rows * (RACK_TILE + RACK_GAP) + pad
     image = new_canvas(theme.width, height, theme)
     draw = ImageDraw.Draw(image)
-    title = _rack_title(name, len(tiles), 13 - state.swapped[seat], theme.width - 2 * pad)
+    title = _rack_title(name, len(tiles), SWAP_LIMIT - state.swapped[seat], theme.width - 2 * pad)
     text(draw, (pad, pad + title_h / 2), title, size=24, fill=theme.text, bold=True, anchor="lm")
     row_width = RACK_PER_ROW * RACK_TILE + (RACK_PER_ROW - 1) * RACK_GAP
     left0 = (theme.width - row_width) // 2

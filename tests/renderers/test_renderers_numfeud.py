@@ -147,8 +147,12 @@ def test_golden_images(case: str) -> None:
 
 
 def test_a_long_name_never_pushes_the_counts_off_the_rack_title() -> None:
-    """A 500-character name is cut, and "16 of 20 tiles · 13 swaps left" still shows whole."""
+    """A 500-character name is cut, and "16 of 20 tiles · 13 left to swap" still shows whole.
+
+    The limit is of tiles: after a swap of 12, "1 left to swap", never "1 swaps left".
+    """
     title = _rack_title("z" * 500, 16, 13, DEFAULT.width - 2 * DEFAULT.padding)
-    assert title.endswith("…: 16 of 20 tiles · 13 swaps left")
+    assert title.endswith("…: 16 of 20 tiles · 13 left to swap")
     assert text_width(title, size=24, bold=True) <= DEFAULT.width - 2 * DEFAULT.padding
-    assert _rack_title("alice", 16, 13, 860) == "alice: 16 of 20 tiles · 13 swaps left"
+    assert _rack_title("alice", 16, 13, 860) == "alice: 16 of 20 tiles · 13 left to swap"
+    assert _rack_title("alice", 17, 1, 860) == "alice: 17 of 20 tiles · 1 left to swap"
