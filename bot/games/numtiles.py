@@ -137,10 +137,15 @@ def _run_reading(tiles: tuple[str, ...]) -> Verdict:
         if lo == LOW and hi == HIGH:
             why = "goes round from 13 to 1: 1 may only start a run"
         else:
-            missing = [n for n in range(lo, hi + 1) if n not in values]
-            col = next(iter(colours))
-            gap = ", ".join(f"{col}{n}" for n in missing[:3])
-            why = f"has a gap at {gap}: fill it or use a joker"
+            missing = [f"{next(iter(colours))}{n}" for n in range(lo, hi + 1) if n not in values]
+            gap = ", ".join(missing[:4])
+            if len(missing) > 4:  # the whole refusal must stay short: the first ones, counted
+                gap = f"{', '.join(missing[:3])} and {len(missing) - 3} more"
+            # One joker fills a gap of one; a longer gap needs its tiles (a line or the set
+            # holds too few jokers to bridge it reliably).
+            why = f"has a gap at {gap}: " + (
+                "fill it or use a joker" if len(missing) - jokers == 1 else "fill it"
+            )
         return Verdict("", 0, fallback, why)
     if length > HIGH - LOW + 1:
         return Verdict("", 0, fallback, "is longer than 13 tiles")

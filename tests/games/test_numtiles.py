@@ -54,7 +54,13 @@ def test_run_needs_one_colour_and_no_gap() -> None:
     assert not check_meld(("R5", "B6", "R7")).valid
     verdict = check_meld(("R5", "R7", "R8"))
     assert not verdict.valid
-    assert "R6" in verdict.problem
+    assert verdict.problem == "has a gap at R6: fill it or use a joker"
+    # Every missing tile is named (a few, then counted); no joker is offered for a long gap.
+    assert check_meld(("K5", "K6", "K11")).problem == "has a gap at K7, K8, K9, K10: fill it"
+    assert check_meld(("K1", "K12", "K2")).problem == (
+        "has a gap at K3, K4, K5 and 6 more: fill it"
+    )
+    assert check_meld(("B4", "J", "B7")).problem == "has a gap at B5, B6: fill it or use a joker"
 
 
 def test_one_only_at_the_low_end_no_wrap() -> None:
