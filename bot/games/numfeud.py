@@ -850,12 +850,34 @@ class NumfeudState:
         if seat != self.to_move:
             raise RuleError(Reason.NOT_YOUR_TURN, "It is not your turn; wait for your opponent.")
         if isinstance(move, Turn):
-            return self._turn(seat, move)
+            try:
+                return self._turn(seat, move)
+            except RuleError as error:
+                raise self._read_as_square(seat, move, error) from None
         if isinstance(move, Swap):
             return self._swap(seat, move)
         if isinstance(move, Pass):
             return self._pass(seat)
         raise InvalidMove(f"Unknown move {move!r}. Play e.g. {USAGE}")
+
+    def _read_as_square(self, seat: int, move: Turn, error: RuleError) -> RuleError:
+        """Add to a refused lay that began with a tile of the player's read as a square.
+
+        B and G are colours and columns too: "B7 B8 B9 B10" lays B8 B9 B10 down from square
+        B7. When the player holds a B7, they most likely forgot the square, which the refusal
+        alone ("must cover the centre", "you have no G5") would not tell them.
+        """
+        lay = next((step for step in move.steps if isinstance(step, Lay)), None)
+        if lay is None or lay.anchor.across:
+            return error
+        name = str(lay.anchor)
+        if not _TOKEN.match(name) or name.upper() not in self.racks[seat]:
+            return error
+        return RuleError(
+            error.reason,
+            f"{error} ({name} was read as the square to lay from, going down. To lay your "
+            f"tile {name}, start with the square: e.g. 8H {name} {' '.join(lay.tiles)}.)",
+        )
 
     def _turn(self, seat: int, move: Turn, *, check_full: bool = True) -> Self:
         board = list(self.board)

@@ -729,6 +729,30 @@ def test_tiles_without_a_square_first_are_told_to_start_with_one() -> None:
     assert str(parse_numfeud_move("B5 R6 R7")) == "B5 R6 R7"  # column B, row 5: a square
 
 
+def test_a_refused_lay_from_a_square_named_like_a_held_tile_says_how_it_was_read() -> None:
+    """B and G are columns too: "B7 B8 B9 B10" lays B8 B9 B10 down from square B7. A player
+    holding a B7 most likely forgot the square: the refusal says how the line was read.
+    """
+    state = rig({}, [["B7", "B8", "B9", "B10", "R1"], ["Y1"]])
+    with pytest.raises(RuleError) as info:
+        play(state, "B7 B8 B9 B10")
+    message = str(info.value)
+    assert message.startswith("Your first play must cover the centre square H8.")
+    assert message.endswith(
+        "(B7 was read as the square to lay from, going down. To lay your tile B7, start with "
+        "the square: e.g. 8H B7 B8 B9 B10.)"
+    )
+    assert len(message) <= 200
+    assert info.value.reason is Reason.FIRST_MOVE_NOT_THROUGH_START  # the refusal's own reason
+    # Not holding a B7, the square was meant: the refusal stays as it was.
+    other = rig({}, [["B8", "B9", "B10", "R1"], ["Y1"]])
+    with pytest.raises(RuleError) as info:
+        play(other, "B7 B8 B9 B10")
+    assert "was read as" not in str(info.value)
+    # 8H B7 B8 B9 B10 is what was meant, and is legal.
+    assert play(state, "8H B7 B8 B9 B10").racks[0] == ("R1",)
+
+
 def test_the_search_lays_a_groups_colours_in_every_order() -> None:
     """With no cross line to tell them apart, B5 R5 and R5 B5 beside Y5 are two plays.
 
