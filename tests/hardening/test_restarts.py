@@ -148,6 +148,7 @@ async def test_discord_old_buttons_work_after_a_restart(harness) -> None:
     lobby = fake.last_with_buttons("fb:join:1:")
     await harness.slash(harness.alice, "new", game="webfeud", player=str(harness.bob), seed=7)
     board = fake.last_with_buttons("fb:pass:2:")
+    seen = copy.deepcopy(board)  # as bob's client shows it: the pass below takes its buttons
     await harness.restart()
     assert fake.identifies == 2
 
@@ -164,11 +165,12 @@ async def test_discord_old_buttons_work_after_a_restart(harness) -> None:
     after = await harness.db.games.get_game(2)
     assert after.turn == 1
 
-    inter = await harness.click(harness.bob, board, "fb:pass:2:0")  # turn 0 is over
+    assert board.custom_ids() == []  # the pass's message took them (the restart forgot none)
+    inter = await harness.click(harness.bob, seen, "fb:pass:2:0")  # turn 0 is over
     assert [m.content for m in harness.replies(inter)] == [STALE.format(game=2)]
     assert (await harness.db.games.get_game(2)).version == after.version
 
-    inter = await harness.click(harness.bob, board, "fb:board:2:0")
+    inter = await harness.click(harness.bob, seen, "fb:board:2:0")
     shown = [m for m in harness.replies(inter) if m.public]
     assert len(shown) == 1
     assert "Game #2 " in shown[0].text
@@ -198,8 +200,12 @@ async def test_telegram_deadlines_fire_once_across_restarts(tg, people, db_path)
     async with telegram_process(api, db_path):
         pass
     assert [c.chat_id for c in api.calls[between:] if c.chat_id is not None] == []
-    texts = [c.text for c in api.sent("sendMessage", "sendPhoto", chat_id=group["id"])]
+    # The timeout's news goes into game B's board, edited in place as before the restart (the
+    # board message is kept in storage); the notices and the game's end are new messages.
+    shown = ("sendMessage", "sendPhoto", "editMessageMedia", "editMessageText")
+    texts = [c.text for c in api.sent(*shown, chat_id=group["id"])]
     assert_seen_once_each(texts)
+    assert count([c.text for c in api.sent("editMessageMedia")], f"#{B} alice: ran out") == 1
     assert count(texts, "tg://user?id=1001", "runs out in") == 3  # mentions: no DMs allowed
     assert count(texts, f"Your turn in game #{B} timed out") == 1
     await assert_the_deadlines_were_spent(tg.db)
