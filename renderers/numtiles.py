@@ -323,7 +323,10 @@ def _status(view: Mapping[str, Any], names: Sequence[str], title: str) -> str:
         bad = sum(1 for meld in view["melds"] if not meld["valid"])
         steps = plural(len(draft), "step")
         parts.append(
-            f"DRAFT, {steps}: {plural(bad, 'invalid meld')}" if bad else f"DRAFT, {steps}: valid"
+            f"DRAFT, {steps}: {plural(bad, 'invalid meld')}"
+            if bad
+            else f"DRAFT, {steps}: valid"
+            + ("" if view.get("ready", True) else ", not a turn yet")  # (an initial meld < 30)
         )
     elif view.get("last_round"):
         parts.append(f"last round: {plural(int(view.get('turns_left') or 0), 'turn')} left")

@@ -529,6 +529,7 @@ class RummikubState:
             "game": self.game_key,
             "melds": self.meld_verdicts(),
             "draft": [str(step) for step in self.draft],
+            "ready": self._ready(),
             "scores": list(self.scores),
             "to_move": None if self.outcome else self.to_move,
             "turn": self.turn,
@@ -611,6 +612,19 @@ class RummikubState:
         for step in steps:
             state = state._step(step)
         return state
+
+    def _ready(self) -> bool:
+        """Return whether the draft makes a turn: whether /done would play it.
+
+        (An initial meld under 30 has valid melds and is still no turn.)
+        """
+        if not self.draft or self.outcome is not None:
+            return False
+        try:
+            self._done()
+        except RuleError:
+            return False
+        return True
 
     def _done(self, *, line: bool = False) -> Self:
         """End the turn with the draft; `line`: the draft includes a line's steps ending in done.

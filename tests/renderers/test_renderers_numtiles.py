@@ -243,3 +243,19 @@ def test_a_long_invalid_meld_reason_wraps_instead_of_being_cut() -> None:
     assert len(lines) == 2
     assert all(len(line) <= 90 for line in lines)
     assert render_table(state, names=NAMES).startswith(b"\x89PNG")
+
+
+def test_a_valid_draft_that_is_no_turn_yet_says_so_in_the_status() -> None:
+    """An initial meld under 30 has valid melds but /done would refuse it.
+
+    The picture says "not a turn yet", as the text does, instead of a bare "valid".
+    """
+    state = RUMMIKUB.rigged([["R1", "R2", "R3", "K10", "Y10", "B10"], ["K1", "K2"]])
+    low = state.apply(0, RUMMIKUB.parse_move("R1 R2 R3"))
+    assert _status(low.view(None), NAMES, "Rummikub").startswith(
+        "Rummikub · 98 tiles in the pool · DRAFT, 1 step: valid, not a turn yet"
+    )
+    enough = low.apply(0, RUMMIKUB.parse_move("K10 Y10 B10"))
+    assert _status(enough.view(None), NAMES, "Rummikub") == (
+        "Rummikub · 98 tiles in the pool · DRAFT, 2 steps: valid"
+    )
