@@ -85,7 +85,7 @@ def ascii_melds(view: Mapping[str, Any], names: Sequence[str] = ()) -> str | Non
 def ascii_number_grid(view: Mapping[str, Any]) -> str | None:
     """Draw Numfeud's grid as text (None for any other view).
 
-    A square shows its tile code (``R12``), a joker as the tile it stands for in lower case (``g8``,
+    A square shows its tile code (``R12``), a joker as the tile it stands for in lower case (``r5``,
     as a blank in the word games), a locked tile with ``!`` after it, the empty centre as ``*``.
     """
     board = view.get("board")
@@ -103,7 +103,7 @@ def ascii_number_grid(view: Mapping[str, Any]) -> str | None:
                 code = code[2:].lower()
             cells.append(f"{code + ('!' if name in locked else ''):<5}")
         lines.append(f"{row + 1:>3} " + "".join(cells).rstrip())
-    lines.append("    key: g8 a joker standing for G8  ! locked  * centre")
+    lines.append("    key: r5 a joker standing for the tile R5  ! locked  * centre")
     return "\n".join(lines)
 
 

@@ -382,6 +382,10 @@ def test_numfeud_text_grid_shows_every_tile_jokers_and_locks() -> None:
     assert sum(square != "." for square in shown.values()) == len(view["board"])
     handmade = {"game": "numfeud", "board": {"H8": "R5", "I8": "J=R13"}, "locked": ["I8"]}
     assert _grid_cells(ascii_number_grid(handmade) or "")["I8"] == "r13!"
+    # The key's example is no square's name (G8 would read as column G, row 8).
+    assert (ascii_number_grid(handmade) or "").endswith(
+        "key: r5 a joker standing for the tile R5  ! locked  * centre"
+    )
     assert _grid_cells(ascii_number_grid({"game": "numfeud", "board": {}}) or "")["H8"] == "*"
     assert ascii_number_grid({"game": "webfeud", "board": {}}) is None
 
