@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 
 from bot.core.errors import GameError
-from bot.core.words import clip, visible_name
+from bot.core.words import clip, quoted, visible_name
 from bot.games import GAMES
 
 BOT_LEVEL_NAMES = ("easy", "medium", "hard")
@@ -493,8 +493,10 @@ def _parse_new(spec: CommandSpec, rest: list[str]) -> Command:
             level = token.lower()
             if level == "bot" or level in BOT_LEVEL_NAMES:  # "/new webfeud bot", "… easy"
                 hint = level if level in BOT_LEVEL_NAMES else "easy"
-                raise _fail(spec, f"I did not understand {token!r}: to play me, add bot={hint}.")
-            raise _fail(spec, f"I did not understand {token!r}{option_slip(token)}")
+                raise _fail(
+                    spec, f"I did not understand {quoted(token)}: to play me, add bot={hint}."
+                )
+            raise _fail(spec, f"I did not understand {quoted(token)}{option_slip(token)}")
         key, value = match.group(1).lower(), match.group(2)
         if key == "bot":
             if value.lower() not in BOT_LEVEL_NAMES:

@@ -3164,7 +3164,8 @@ def _unknown_person(name: str, then: str) -> ServiceError:
     """Refuse an @name nobody here goes by; `then` says what to do instead."""
     return ServiceError(
         "UNKNOWN_PLAYER",
-        f"I do not know @{name} yet: people are known once they have written to me. {then}",
+        f"I do not know @{clip(name, 32)} yet: people are known once they have written to me."
+        f" {then}",
     )
 
 

@@ -69,7 +69,7 @@ from bot.commands import (
 )
 from bot.config import Settings
 from bot.core.errors import GameError, Reason, RuleError
-from bot.core.words import and_list, plural
+from bot.core.words import and_list, plural, quoted
 from bot.games import GAMES
 from bot.reminders import Dispatcher, Send
 from bot.replies import ChatTarget, Reply, UserTarget
@@ -1543,7 +1543,7 @@ def _parse_options(text: str | None) -> dict[str, str]:
         if not sep or not name or not value:
             slip = option_slip(token)  # "time:60s": did you mean time=60s?
             raise CommandError(
-                f"I did not understand {token!r}"
+                f"I did not understand {quoted(token)}"
                 + (slip if slip != "." else "; options look like name=value, e.g. board=random.")
             )
         if name.lower() in options:

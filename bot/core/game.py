@@ -14,6 +14,7 @@ from datetime import timedelta
 from typing import Any, ClassVar, Protocol, Self
 
 from bot.core.errors import InvalidMove, Reason, RuleError
+from bot.core.words import clip, quoted
 
 JSON = dict[str, Any]
 
@@ -418,14 +419,14 @@ class GameDef(ABC):
                 known = ", ".join(f"{s.name}=" + "|".join(s.choices) for s in self.options)
                 raise RuleError(
                     Reason.BAD_OPTION,
-                    f"{self.title} has no option {name!r}. Options: {known}."
+                    f"{self.title} has no option {quoted(name)}. Options: {known}."
                     if known
-                    else f"{self.title} has no options; leave {name}= out.",
+                    else f"{self.title} has no options; leave {clip(name)}= out.",
                 )
             if value.lower() not in spec.choices:
                 raise RuleError(
                     Reason.BAD_OPTION,
-                    f"{spec.name}={value} is not allowed. Choose {spec.name}="
+                    f"{spec.name}={clip(value)} is not allowed. Choose {spec.name}="
                     + "|".join(spec.choices)
                     + ".",
                 )

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from bot.core.errors import InvalidMove
 from bot.core.notation import notation
+from bot.core.words import quoted
 
 COLUMNS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
@@ -59,9 +60,9 @@ def parse_anchor(text: str) -> Anchor:
         across = False
     else:
         raise InvalidMove(
-            f"{text!r} is not a square. Write the row then the column to go across (8H),"
+            f"{quoted(text)} is not a square. Write the row then the column to go across (8H),"
             " or the column then the row to go down (H8)."
         )
     if row < 0:
-        raise InvalidMove(f"There is no row 0 in {text!r}: rows start at 1, as in 8H or H8.")
+        raise InvalidMove(f"There is no row 0 in {quoted(text)}: rows start at 1, as in 8H or H8.")
     return Anchor(row, col, across)

@@ -24,6 +24,15 @@ def clip(text: str, limit: int = 20) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def quoted(text: str, limit: int = 24) -> str:
+    """Return a user's input quoted for an error message, cut so that the rest still fits.
+
+    Refusals are cut at 200 characters (a Telegram alert): a long input echoed whole would
+    push out the explanation and the example that follow it.
+    """
+    return repr(clip(text, limit))
+
+
 # Characters that draw nothing or turn the text around: controls, format characters (zero-width
 # spaces, right-to-left overrides and isolates, soft hyphens) and line or paragraph separators —
 # but the joiners that shape what shows: ZWNJ and ZWJ (Persian letters, 👨‍💻) and the tag

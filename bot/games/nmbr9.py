@@ -37,6 +37,7 @@ from bot.core.game import (
 )
 from bot.core.grid import COLUMNS, cell_name
 from bot.core.notation import notation
+from bot.core.words import quoted
 
 SCHEMA_VERSION = 1
 T = TypeVar("T")
@@ -221,7 +222,7 @@ def parse_nmbr9_move(text: str) -> Nmbr9Move:
         )
     m = _PLACE.match(text)
     if m is None:
-        problem = f"{text!r} is not a placement." if text else "Say where the tile goes."
+        problem = f"{quoted(text)} is not a placement." if text else "Say where the tile goes."
         raise InvalidMove(
             f"{problem} Write a square and a turn, like C4 90: C4 is the top-left square of "
             "the turned tile's box, 90 turns it clockwise (0/90/180/270)."
@@ -231,7 +232,7 @@ def parse_nmbr9_move(text: str) -> Nmbr9Move:
     rotation = int(m.group(3) or 0)
     if not 0 <= row < SIZE:
         raise InvalidMove(
-            f"Rows run from 1 to {SIZE}, so {text!r} is off the table. Example: C4 90."
+            f"Rows run from 1 to {SIZE}, so {quoted(text)} is off the table. Example: C4 90."
         )
     if rotation not in ROTATIONS:
         raise InvalidMove(

@@ -37,6 +37,7 @@ from bot.core.game import (
 from bot.core.grid import COLUMNS, Anchor, cell_name, parse_anchor
 from bot.core.notation import notation
 from bot.core.tiles import draw, missing_from, new_bag, return_to_bag, shortage
+from bot.core.words import clip, quoted
 from bot.games import numtiles
 from bot.games.numtiles import HIGH, JOKER, LOW, MIN_MELD, Verdict, tile_name
 
@@ -137,7 +138,7 @@ def parse_token(text: str) -> str:
     match = _TOKEN.match(text.strip())
     if match is None:
         raise InvalidMove(
-            f"{text!r} is not a tile. A tile is a colour R, B, Y or G and a number 1–13 (R5, "
+            f"{quoted(text)} is not a tile. A tile is a colour R, B, Y or G and a number 1–13 (R5, "
             "G13); a joker is J, on the board J=R5 (the tile it stands for). E.g. 8H R5 R6 R7."
         )
     if match.group(1):
@@ -352,13 +353,14 @@ def _parse_step(text: str) -> Step:
         return Shift(_parse_cell(m.group(1)), _parse_cell(m.group(2)))
     if len(parts) < 2:
         raise InvalidMove(
-            f"{text!r} is not a step. Lay tiles like 8H R5 R6 R7 or move a board tile like K8>L9."
+            f"{quoted(text)} is not a step. Lay tiles like 8H R5 R6 R7 or move a board tile like "
+            "K8>L9."
         )
     anchor = parse_anchor(parts[0])
     if anchor.col >= SIZE and _TOKEN.match(parts[0]):  # "R5 R6 R7": tiles with no square first
         raise InvalidMove(
-            f"{parts[0]!r} is a tile, not a square: start with the square to lay from, e.g. "
-            f"8H {' '.join(parts)} (row 8, column H, across) or H8 … (down)."
+            f"{quoted(parts[0])} is a tile, not a square: start with the square to lay from, e.g. "
+            f"8H {clip(' '.join(parts), 40)} (row 8, column H, across) or H8 … (down)."
         )
     tiles = tuple(parse_token(t) for t in parts[1:])
     if JOKER in tiles:
@@ -382,7 +384,7 @@ def parse_numfeud_move(text: str) -> NumfeudMove:
         if not _SWAP.fullmatch(joined):
             bad = next(code for code in codes if not _SWAP.fullmatch(code.upper()))
             raise InvalidMove(
-                f"{bad!r} is not a tile: a colour R, B, Y or G and a number 1–13, or J for a "
+                f"{quoted(bad)} is not a tile: a colour R, B, Y or G and a number 1–13, or J for a "
                 "joker. Name the tiles to swap from your inventory, e.g. swap R5 B7 J."
             )
         return Swap(tuple(parse_token(t) for t in _SWAP_TILE.findall(joined)))

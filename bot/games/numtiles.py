@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from bot.core.errors import InvalidMove
 from bot.core.notation import notation
+from bot.core.words import quoted
 
 JOKER = "J"
 COLOURS = "KBYR"  # black, blue, yellow, red: also the display order of a group
@@ -42,7 +43,7 @@ def parse_tile(text: str, example: str = "") -> str:
     match = _TILE.match(text.strip())
     if match is None:
         raise InvalidMove(
-            f"{text!r} is not a tile. A tile is a colour K, B, Y or R and a number 1–13 "
+            f"{quoted(text)} is not a tile. A tile is a colour K, B, Y or R and a number 1–13 "
             "(R5, B13), or J for a joker." + (f" Play e.g. {example}." if example else "")
         )
     if match.group(1) is None:

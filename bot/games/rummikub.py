@@ -30,6 +30,7 @@ from bot.core.game import (
 )
 from bot.core.notation import notation
 from bot.core.tiles import draw, missing_from, new_bag, shortage
+from bot.core.words import quoted
 from bot.games.numtiles import (
     JOKER,
     JOKER_PENALTY,
@@ -180,15 +181,15 @@ def _parse_sources(text: str) -> tuple[Source, ...]:
         word = token.lower()
         if word in _CONTROLS:  # "K10 Y10 R10 done": a step of its own
             raise InvalidMove(
-                f"{token!r} is a step of its own: separate steps with ; (R5 R6 R7; {word}) "
+                f"{quoted(token)} is a step of its own: separate steps with ; (R5 R6 R7; {word}) "
                 f"or send /{word}."
             )
         match = _SOURCE.match(token)
         if match is None:  # pragma: no cover - \S+ always matches a token
-            raise InvalidMove(f"{token!r} is not a tile. Play e.g. {USAGE}")
+            raise InvalidMove(f"{quoted(token)} is not a tile. Play e.g. {USAGE}")
         meld = int(match.group(1)) if match.group(1) else 0
         if match.group(1) and meld == 0:
-            raise InvalidMove(f"Melds are numbered from 1, so {token!r} names no meld.")
+            raise InvalidMove(f"Melds are numbered from 1, so {quoted(token)} names no meld.")
         sources.append((meld, parse_tile(match.group(2), TILE_EXAMPLE)))
     if not sources:
         raise InvalidMove(f"Name the tiles to play, e.g. {USAGE}")
@@ -254,7 +255,7 @@ def parse_rummikub_move(text: str) -> RummikubMove:
             )
         if part.lower() in _CONTROLS:
             raise InvalidMove(
-                f"{part!r} cannot stand inside a line of steps; only done may end one, e.g. "
+                f"{quoted(part)} cannot stand inside a line of steps; only done may end one, e.g. "
                 "split 1 after R5; 1+R6; done"
             )
     return Line(tuple(parse_step(part) for part in parts), done)

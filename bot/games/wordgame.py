@@ -33,7 +33,7 @@ from bot.core.game import (
 )
 from bot.core.grid import COLUMNS, Anchor, cell_name, parse_anchor
 from bot.core.tiles import draw, missing_from, new_bag, return_to_bag, shortage
-from bot.core.words import and_list, plural
+from bot.core.words import and_list, plural, quoted
 from bot.lexicon import Lexicon
 
 SCHEMA_VERSION = 1
@@ -118,7 +118,7 @@ def parse_word_move(text: str, usage: str = USAGE) -> WordMove:
             raise InvalidMove("Name the tiles to swap, e.g. swap AEQ? (? is a blank).")
         if bad := next((t for t in tiles if t != BLANK and not ("A" <= t <= "Z")), None):
             raise InvalidMove(
-                f"{bad!r} is not a tile: tiles are the letters A–Z and ? for a blank. Name "
+                f"{quoted(bad)} is not a tile: tiles are the letters A–Z and ? for a blank. Name "
                 "the tiles to swap, e.g. swap AEQ?."
             )
         return Swap(tiles)
@@ -147,10 +147,10 @@ def parse_word_move(text: str, usage: str = USAGE) -> WordMove:
     word = parts[1]
     if BLANK in word:
         raise InvalidMove(
-            f"{word!r}: write a blank as the lower-case letter it stands for, e.g. 8H QuIZ."
+            f"{quoted(word)}: write a blank as the lower-case letter it stands for, e.g. 8H QuIZ."
         )
     if not word.isascii() or not word.isalpha():
-        raise InvalidMove(f"{word!r} is not a word of letters A–Z. Example: 8H QUIZ.")
+        raise InvalidMove(f"{quoted(word)} is not a word of letters A–Z. Example: 8H QUIZ.")
     return Place(anchor, word, take)
 
 

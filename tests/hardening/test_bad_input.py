@@ -198,3 +198,37 @@ def test_every_command_naming_a_waiting_or_cancelled_game_is_answered(
                 assert 0 < len(message) <= (200 if kind == "error" else 4000), (text, message)
             if kinds == {"error"}:
                 assert dump(path) == before, f"refused {text!r} changed the stored games"
+
+
+LONG = 200  # as long as a whole refusal may be
+LONG_LINES = (
+    "/play 8H " + "A" * LONG,
+    "/play " + "Z" * LONG + " QUIZ",
+    "/play 8H " + "1" * LONG,
+    "/play " + "X" * LONG,
+    "/swap " + "A" * LONG,
+    "/place C4 90 " + "x" * LONG,
+    "/place " + "x" * LONG,
+    "/stats @" + "x" * LONG,
+    "/rules " + "q" * LONG,
+)
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_a_long_input_echoed_in_a_refusal_leaves_the_explanation_whole(
+    tables: dict[str, Path], key: str
+) -> None:
+    """A refusal cut at 200 characters must not lose what it says: the input it quotes is cut.
+
+    ("'AAAA…AAAA…" told neither what was wrong nor how to write it.)
+    """
+    path = tables[key].with_name("long.sqlite3")
+    lines = (*LONG_LINES, f"/new {key} " + "a" * LONG + "=1")
+    for text in lines:
+        shutil.copyfile(tables[key], path)
+        for kind, message in asyncio.run(say(path, "alice", text)):
+            if kind != "error":
+                continue
+            assert len(message) <= 200, (text[:30], message)
+            assert not message.endswith("…"), (text[:30], message)  # cut: the end was lost
+            assert message.count("…") <= 2, (text[:30], message)  # the quote's own, at most
