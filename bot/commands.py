@@ -20,6 +20,9 @@ from bot.games import GAMES
 
 BOT_LEVEL_NAMES = ("easy", "medium", "hard")
 MAX_DIGITS = 18  # a game id or seed typed by a user: below SQLite's 2**63
+# The years a leaderboard may be asked for: none before the bot, and a year after the last
+# must still be a date (the year's results end where the next year begins).
+FIRST_YEAR, LAST_YEAR = 2000, 9998
 _GAME_ID = re.compile(r"^game=(\S*)$", re.IGNORECASE)
 _OPTION = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=(\S*)$")
 # An option written with a colon (bot:hard, time:60s), as some other bots take them; not a URL.
@@ -415,6 +418,11 @@ def _by_shape(spec: CommandSpec, rest: list[str], game_id: int | None) -> Comman
             raise _fail(spec, f"/{spec.name} takes {spec.args}.")
         options = {"scope": "everywhere"} if everywhere else {}
         if years:
+            if not FIRST_YEAR <= int(years[0]) <= LAST_YEAR:  # 0000 or 9999 broke the query
+                said = (
+                    f"There are no results of the year {years[0]}: name one from {FIRST_YEAR} on."
+                )
+                raise _fail(spec, said)
             options["year"] = years[0]
         return Command(spec.name, game_id, text=games[0] if games else "", options=options)
     if spec.shape == "player?":

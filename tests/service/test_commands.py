@@ -140,6 +140,9 @@ def test_parse_command_reads_each_shape(line: str, expected: Command) -> None:
         ("/stats @@@", "@@@ is not a name: write @ and the name, e.g. @bob. Usage: /stats"),
         ("/stats @", "Write the player's name after the @, e.g. /stats @bob. Usage: /stats"),
         ("/stats @bot-hard-3", "@bot-hard-3 is a computer player, which keeps no record. Usage"),
+        # A year no result can have: said so (0000 and 9999 once broke the query).
+        ("/leaderboard 9999", "There are no results of the year 9999: name one from 2000 on."),
+        ("/leaderboard nmbr9 0000 everywhere", "no results of the year 0000"),
         # game=<id> where no one game is meant: said so, never read as a name or a game's name.
         ("/stats game=1", "/stats takes no game=<id>. Usage: /stats [@player]"),
         ("/help game=1", "/help takes no game=<id>. Usage: /help [command]"),
