@@ -516,7 +516,7 @@ class Service:
             table = await self._table(await self._find_game(ctx, game_id, ("active",)))
             seat_no = table.seat_of(ctx.user.id)
             if seat_no is None:
-                raise ServiceError("NOT_A_PLAYER", f"You are not playing in game #{game_id}.")
+                raise _not_playing(game_id)
         except GameError as error:
             return False, error.message
         if table.state is None or seat_no not in table.state.waiting_for():
@@ -1060,7 +1060,11 @@ class Service:
                 raise _not_in_status(row)
             table = await self._table(row)
             if table.seat_of(ctx.user.id) is not None:
-                raise ServiceError("ALREADY_SEATED", f"You are already in game #{row.id}.")
+                raise ServiceError(
+                    "ALREADY_SEATED",
+                    f"You are already in game #{row.id}; once it has its players, /start "
+                    f"game={row.id} deals it (/leave game={row.id} gives up the seat).",
+                )
             if len(table.seats) >= table.gdef.max_players:
                 raise ServiceError("GAME_FULL", f"Game #{row.id} is full.")
             seat = await self.db.games.add_seat(
@@ -1106,7 +1110,9 @@ class Service:
             table = await self._table(row)
             seat_no = table.seat_of(ctx.user.id)
             if seat_no is None:
-                raise ServiceError("NOT_A_PLAYER", f"You are not in game #{row.id}.")
+                raise ServiceError(
+                    "NOT_A_PLAYER", f"You are not in game #{row.id}, so there is no seat to leave."
+                )
             ok = await self.db.games.remove_seat(
                 row.id, seat_no, expected_version=row.version, now=self.clock()
             )
@@ -1311,7 +1317,7 @@ class Service:
             table = await self._table(row)
             seat_no = table.seat_of(ctx.user.id)
             if seat_no is None:
-                raise ServiceError("NOT_A_PLAYER", f"You are not playing in game #{row.id}.")
+                raise _not_playing(row.id)
             moved = row.version != arrival.version and _moved_since(arrival, table.state, seat_no)
             waiting = table.state is not None and seat_no in table.state.waiting_for()
             if resigning:  # allowed on any turn: nothing came too late
@@ -2500,7 +2506,7 @@ class Service:
         seat = table.seat_of(ctx.user.id)
         state = table.state
         if seat is None or state is None:
-            raise ServiceError("NOT_A_PLAYER", f"You are not playing in game #{row.id}.")
+            raise _not_playing(row.id)
         if acting and state.outcome is None and seat not in table.gdef.seats_in_game(state):
             raise _out_of(row.id)
         return table, state, seat
@@ -3154,7 +3160,9 @@ def _not_in_status(row: GameRow) -> ServiceError:
     if row.status == "lobby":
         return _not_started(row.id)
     if row.status == "active":
-        return ServiceError("ALREADY_STARTED", f"Game #{row.id} has already started.")
+        return ServiceError(
+            "ALREADY_STARTED", f"Game #{row.id} has already started; /board game={row.id} shows it."
+        )
     if row.status == "cancelled":
         return ServiceError("GAME_OVER", f"Game #{row.id} was cancelled; /games lists the others.")
     return ServiceError("GAME_OVER", f"Game #{row.id} is over; start one with /new.")
@@ -3189,6 +3197,15 @@ def _not_started(game_id: int, *, leaving: bool = False, short: int = 0) -> Serv
     else:
         then = f"start it with /start game={game_id}"
     return ServiceError("NOT_STARTED", f"Game #{game_id} has not started yet; {then}.")
+
+
+def _not_playing(game_id: int) -> ServiceError:
+    """Refuse a player's command about a game they do not sit in."""
+    return ServiceError(
+        "NOT_A_PLAYER",
+        f"You are not playing in game #{game_id}; /board game={game_id} shows it, /new starts "
+        "your own.",
+    )
 
 
 def _out_of(game_id: int) -> ServiceError:

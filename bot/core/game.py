@@ -406,7 +406,12 @@ class GameDef(ABC):
         if not self.min_players <= players <= self.max_players:
             raise RuleError(
                 Reason.BAD_PLAYER_COUNT,
-                f"{self.title} is played by {self.player_span()} players, not {players}.",
+                f"{self.title} is played by {self.player_span()} players, not {players}: "
+                + (
+                    f"invite fewer, e.g. /new {self.key} @bob."
+                    if players > self.max_players
+                    else f"invite someone or add a bot, e.g. /new {self.key} bot=easy."
+                ),
             )
 
     def parse_options(self, given: Mapping[str, str]) -> dict[str, str]:

@@ -266,7 +266,7 @@ def parse_rummikub_move(text: str) -> RummikubMove:
 
 def _no_meld(number: int, table: Sequence[Meld]) -> RuleError:
     there = (
-        "the table has no melds yet"
+        "the table has no melds yet; lay a new one, e.g. R5 R6 R7"
         if not table
         else "there is only meld 1"
         if len(table) == 1
@@ -492,11 +492,19 @@ class RummikubState:
             return self._done()
         if isinstance(move, Undo):
             if not self.draft:
-                raise RuleError(Reason.NOTHING_TO_UNDO, "There is no step to undo this turn.")
+                raise RuleError(
+                    Reason.NOTHING_TO_UNDO,
+                    "There is no step to undo this turn: nothing is drafted yet. Lay tiles, e.g. "
+                    "R5 R6 R7, or /draw.",
+                )
             return self._replay(self.draft[:-1])
         if isinstance(move, Reset):
             if not self.draft:
-                raise RuleError(Reason.NOTHING_TO_UNDO, "There is nothing to reset this turn.")
+                raise RuleError(
+                    Reason.NOTHING_TO_UNDO,
+                    "There is nothing to reset this turn: nothing is drafted yet. Lay tiles, "
+                    "e.g. R5 R6 R7, or /draw.",
+                )
             return self._replay(())
         if isinstance(move, Draw):
             return self._draw(seat)

@@ -287,6 +287,10 @@ def test_undo_and_reset() -> None:
     assert play(state, 0, "reset") == start
     assert refusal(start, 0, "undo").reason is Reason.NOTHING_TO_UNDO
     assert refusal(start, 0, "reset").reason is Reason.NOTHING_TO_UNDO
+    for word in ("undo", "reset"):  # with what to do instead
+        assert refusal(start, 0, word).message.endswith(
+            "nothing is drafted yet. Lay tiles, e.g. R5 R6 R7, or /draw."
+        )
 
 
 def test_the_draft_survives_a_restart() -> None:
@@ -314,7 +318,9 @@ def test_step_errors_name_the_problem() -> None:
     assert refusal(state, 0, "split 2 after R7").reason is Reason.NO_SUCH_MELD
     assert refusal(state, 0, "4+R8").message == "There is no meld 4: there is only meld 1."
     empty = rig([["R8", "B1"], ["K1", "K2"]], [])
-    assert refusal(empty, 0, "1+R8").message == "There is no meld 1: the table has no melds yet."
+    assert refusal(empty, 0, "1+R8").message == (
+        "There is no meld 1: the table has no melds yet; lay a new one, e.g. R5 R6 R7."
+    )
 
 
 def test_a_step_that_moves_nothing_is_refused() -> None:

@@ -118,7 +118,11 @@ async def test_bag_is_refused_to_onlookers_and_after_the_end(say, table_rows) ->
     await say("alice", "/new webfeud @bob seed=3")
     before = table_rows()
     for who, line, shown in (
-        ("carol", "/bag game=1", "You are not playing in game #1."),
+        (
+            "carol",
+            "/bag game=1",
+            "You are not playing in game #1; /board game=1 shows it, /new starts your own.",
+        ),
         ("carol", "/bag", "You are not playing here: the games going on (#1) are others'"),
         ("alice", "/bag game=1 ", None),
         ("bob", "/bag game=1", None),

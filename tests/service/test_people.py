@@ -138,5 +138,7 @@ async def test_names_that_look_alike_never_seat_more_than_the_game_takes(service
     await service.handle(GROUP, other, "/games")
     [refused] = await service.handle(GROUP, carol, "/new webfeud @carol bot=easy")
     assert refused.event["reason"] == "BAD_PLAYER_COUNT"
-    assert refused.text.startswith("Webfeud is played by 2 players, not 3.")
+    assert refused.text.startswith(
+        "Webfeud is played by 2 players, not 3: invite fewer, e.g. /new webfeud @bob."
+    )
     assert await service.db.games.list_games() == []

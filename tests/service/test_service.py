@@ -686,7 +686,7 @@ async def test_a_game_named_by_id_is_refused_for_what_state_it_is_in(say, table_
         "/start game=2": ("GAME_OVER", "Game #2 was cancelled"),
         "/leave game=2": ("GAME_OVER", "Game #2 was cancelled"),
         "/cancel game=2": ("GAME_OVER", "Game #2 was cancelled"),
-        "/join game=3": ("ALREADY_STARTED", "Game #3 has already started."),
+        "/join game=3": ("ALREADY_STARTED", "Game #3 has already started; /board game=3 shows it."),
         "/play 8H QI game=4": ("GAME_OVER", "Game #4 is over; start one with /new."),
         "/hint game=4": ("GAME_OVER", "Game #4 is over"),
         "/pass game=4": ("GAME_OVER", "Game #4 is over"),
