@@ -55,7 +55,7 @@ from bot.commands import (
 )
 from bot.config import DEFAULT_REMINDERS
 from bot.core.errors import GameError, InvalidMove, NoSuchMove, Reason, RuleError
-from bot.core.game import GameDef, GameState, Move, MoveRecord
+from bot.core.game import RESIGNED, GameDef, GameState, Move, MoveRecord
 from bot.core.words import and_list, clip, plural, visible_name
 from bot.games import GAMES
 from bot.games.wordgame import LOST_TURN
@@ -165,8 +165,9 @@ class _Ctx:
     ref: UserRef
     private: bool = False  # the chat is the asker's private chat with the bot
     command: str = ""  # the name of the command being run (`_run` sets it)
-    # Names the platform tied to a person (casefolded, no @ → platform user id): a mention
-    # picked from Telegram's menu names someone without a username, whose name may be taken.
+    # Names the platform tied to a person (exactly as written, no @ → platform user id): a
+    # mention picked from Telegram's menu names someone without a username, whose name may be
+    # taken; a typed name that differs even in case is looked up as usual.
     mentioned: Mapping[str, str] = field(default_factory=dict)
 
     @property
@@ -361,7 +362,7 @@ class Service:
         """
         ctx = await self._context(chat, user)
         if mentioned:
-            ctx = replace(ctx, mentioned={name.casefold(): pid for name, pid in mentioned.items()})
+            ctx = replace(ctx, mentioned=dict(mentioned))
         # A hot-seat name is typed (the terminal's own player, its admin, is not one).
         if chat.platform == CONSOLE and not user.is_admin and is_bot_name(user.name):
             error = CommandError(
@@ -1044,7 +1045,7 @@ class Service:
 
     async def _person(self, ctx: _Ctx, name: str) -> User | None:
         """Return the person an @name means: the one the platform tied it to, else by name."""
-        platform_id = ctx.mentioned.get(name.casefold())
+        platform_id = ctx.mentioned.get(name)
         if platform_id is not None:
             return await self.db.users.get_user_by_platform_id(ctx.chat.platform, platform_id)
         return await self.db.users.find_user_by_name(ctx.chat.platform, name)
@@ -2810,18 +2811,21 @@ class Service:
     def _score_line(
         self, table: _Table, state: GameState, scores: Sequence[int] | None = None
     ) -> str:
-        """Return "alice 12, bob 7 (out), carol 9": a seat that left while others played on.
+        """Return "alice 12, bob 7 (resigned), carol 9": a seat that left while others played on.
 
-        At the end too, when two or more played on (three players, one out on passes); not
-        when one's leaving ended the game, which the game's end names.
+        "(resigned)", or "(out)" for a seat put out otherwise (SmartFeud's three passes): in
+        Rummikub "out" alone would read as having gone out, the way to win. At the end too, when
+        two or more played on; not when one's leaving ended the game, which the game's end names.
         """
         if scores is None:
             scores = _public_scores(table.gdef, state)
         playing = table.gdef.seats_in_game(state)
         if state.outcome is not None and len(playing) < 2:
             playing = tuple(range(len(scores)))
+        resigned = {record.seat for record in state.history if record.text == RESIGNED}
         return ", ".join(
-            f"{n} {s}" + ("" if seat in playing else " (out)")
+            f"{n} {s}"
+            + ("" if seat in playing else " (resigned)" if seat in resigned else " (out)")
             for seat, (n, s) in enumerate(zip(table.names, scores, strict=True))
         )
 

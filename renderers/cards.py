@@ -403,6 +403,7 @@ def render_leaderboard(
         _leader_line(
             image, viewer_row.rank, shown[-1], values, y, shade=False, mine=True, theme=theme
         )
+        y += LINE
     y = max(y, pad + 100 + LINE)  # below the "No … yet" line
     if solo:
         y += 16

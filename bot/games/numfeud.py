@@ -22,7 +22,14 @@ from datetime import timedelta
 from itertools import pairwise, permutations
 from typing import Any, ClassVar, Self
 
-from bot.core.errors import GameError, InvalidMove, InvariantError, Reason, RuleError
+from bot.core.errors import (
+    MAX_MESSAGE,
+    GameError,
+    InvalidMove,
+    InvariantError,
+    Reason,
+    RuleError,
+)
 from bot.core.game import (
     JSON,
     RESIGNED,
@@ -855,31 +862,33 @@ class NumfeudState:
             try:
                 return self._turn(seat, move)
             except RuleError as error:
-                raise self._read_as_square(seat, move, error) from None
+                raise self._read_as_square(move, error) from None
         if isinstance(move, Swap):
             return self._swap(seat, move)
         if isinstance(move, Pass):
             return self._pass(seat)
         raise InvalidMove(f"Unknown move {move!r}. Play e.g. {USAGE}")
 
-    def _read_as_square(self, seat: int, move: Turn, error: RuleError) -> RuleError:
-        """Add to a refused lay that began with a tile of the player's read as a square.
+    @staticmethod
+    def _read_as_square(move: Turn, error: RuleError) -> RuleError:
+        """Add to a refused lay whose square is also a tile's name how it was read.
 
         B and G are colours and columns too: "B7 B8 B9 B10" lays B8 B9 B10 down from square
-        B7. When the player holds a B7, they most likely forgot the square, which the refusal
-        alone ("must cover the centre", "you have no G5") would not tell them.
+        B7; whoever meant the tile B7 forgot the square, which the refusal alone ("must cover
+        the centre", "you have no G5") would not tell them. The note never depends on the
+        rack (a refusal may be shown in the group), and is left out if it would not fit whole.
         """
         lay = next((step for step in move.steps if isinstance(step, Lay)), None)
-        if lay is None or lay.anchor.across:
+        if lay is None or lay.anchor.across or not _TOKEN.match(str(lay.anchor)):
             return error
         name = str(lay.anchor)
-        if not _TOKEN.match(name) or name.upper() not in self.racks[seat]:
-            return error
-        return RuleError(
-            error.reason,
-            f"{error} ({name} was read as the square to lay from, going down. To lay your "
-            f"tile {name}, start with the square: e.g. 8H {name} {' '.join(lay.tiles)}.)",
+        note = (
+            f" ({name} was read as a square, going down: to lay a tile {name}, start with a "
+            f"square, e.g. 8H {name} …)"
         )
+        if len(str(error)) + len(note) > MAX_MESSAGE:
+            return error
+        return RuleError(error.reason, f"{error}{note}")
 
     def _turn(self, seat: int, move: Turn, *, check_full: bool = True) -> Self:
         board = list(self.board)

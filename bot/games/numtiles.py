@@ -142,10 +142,10 @@ def _run_reading(tiles: tuple[str, ...]) -> Verdict:
             gap = ", ".join(missing[:4])
             if len(missing) > 4:  # the whole refusal must stay short: the first ones, counted
                 gap = f"{', '.join(missing[:3])} and {len(missing) - 3} more"
-            # One joker fills a gap of one; a longer gap needs its tiles (a line or the set
-            # holds too few jokers to bridge it reliably).
+            # A joker is offered only where one would do: a gap of one, no joker in the meld yet
+            # (Rummikub has two jokers in all, Numfeud allows one a line).
             why = f"has a gap at {gap}: " + (
-                "fill it or use a joker" if len(missing) - jokers == 1 else "fill it"
+                "fill it or use a joker" if len(missing) == 1 and not jokers else "fill it"
             )
         return Verdict("", 0, fallback, why)
     if length > HIGH - LOW + 1:

@@ -60,7 +60,8 @@ def test_run_needs_one_colour_and_no_gap() -> None:
     assert check_meld(("K1", "K12", "K2")).problem == (
         "has a gap at K3, K4, K5 and 6 more: fill it"
     )
-    assert check_meld(("B4", "J", "B7")).problem == "has a gap at B5, B6: fill it or use a joker"
+    assert check_meld(("B4", "J", "B7")).problem == "has a gap at B5, B6: fill it"
+    assert check_meld(("R5", "J", "J", "R9")).problem == "has a gap at R6, R7, R8: fill it"
 
 
 def test_one_only_at_the_low_end_no_wrap() -> None:

@@ -215,3 +215,32 @@ def test_a_game_that_scores_at_the_end_has_no_best_move_box(finished, names) -> 
     rummikub = Image.open(io.BytesIO(render_game_over(over, names=["ann", "bob"])))
     webfeud = Image.open(io.BytesIO(render_game_over(finished, names=names)))
     assert webfeud.height - rummikub.height == 20 + 116
+
+
+def test_the_solo_records_come_below_the_askers_own_row(monkeypatch) -> None:
+    """With the asker ranked outside the top ten, the solo table starts under their row.
+
+    (It once began at the asker's row: the rule and header crossed it.)
+    """
+    import renderers.cards as cards
+    from renderers import SoloRow
+
+    rows_at: list[tuple[int, int]] = []  # (rank, top y) of each drawn row
+    heads_at: list[tuple[str, float]] = []
+    line, heads = cards._leader_line, cards._column_heads
+
+    def spy_line(image, rank, shown, values, y, **kw):
+        rows_at.append((rank, y))
+        line(image, rank, shown, values, y, **kw)
+
+    def spy_heads(draw, y, first, columns, theme):
+        heads_at.append((first, y))
+        heads(draw, y, first, columns, theme)
+
+    monkeypatch.setattr(cards, "_leader_line", spy_line)
+    monkeypatch.setattr(cards, "_column_heads", spy_heads)
+    me = LeaderRow(14, "me", 1, 0, 3)
+    render_leaderboard(rows(3), title="T", viewer_row=me, solo=[SoloRow(1, "al", 3, 88)])
+    [asker_y] = [y for rank, y in rows_at if rank == 14]
+    [solo_head] = [y for first, y in heads_at if first == "SOLO RECORDS"]
+    assert solo_head > asker_y + cards.LINE

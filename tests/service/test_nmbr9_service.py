@@ -401,7 +401,7 @@ async def test_a_resigner_leaves_the_rounds_and_the_last_one_left_wins(say, db, 
             f"You are out of game #{game_id}; the others play on without you.",
         ), line
     board = (await say("carol", "/board"))[0].text
-    assert ", bob 0 (out), carol " in board, board  # a seat that left, marked in words
+    assert ", bob 0 (resigned), carol " in board, board  # a seat that left, marked in words
     [rack] = await say("bob", "/rack")
     assert rack.text.startswith(
         f"Your display in game #{game_id} (round 1 of 20): you resigned, so you place no more"

@@ -134,7 +134,7 @@ async def test_multiplayer_resign_then_conditional_quit(say, service, db) -> Non
     assert [r.kind for r in over] == ["move_played", "game_over"]
     assert over[1].event["reason"] == "quit"
     assert over[1].event["winners"] == ["alice"]
-    assert ", bob 0 (out), carol " in over[1].text, over[1].text  # who left stays marked
+    assert ", bob 0 (resigned), carol " in over[1].text, over[1].text  # who left stays marked
     results = await db.results.game_results(game_id)
     assert [r.won for r in results] == [True, False, False]
     await snapshot_replays(service, db, game_id)

@@ -260,6 +260,24 @@ async def test_a_mention_picked_from_the_menu_is_that_user_even_if_a_username_is
     assert tg.errors == []
 
 
+async def test_a_picked_mention_names_only_itself_not_a_typed_name_differing_in_case(
+    tg, people
+) -> None:
+    """Typed "@bob" and "Bob" (no username) picked from the menu, on one line: two people."""
+    await tg.say(people.bob, "/help")
+    other = tg.api.user(1005, "Bob", None)
+    calls = await tg.say(people.alice, "/new rummikub @bob Bob", mentions={"Bob": other})
+    assert not any("already" in c.text for c in calls), [c.text for c in calls]
+    seats = await tg.db.games.seats(1)
+    users = [await tg.db.users.get_user(s.user_id) for s in seats if s.user_id is not None]
+    assert [u.platform_user_id for u in users if u is not None] == [
+        str(people.alice["id"]),
+        str(people.bob["id"]),
+        "1005",
+    ]
+    assert tg.errors == []
+
+
 async def test_a_group_admin_may_cancel_someone_elses_game(tg, people) -> None:
     """/cancel asks Telegram who is an admin: a member may not, the group's owner may."""
     await tg.say(people.carol, "/help")
