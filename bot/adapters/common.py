@@ -1,18 +1,22 @@
-"""Presentation every adapter shares: text boards, reply headers, JSON lines, image files."""
+"""What every adapter shares: text boards, reply headers, JSON lines, image files, kept messages.
+
+`KeptMessages` keeps each game's chat message in one role (a board, a draft) in storage.
+"""
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from bot.core.grid import COLUMNS, cell_name
 from bot.games.nmbr9 import SHAPE
 from bot.games.nmbr9 import SIZE as NMBR9_SIZE
 from bot.games.numfeud import SIZE as NUMFEUD_SIZE
 from bot.replies import ChatTarget, Image, Reply
+from storage import Database, GameMessage
 
 APOLOGY = "Sorry, something went wrong on my side; please try again in a moment."
 
@@ -230,3 +234,45 @@ def short_description(text: str, limit: int = 100) -> str:
         return _ABBREVIATION_END.sub("", first[: clauses[-1]]) + "."
     words = text[: limit - 1].rsplit(" ", 1)[0]
     return _ABBREVIATION_END.sub("", words).rstrip(",;:") + "…"
+
+
+M = TypeVar("M")  # an adapter's own record of a chat message
+
+
+class KeptMessages(Generic[M]):
+    """Each game's chat message in one role (`slot`), in memory and in storage (`db.messages`).
+
+    The message that carries a game's buttons (Telegram's board, Discord's newest message and
+    its Rummikub draft) is edited in place and has its buttons taken off when a newer one takes
+    over; keeping it in storage too means a restart forgets none. `load` makes the adapter's
+    own value of a kept row, `dump` the row of a value.
+    """
+
+    def __init__(
+        self,
+        db: Database,
+        slot: str,
+        load: Callable[[GameMessage], M],
+        dump: Callable[[int, str, M], GameMessage],
+    ) -> None:
+        """Keep the messages of `slot` in `db`, converted by `load` and `dump`."""
+        self.db, self.slot, self._load, self._dump = db, slot, load, dump
+        self.known: dict[int, M] = {}  # read or written since the start
+
+    async def get(self, game_id: int) -> M | None:
+        """Return the game's message: known since the start, else the one kept in storage."""
+        known = self.known.get(game_id)
+        if known is None:
+            kept = await self.db.messages.get_message(game_id, self.slot)
+            if kept is not None:
+                known = self.known[game_id] = self._load(kept)
+        return known
+
+    async def put(self, game_id: int, message: M | None) -> None:
+        """Make `message` the game's message (None: it has none), in memory and in storage."""
+        if message is None:
+            self.known.pop(game_id, None)
+            await self.db.messages.delete_message(game_id, self.slot)
+        elif self.known.get(game_id) != message:
+            self.known[game_id] = message
+            await self.db.messages.put_message(self._dump(game_id, self.slot, message))

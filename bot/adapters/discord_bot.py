@@ -51,6 +51,7 @@ from discord.utils import MISSING
 
 from bot.adapters.common import (
     APOLOGY,
+    KeptMessages,
     ended_game,
     image_bytes,
     image_name,
@@ -184,6 +185,18 @@ class LiveMessage:
     message_id: int
     kind: str  # the event it shows: a "draft" is edited in place by the turn's next step
     turn: int
+
+
+def _live_from_kept(kept: GameMessage) -> LiveMessage:
+    """Return the game message a stored row keeps."""
+    kind, turn = str(kept.data.get("kind", "")), int(kept.data.get("turn", 0))
+    return LiveMessage(int(kept.chat_id), int(kept.message_id), kind, turn)
+
+
+def _kept_live(game_id: int, slot: str, live: LiveMessage) -> GameMessage:
+    """Return the stored row of a game message."""
+    data = {"kind": live.kind, "turn": live.turn}
+    return GameMessage(game_id, slot, str(live.channel_id), str(live.message_id), data)
 
 
 def custom_id(action: str, game_id: int, turn: int) -> str:
@@ -600,9 +613,10 @@ class FeudBot(commands.Bot):
             Dispatcher(service, self._dispatch, platforms=served) if run_dispatcher else None
         )
         self._in_flight: set[int] = set()  # interactions being handled (for a clean shutdown)
-        # Per game, its one message with live buttons (slot LIVE) and its newest draft message
-        # (slot DRAFT), also kept in storage so that a restart forgets neither (`_message_of`).
-        self._kept: dict[str, dict[int, LiveMessage]] = {LIVE: {}, DRAFT: {}}
+        # Per game, its one message with live buttons and its newest draft message, also kept
+        # in storage so that a restart forgets neither.
+        self._live = KeptMessages(service.db, LIVE, _live_from_kept, _kept_live)
+        self._drafts = KeptMessages(service.db, DRAFT, _live_from_kept, _kept_live)
         self._idle = asyncio.Event()
         self._idle.set()
 
@@ -1038,55 +1052,28 @@ class FeudBot(commands.Bot):
         game_id = reply.event.get("game_id")
         if reply.private or not isinstance(game_id, int):
             return
-        draft = await self._message_of(DRAFT, game_id)
+        draft = await self._drafts.get(game_id)
         if draft is not None and (
             reply.kind in GAME_ENDS
             or (reply.kind in TURN_NEWS and not (reply.event.get("view") or {}).get("draft"))
         ):
             # Played by /done, or taken back by /draw, a timeout or the game's end: the draft's
             # melds and "/done ends your turn" no longer stand; the news below says which.
-            await self._keep(DRAFT, game_id, None)
+            await self._drafts.put(game_id, None)
             await self._rewrite_draft(
                 draft, f"This draft of game #{game_id} ended with the move below."
             )
         if not buttons and reply.kind not in CLOSING_EVENTS:
             return
-        old = await self._message_of(LIVE, game_id)
+        old = await self._live.get(game_id)
         new = None
         if buttons and message is not None:
             new = LiveMessage(channel_id, message.id, reply.kind, buttons[0].turn)
-        await self._keep(LIVE, game_id, new)
+        await self._live.put(game_id, new)
         if old is not None and (message is None or old.message_id != message.id):
             await self._strip(old)
         if reply.kind == "draft" and new is not None:
             await self._supersede_draft(game_id, new)
-
-    async def _message_of(self, slot: str, game_id: int) -> LiveMessage | None:
-        """Return the game's message of `slot` (LIVE, DRAFT): known since the start, else kept."""
-        known = self._kept[slot].get(game_id)
-        if known is None:
-            kept = await self.service.db.messages.get_message(game_id, slot)
-            if kept is not None:
-                known = self._kept[slot][game_id] = LiveMessage(
-                    int(kept.chat_id),
-                    int(kept.message_id),
-                    str(kept.data.get("kind", "")),
-                    int(kept.data.get("turn", 0)),
-                )
-        return known
-
-    async def _keep(self, slot: str, game_id: int, message: LiveMessage | None) -> None:
-        """Make `message` the game's message of `slot` (None: none), in memory and storage."""
-        if message is None:  # (`_message_of` has read what storage kept)
-            if self._kept[slot].pop(game_id, None) is not None:
-                await self.service.db.messages.delete_message(game_id, slot)
-            return
-        if self._kept[slot].get(game_id) == message:
-            return
-        self._kept[slot][game_id] = message
-        data = {"kind": message.kind, "turn": message.turn}
-        kept = GameMessage(game_id, slot, str(message.channel_id), str(message.message_id), data)
-        await self.service.db.messages.put_message(kept)
 
     async def _supersede_draft(self, game_id: int, new: LiveMessage) -> None:
         """Point a turn's earlier draft message to the new one (a /board came in between).
@@ -1094,8 +1081,8 @@ class FeudBot(commands.Bot):
         The new step could not edit it (another message took the buttons), and left as it was
         it would contradict the draft below ("worth 27" above "every meld is valid").
         """
-        earlier = await self._message_of(DRAFT, game_id)
-        await self._keep(DRAFT, game_id, new)
+        earlier = await self._drafts.get(game_id)
+        await self._drafts.put(game_id, new)
         if earlier is None or earlier.turn != new.turn or earlier.message_id == new.message_id:
             return
         await self._rewrite_draft(
@@ -1132,7 +1119,7 @@ class FeudBot(commands.Bot):
         game_id = reply.event.get("game_id")
         if reply.private or reply.kind != "draft" or not buttons or not isinstance(game_id, int):
             return None
-        live = await self._message_of(LIVE, game_id)
+        live = await self._live.get(game_id)
         if (
             live is None
             or live.kind != "draft"

@@ -67,6 +67,7 @@ from telegram.request import BaseRequest
 
 from bot.adapters.common import (
     APOLOGY,
+    KeptMessages,
     ended_game,
     image_bytes,
     image_name,
@@ -484,6 +485,19 @@ class BoardMessage:
     buttons: bool = True  # whether it shows buttons (a finished game's board has none left)
 
 
+def _board_from_kept(kept: GameMessage) -> BoardMessage:
+    """Return the board message a stored row keeps."""
+    data = kept.data
+    photo, buttons = bool(data.get("photo")), bool(data.get("buttons", True))
+    return BoardMessage(int(kept.chat_id), int(kept.message_id), photo, buttons)
+
+
+def _kept_board(game_id: int, slot: str, board: BoardMessage) -> GameMessage:
+    """Return the stored row of a game's board message."""
+    data = {"photo": board.photo, "buttons": board.buttons}
+    return GameMessage(game_id, slot, str(board.chat_id), str(board.message_id), data)
+
+
 @dataclass
 class Origin:
     """Where an update came from, so replies can answer it in the right place."""
@@ -549,8 +563,8 @@ class TelegramFrontEnd:
         self.db: Database = service.db
         self.bot: Bot | None = None
         self.username = ""
-        # Each game's board message, also kept in storage (`_board_of`, `_keep_board`).
-        self.boards: dict[int, BoardMessage] = {}
+        # Each game's board message, also kept in storage: a restart forgets none.
+        self.boards = KeptMessages(self.db, BOARD, _board_from_kept, _kept_board)
         self._dm: dict[int, bool] = {}  # storage user id -> may we write to them privately
         self._told: set[tuple[int, int]] = set()  # (game id, user id) told how to see tiles
         self._started: set[int] = set()  # Telegram ids known to have written to us privately
@@ -711,9 +725,9 @@ class TelegramFrontEnd:
         else:
             return
         self._moved[old] = new
-        for game_id, board in list(self.boards.items()):
+        for game_id, board in list(self.boards.known.items()):
             if board.chat_id == old:  # that message stays behind: the next update posts a board
-                del self.boards[game_id]
+                del self.boards.known[game_id]
         await self.db.messages.delete_chat_messages(PLATFORM, str(old), BOARD)
         moved = await self.service.move_chat(PLATFORM, str(old), str(new))
         if moved is not None:
@@ -801,13 +815,13 @@ class TelegramFrontEnd:
             return
         if origin.private:
             await self._allow_dm(query.from_user)
-        if isinstance(query.message, Message) and await self._board_of(game_id) is None:
+        if isinstance(query.message, Message) and await self.boards.get(game_id) is None:
             # Pressed under a board that none is kept of (posted before boards were stored):
             # that message, the one with live buttons, is the board again, so that a newer one
             # clears them.
             message = query.message
             board = BoardMessage(message.chat.id, message.message_id, bool(message.photo))
-            await self._keep_board(game_id, board)
+            await self.boards.put(game_id, board)
         ref = user_ref(query.from_user)
         game_chat = ChatRef(PLATFORM, chat.platform_chat_id)
         if action in CONFIRM_ACTIONS or (
@@ -1123,7 +1137,7 @@ class TelegramFrontEnd:
         text = "\n".join(r.text for r in replies)
         markup = await self._keyboard(game_id)
         image = last.images[0] if last.images else None
-        known = await self._board_of(game_id)
+        known = await self.boards.get(game_id)
         if known is not None and known.chat_id == chat_id and known.photo == (image is not None):
             try:
                 await self._edit(known, text, image, markup)
@@ -1132,7 +1146,7 @@ class TelegramFrontEnd:
                     return
                 log.info("board message of game %d cannot be edited (%s)", game_id, error)
             else:
-                await self._keep_board(game_id, replace(known, buttons=markup is not None))
+                await self.boards.put(game_id, replace(known, buttons=markup is not None))
                 if image is not None and len(text) > CAPTION_LIMIT:
                     # As under a new board photo: the whole news as a message of its own (a cut
                     # caption lost whose turn it is). The edit notifies nobody; this message does.
@@ -1174,39 +1188,12 @@ class TelegramFrontEnd:
             message = await self._send_text(chat_id, text, markup=markup)
         else:
             message = await self._send_photo(chat_id, image, text, markup=markup)
-        old = await self._board_of(game_id)
+        old = await self.boards.get(game_id)
         board = BoardMessage(chat_id, message.message_id, image is not None, markup is not None)
-        await self._keep_board(game_id, board)
+        await self.boards.put(game_id, board)
         if old is not None:
             # Only the newest board message keeps live buttons (older ones would be stale).
             await self._clear_buttons(old)
-
-    async def _board_of(self, game_id: int) -> BoardMessage | None:
-        """Return the game's board message: known since the start, else the one kept in storage."""
-        known = self.boards.get(game_id)
-        if known is None:
-            kept = await self.db.messages.get_message(game_id, BOARD)
-            if kept is not None:
-                known = self.boards[game_id] = BoardMessage(
-                    int(kept.chat_id),
-                    int(kept.message_id),
-                    bool(kept.data.get("photo")),
-                    bool(kept.data.get("buttons", True)),
-                )
-        return known
-
-    async def _keep_board(self, game_id: int, board: BoardMessage | None) -> None:
-        """Make `board` the game's board message (None: it has none), in memory and storage."""
-        if board is None:
-            self.boards.pop(game_id, None)
-            await self.db.messages.delete_message(game_id, BOARD)
-            return
-        if self.boards.get(game_id) == board:
-            return
-        self.boards[game_id] = board
-        data = {"photo": board.photo, "buttons": board.buttons}
-        kept = GameMessage(game_id, BOARD, str(board.chat_id), str(board.message_id), data)
-        await self.db.messages.put_message(kept)
 
     async def _clear_buttons(self, board: BoardMessage) -> None:
         if not board.buttons:
@@ -1242,8 +1229,8 @@ class TelegramFrontEnd:
                 await self._post_board(chat_id, game_id, reply.text, image, lobby)
                 return
         cancelled = reply.kind in ("game_cancelled", "game_left")  # left: by the last player
-        if cancelled and game_id and (old := await self._board_of(game_id)):
-            await self._keep_board(game_id, None)
+        if cancelled and game_id and (old := await self.boards.get(game_id)):
+            await self.boards.put(game_id, None)
             await self._clear_buttons(old)
         markup = None
         if reply.kind == "game_over" and game_id and reply.buttons:  # people in it: play again

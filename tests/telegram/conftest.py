@@ -126,7 +126,7 @@ class Harness:
 
     def board(self, game_id: int) -> dict[str, Any]:
         """The current JSON of a game's board message, as Telegram holds it."""
-        known = self.front.boards[game_id]
+        known = self.front.boards.known[game_id]
         return self.api.message(known.chat_id, known.message_id)
 
 

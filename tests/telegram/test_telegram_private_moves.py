@@ -66,10 +66,10 @@ async def test_a_swap_sent_privately_is_played_in_the_group_game(tg, people) -> 
     assert load_state(await tg.db.games.get_game(1)).turn == state.turn + 2
     assert [c.method for c in in_group(calls, group)] == ["editMessageMedia"]
     # /board asked privately answers privately, with no new board message in the group.
-    board = tg.front.boards[1]
+    board = tg.front.boards.known[1]
     calls = await tg.say(mover, "/board", chat=private)
     assert [(c.method, c.chat_id) for c in calls] == [("sendPhoto", private["id"])]
-    assert tg.front.boards[1] == board
+    assert tg.front.boards.known[1] == board
     assert tg.errors == []
 
 
