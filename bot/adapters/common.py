@@ -258,21 +258,27 @@ class KeptMessages(Generic[M]):
         """Keep the messages of `slot` in `db`, converted by `load` and `dump`."""
         self.db, self.slot, self._load, self._dump = db, slot, load, dump
         self.known: dict[int, M] = {}  # read or written since the start
+        self._none: set[int] = set()  # games known to have none (storage is asked once)
 
     async def get(self, game_id: int) -> M | None:
         """Return the game's message: known since the start, else the one kept in storage."""
         known = self.known.get(game_id)
-        if known is None:
+        if known is None and game_id not in self._none:
             kept = await self.db.messages.get_message(game_id, self.slot)
-            if kept is not None:
+            if kept is None:
+                self._none.add(game_id)
+            else:
                 known = self.known[game_id] = self._load(kept)
         return known
 
     async def put(self, game_id: int, message: M | None) -> None:
         """Make `message` the game's message (None: it has none), in memory and in storage."""
         if message is None:
-            self.known.pop(game_id, None)
-            await self.db.messages.delete_message(game_id, self.slot)
+            if game_id not in self._none:
+                self.known.pop(game_id, None)
+                self._none.add(game_id)
+                await self.db.messages.delete_message(game_id, self.slot)
         elif self.known.get(game_id) != message:
             self.known[game_id] = message
+            self._none.discard(game_id)
             await self.db.messages.put_message(self._dump(game_id, self.slot, message))
