@@ -2308,7 +2308,7 @@ class Service:
         rows = await self.db.results.leaderboard(
             chat_id=table.row.chat_id, game_key=table.row.game_key, limit=10_000
         )
-        return {row.user_id: rank for rank, row in zip(places(rows), rows, strict=True)}
+        return {row.user_id: rank for rank, row in zip(_leader_places(rows), rows, strict=True)}
 
     async def _game_over(self, table: _Table, state: GameState, before: Mapping[int, int]) -> Reply:
         assert state.outcome is not None
@@ -2419,8 +2419,8 @@ class Service:
 
     async def _short_of(self, row: GameRow) -> int:
         """Return how many more players a lobby needs before it can start."""
-        table = await self._table(row)
-        return max(0, table.gdef.min_players - len(table.seats))
+        seated = len(await self.db.games.seats(row.id))
+        return max(0, GAMES[row.game_key].min_players - seated)
 
     def _turn_text(self, table: _Table, state: GameState, left: timedelta | None) -> str:
         """Return "alice to move" and, when the turn has a deadline, "; 3 hours left"."""
@@ -2645,7 +2645,7 @@ class Service:
             by_points=by_points,
         )
         # The top places (all who share the last of them), then the asker's own row below.
-        board = [(rank, row) for rank, row in zip(places(ranked), ranked, strict=True)]
+        board = [(rank, row) for rank, row in zip(_leader_places(ranked), ranked, strict=True)]
         top = [(rank, row) for rank, row in board if rank <= LEADERBOARD_TOP]
         # Ties have a bound too: 200 players sharing 10th place would be a picture too tall.
         unshown = len(top) - LEADERBOARD_ROWS
@@ -2861,7 +2861,7 @@ class Service:
             rank, row = mine
             viewer = row_type(rank, row.display_name, row.games, row.wins, row.points)
         # Equal records share a place, as on the ranked table (1, 1, 3).
-        ranks = [1 + sum(other.best > r.best for other in solo) for r in solo]
+        ranks = places([record.best for record in solo])
         records = [
             solo_type(rank, r.display_name, r.games, r.best, mine=r.user_id == asker)
             for rank, r in zip(ranks, solo, strict=True)
@@ -3248,17 +3248,22 @@ def _leader_line(rank: int, row: LeaderboardRow) -> str:
     )
 
 
-def places(rows: Sequence[LeaderboardRow]) -> list[int]:
-    """Return the place of each row of a leaderboard, in order: equal records share one.
+def places(records: Sequence[object]) -> list[int]:
+    """Return the place of each row of a ranking from its record, best first: equal ones share.
 
-    Rows with the same wins and points are tied whichever of the two orders them, so they
-    stand next to each other and take the place of the first (1, 1, 3 — as sports tables do).
+    Rows with the same record (a leaderboard's wins and points, a solo best score) are tied
+    whichever order they come in, so they stand next to each other and take the place of the
+    first (1, 1, 3 — as sports tables do).
     """
     out: list[int] = []
-    for n, row in enumerate(rows):
-        tied = n > 0 and (row.wins, row.points) == (rows[n - 1].wins, rows[n - 1].points)
-        out.append(out[-1] if tied else n + 1)
+    for n, record in enumerate(records):
+        out.append(out[-1] if n > 0 and record == records[n - 1] else n + 1)
     return out
+
+
+def _leader_places(rows: Sequence[LeaderboardRow]) -> list[int]:
+    """Return the places of a leaderboard's rows: by wins, then points."""
+    return places([(row.wins, row.points) for row in rows])
 
 
 def _row_json(rank: int | None, row: LeaderboardRow) -> dict[str, Any]:

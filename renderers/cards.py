@@ -240,6 +240,11 @@ class LeaderRow:
     wins: int
     points: int
 
+    @property
+    def values(self) -> tuple[int, ...]:
+        """Return the numbers of the row's columns (`_COLUMNS`)."""
+        return (self.games, self.wins, self.points)
+
 
 @dataclass(frozen=True, slots=True)
 class SoloRow:
@@ -250,6 +255,11 @@ class SoloRow:
     games: int
     best: int
     mine: bool = False
+
+    @property
+    def values(self) -> tuple[int, ...]:
+        """Return the numbers of the row's columns (`_SOLO_COLUMNS`)."""
+        return (self.games, self.best)
 
 
 LINE = 54
@@ -276,9 +286,8 @@ def _rank_size(rank: str) -> int:
 
 def _leader_line(
     image: Image.Image,
-    rank: int,
+    row: LeaderRow | SoloRow,
     shown: str,
-    values: Sequence[int],
     y: int,
     *,
     columns: Sequence[tuple[str, int]] = _COLUMNS,
@@ -286,7 +295,8 @@ def _leader_line(
     mine: bool,
     theme: Theme,
 ) -> None:
-    """Draw one ranked row: its place (a medal for the first three), the name, then `values`."""
+    """Draw one ranked row: its place (a medal for the first three), the name, its values."""
+    rank = row.rank
     draw = ImageDraw.Draw(image)
     pad, width = theme.padding, theme.width
     if shade or mine:
@@ -314,7 +324,7 @@ def _leader_line(
         text(draw, (pad + RANK_X, centre), str(rank), size=size, fill=theme.text_muted, bold=True)
     name = fit_text(shown, size=24, max_width=width - 2 * pad - 80 - 330, bold=True)
     text(draw, (pad + 80, centre), name, size=24, fill=theme.text, bold=True, anchor="lm")
-    for (_, right), value in zip(columns, values, strict=True):
+    for (_, right), value in zip(columns, row.values, strict=True):
         bold = right == columns[-1][1]
         text(
             draw,
@@ -390,19 +400,14 @@ def render_leaderboard(
     drawn = [*top, viewer_row] if extra and viewer_row is not None else top
     shown = told_apart([player_name(r.name, fallback=f"player #{r.rank}") for r in drawn])
     for k, row in enumerate(top):
-        values = (row.games, row.wins, row.points)
-        mine = row == viewer_row
-        _leader_line(image, row.rank, shown[k], values, y, shade=k % 2 == 0, mine=mine, theme=theme)
+        _leader_line(image, row, shown[k], y, shade=k % 2 == 0, mine=row == viewer_row, theme=theme)
         y += LINE
     if extra and viewer_row is not None:
         y += 12
         for x in range(pad + 20, width - pad - 20, 16):
             draw.ellipse((x, y - 2, x + 4, y + 2), fill=theme.separator)
         y += 12
-        values = (viewer_row.games, viewer_row.wins, viewer_row.points)
-        _leader_line(
-            image, viewer_row.rank, shown[-1], values, y, shade=False, mine=True, theme=theme
-        )
+        _leader_line(image, viewer_row, shown[-1], y, shade=False, mine=True, theme=theme)
         y += LINE
     y = max(y, pad + 100 + LINE)  # below the "No … yet" line
     if solo:
@@ -412,12 +417,10 @@ def render_leaderboard(
         y += SOLO_GAP - 16
         names = told_apart([player_name(r.name, fallback=f"player #{r.rank}") for r in solo])
         for k, record in enumerate(solo):
-            best = (record.games, record.best)
             _leader_line(
                 image,
-                record.rank,
+                record,
                 names[k],
-                best,
                 y,
                 columns=_SOLO_COLUMNS,
                 shade=k % 2 == 0,

@@ -22,6 +22,7 @@ from bot.core.grid import parse_anchor
 from bot.core.words import plural
 from bot.games.numfeud import (
     CENTRE,
+    MAX_RACK,
     SIZE,
     SWAP_LIMIT,
     NumfeudState,
@@ -61,7 +62,7 @@ def _rack_title(name: str, tiles: int, swaps: int, width: float) -> str:
 
     The limit counts tiles, not swaps (13 swapped tiles a game): "1 left to swap" is a tile.
     """
-    counts = f": {tiles} of 20 tiles · {swaps} left to swap"
+    counts = f": {tiles} of {MAX_RACK} tiles · {swaps} left to swap"
     room = width - text_width(counts, size=24, bold=True)
     return fit_text(name, size=24, max_width=room, bold=True) + counts
 

@@ -229,9 +229,9 @@ def test_the_solo_records_come_below_the_askers_own_row(monkeypatch) -> None:
     heads_at: list[tuple[str, float]] = []
     line, heads = cards._leader_line, cards._column_heads
 
-    def spy_line(image, rank, shown, values, y, **kw):
-        rows_at.append((rank, y))
-        line(image, rank, shown, values, y, **kw)
+    def spy_line(image, row, shown, y, **kw):
+        rows_at.append((row.rank, y))
+        line(image, row, shown, y, **kw)
 
     def spy_heads(draw, y, first, columns, theme):
         heads_at.append((first, y))
