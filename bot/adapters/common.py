@@ -282,3 +282,10 @@ class KeptMessages(Generic[M]):
             self.known[game_id] = message
             self._none.discard(game_id)
             await self.db.messages.put_message(self._dump(game_id, self.slot, message))
+
+    async def forget_chat(self, platform: str, chat_id: str) -> None:
+        """Forget every message of this slot posted in a chat (one that Telegram moved away)."""
+        for game_id, message in list(self.known.items()):
+            if self._dump(game_id, self.slot, message).chat_id == chat_id:
+                del self.known[game_id]
+        await self.db.messages.delete_chat_messages(platform, chat_id, self.slot)

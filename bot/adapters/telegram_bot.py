@@ -725,10 +725,7 @@ class TelegramFrontEnd:
         else:
             return
         self._moved[old] = new
-        for game_id, board in list(self.boards.known.items()):
-            if board.chat_id == old:  # that message stays behind: the next update posts a board
-                del self.boards.known[game_id]
-        await self.db.messages.delete_chat_messages(PLATFORM, str(old), BOARD)
+        await self.boards.forget_chat(PLATFORM, str(old))  # the next update posts a board
         moved = await self.service.move_chat(PLATFORM, str(old), str(new))
         if moved is not None:
             log.info("chat %s became %s (a supergroup); its games follow", old, new)

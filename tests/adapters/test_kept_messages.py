@@ -45,3 +45,26 @@ async def test_a_kept_message_outlives_the_process_and_is_forgotten_when_put_non
     async with await Database.open(path) as db:
         assert await KeptMessages(db, "board", load, dump).get(game.id) is None
         assert await KeptMessages(db, "draft", load, dump).get(game.id) == Shown(-100, 9, False)
+
+
+async def test_forget_chat_forgets_that_chats_messages_in_memory_and_storage_only(
+    tmp_path,
+) -> None:
+    """A chat Telegram moved away loses its boards; another chat's and another slot's stay."""
+    path = tmp_path / "kept.sqlite3"
+    async with await Database.open(path) as db:
+        old = await db.chats.upsert_chat("telegram", "-100", "club")
+        other = await db.chats.upsert_chat("telegram", "-200", "other club")
+        moved = await db.games.create_game(old.id, "webfeud", {}, None)
+        stays = await db.games.create_game(other.id, "webfeud", {}, None)
+        boards = KeptMessages(db, "board", load, dump)
+        drafts = KeptMessages(db, "draft", load, dump)
+        await boards.put(moved.id, Shown(-100, 7, True))
+        await boards.put(stays.id, Shown(-200, 8, True))
+        await drafts.put(moved.id, Shown(-100, 9, False))
+        await boards.forget_chat("telegram", "-100")
+        assert await boards.get(moved.id) is None
+        assert await boards.get(stays.id) == Shown(-200, 8, True)
+    async with await Database.open(path) as db:  # a restart: storage forgot it too
+        assert await KeptMessages(db, "board", load, dump).get(moved.id) is None
+        assert await KeptMessages(db, "draft", load, dump).get(moved.id) == Shown(-100, 9, False)
