@@ -84,8 +84,15 @@ ACTIONS = ("join", "start", "board", "rack", "pass", "rematch")
 SOLO_GAMES = tuple(key for key, gdef in sorted(GAMES.items()) if gdef.min_players == 1)
 # What a move command given without its argument hands the game's parser (see _in_game_notation).
 _BARE_MOVES = {"play": "", "try": "", "swap": "swap", "place": ""}
-# The news of a round that opens (NMBR 9), whose board `_with_bots` draws again.
+# The news of a round that opens (NMBR 9), whose board `_with_bots` draws once its bots placed.
 ROUND_NEWS = frozenset({"game_started", "move_played", "timeout"})
+
+
+def _undrawn(reply: Reply) -> bool:
+    """Return whether `reply` is a chat's news whose board `_with_bots` is to draw."""
+    return reply.kind in ROUND_NEWS and isinstance(reply.to, ChatTarget) and not reply.images
+
+
 # `_pass_warning` of a pass that wins the game (Numfeud: the other's full inventory is stuck).
 PASS_WINS = "a pass now ends the game, won by {who}"
 SHOWN_IDS = 8  # game ids listed when a command could mean several games
@@ -561,7 +568,7 @@ class Service:
                     continue
                 table = await self._table(fresh)
                 if table.state is not None:
-                    replies += await self._run_bots(table, table.state)
+                    replies += await self._with_bots(table, table.state, [])
         return _settle_turn_notices(replies)
 
     async def _run(self, ctx: _Ctx, command: Command) -> list[Reply]:
@@ -1218,7 +1225,7 @@ class Service:
             Reply(
                 _chat_target(table.chat),
                 text,
-                images=await self._board_images(table, state),
+                images=await self._news_images(table, state),
                 buttons=_play_buttons(row.id),
                 event={
                     "type": "game_started",
@@ -1630,7 +1637,7 @@ class Service:
         return Reply(
             _chat_target(table.chat),
             text,
-            images=await self._board_images(table, state),
+            images=await self._news_images(table, state),
             buttons=() if over else _play_buttons(table.row.id),
             event={
                 "type": "timeout" if kind == "timeout" else "move_played",
@@ -1653,26 +1660,35 @@ class Service:
     ) -> list[Reply]:
         """Return `replies` and the bots' moves that follow them.
 
-        In a game of rounds the bots place the moment a round opens, unannounced: the round's
-        board in `replies`, drawn before they placed, is drawn again, so that its panels do
-        not show them still "to place" (the news' words name only the people).
+        In a game of rounds the bots place the moment a round opens, unannounced: the news of
+        a round that opens with bots to place comes without its board (`_news_images`), drawn
+        here once they have placed, so that its panels do not show them still "to place" (the
+        news' words name only the people).
         """
-        bots = await self._run_bots(table, state)  # (placements in a round: no replies)
-        if table.gdef.round_of(state) is None:
-            return replies + bots
+        told = replies + await self._run_bots(table, state)
+        if not (self.render and table.gdef.round_of(state) is not None):
+            return told
+        if not any(_undrawn(reply) for reply in told):
+            return told
         latest = await self._table(await self._reload(table.row))
-        if (
-            latest.state is None
-            or latest.state.outcome is not None
-            or latest.state.waiting_for() == state.waiting_for()  # no bot placed
-        ):
-            return replies + bots
-        redrawn = []
-        for reply in replies:
-            if reply.kind in ROUND_NEWS and reply.images and isinstance(reply.to, ChatTarget):
-                reply = replace(reply, images=await self._board_images(latest, latest.state))
-            redrawn.append(reply)
-        return redrawn + bots
+        assert latest.state is not None
+        images = await self._board_images(latest, latest.state)
+        return [replace(reply, images=images) if _undrawn(reply) else reply for reply in told]
+
+    @staticmethod
+    def _bots_place(table: _Table, state: GameState) -> bool:
+        """Return whether bots are to place in a round that `state` has open."""
+        return (
+            state.outcome is None
+            and table.gdef.round_of(state) is not None
+            and any(table.seats[seat].bot_level is not None for seat in state.waiting_for())
+        )
+
+    async def _news_images(self, table: _Table, state: GameState) -> tuple[bytes | Image, ...]:
+        """Return the board of a game's news, or none yet when `_with_bots` draws it."""
+        if self._bots_place(table, state):
+            return ()
+        return await self._board_images(table, state)
 
     async def _run_bots(self, table: _Table, state: GameState) -> list[Reply]:
         """Let bot seats move until a person is to move or the game is over.

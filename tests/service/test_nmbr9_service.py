@@ -610,3 +610,36 @@ async def test_the_round_board_shows_the_bots_placed(db, clock) -> None:
         drawn = renderers.board_png(state, names=["alice", "bot-easy", "bot-medium"], viewer=None)
         [image] = news.images
         assert (image.data if hasattr(image, "data") else image) == drawn, line
+
+
+async def test_a_round_a_resumed_bot_closes_shows_the_bots_placed_in_the_next(db, clock) -> None:
+    """A crash left a bot to place after alice had: at start-up its placement closes the round,
+    the bots place in the next one at once, and the round's news is drawn after they have.
+    """
+    import json
+
+    import renderers
+    from bot.service import CONSOLE, ChatRef, Service, UserRef
+
+    service = Service(db, clock=clock, render=True)
+    alice = UserRef(CONSOLE, "alice", "alice")
+    await service.handle(ChatRef(CONSOLE, "room"), alice, "/new nmbr9 bot=easy seed=5")
+    await service.handle(ChatRef(CONSOLE, "room"), alice, "/start")
+    row = await db.games.get_game(1)
+    started = await state_of(db, 1)
+    # The crash: round 1 is stored with alice's tile placed but the bot's never was.
+    fresh = Nmbr9State(deck=started.deck, placements=((), ()), seed=started.seed)
+    crashed = fresh.apply(0, parse_nmbr9_move(move_of(fresh, 0)))
+    assert crashed.waiting_for() == (1,)
+    assert await db.games.commit_move(
+        1, row.version, 0, "x", {"kind": "move"}, json.dumps(crashed.to_json()), crashed.turn
+    )
+    [news] = [r for r in await service.resume_bots() if r.kind == "move_played"]
+    assert news.event["round"] == 0
+    assert news.event["player"] == "bot-easy"
+    state = await state_of(db, 1)
+    assert len(state.placements[1]) == 2  # the bot placed in round 2 as well
+    assert state.waiting_for() == (0,)
+    drawn = renderers.board_png(state, names=["alice", "bot-easy"], viewer=None)
+    [image] = news.images
+    assert (image.data if hasattr(image, "data") else image) == drawn
