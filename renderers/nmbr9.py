@@ -219,12 +219,21 @@ def _badge_square(
 ) -> tuple[int, int] | None:
     """Return the square for a tile's level badge: another visible square of the tile.
 
-    One beside the number's `spot` if there is one (right, below, left, above), else the
-    nearest; None if the number's square is the only one that shows.
+    Only of the piece that shows the number (a tile above may cut a tile in pieces): one beside
+    the number's `spot` if there is one (right, below, left, above), else the nearest; None if
+    the number's square is all that shows of that piece.
     """
     row, col = spot
     beside = {(row, col + 1): 0, (row + 1, col): 1, (row, col - 1): 2, (row - 1, col): 3}
-    mine = [rc for rc, sq in squares.items() if sq.tile == tile and rc != spot]
+    piece, todo = {spot}, [spot]
+    while todo:
+        r, c = todo.pop()
+        for rc in ((r, c + 1), (r + 1, c), (r, c - 1), (r - 1, c)):
+            square = squares.get(rc)
+            if rc not in piece and square is not None and square.tile == tile:
+                piece.add(rc)
+                todo.append(rc)
+    mine = sorted(piece - {spot})
     if not mine:
         return None
     return min(

@@ -13,6 +13,7 @@ from renderers.nmbr9 import (
     BADGE,
     FRESH,
     LEVEL_SHADES,
+    Square,
     _badge_square,
     _badges,
     _label_square,
@@ -274,3 +275,16 @@ def test_a_level_badge_fits_every_square_size_drawn() -> None:
     """From /board's smallest squares to a player's own: at least 11 pixels, 2 clear each side."""
     for cell in range(15, 35):
         assert 11 <= badge_size(cell) <= cell - 4
+
+
+def test_a_tile_cut_in_pieces_shows_its_level_on_the_numbers_piece() -> None:
+    """A tile above may cut one below in two: the level badge goes on the piece that shows the
+    number, never on a piece apart (where it read as a lone level with no number); with only the
+    number's square left of that piece, the two share it (None).
+    """
+    below, above = Square(0, 4, 1), Square(1, 0, 2)
+    cut = {(5, 5): below, (5, 6): above, (5, 7): below, (6, 7): below}
+    assert _badge_square(cut, 0, (5, 5)) is None
+    assert _badge_square(cut, 0, (5, 7)) == (6, 7)
+    cut[4, 5] = below
+    assert _badge_square(cut, 0, (5, 5)) == (4, 5)
