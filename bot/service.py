@@ -1340,9 +1340,9 @@ class Service:
             if waiting and not resigning and await self._first_late_move(row, seat_no):
                 raise ServiceError(
                     "TIME_RAN_OUT",
-                    f"Your time ran out in game #{row.id} before this arrived (a missed "
-                    f"deadline: {table.gdef.missed_deadline()}); nothing was played. It is your "
-                    "move again: send it again to play it now.",
+                    f"Your time ran out in game #{row.id} before this arrived "
+                    f"({table.gdef.missed_deadline(done=True)}); what you sent was not played. "
+                    "It is your move again: send it again to play it now.",
                 )
             if moved:
                 raise _already_played(row.id)

@@ -289,8 +289,11 @@ class GameDef(ABC):
 
     deadline_task: ClassVar[str] = "Each turn must be played"  # what the deadline is for
 
-    def missed_deadline(self) -> str:
-        """Say to the player what a missed deadline does ("you lose the game"); "" if nothing."""
+    def missed_deadline(self, *, done: bool = False) -> str:
+        """Say to the player what a missed deadline does ("you lose the game"); "" if nothing.
+
+        With `done`, what it did, told after the fact ("you lost the game").
+        """
         return ""
 
     def deadline_rule(self, limit: str) -> str:

@@ -907,9 +907,9 @@ class Nmbr9Def(GameDef):
 
     deadline_task: ClassVar[str] = "Each round's tile must be placed"
 
-    def missed_deadline(self) -> str:
-        """Say what a missed round deadline does: the easy rule places the tile."""
-        return "the easy rule places it for you"
+    def missed_deadline(self, *, done: bool = False) -> str:
+        """Say what a missed round deadline does (`done`: did): the easy rule places the tile."""
+        return "the easy rule placed your tile" if done else "the easy rule places it for you"
 
     def deadline_rule(self, limit: str) -> str:
         """State the round's time limit, and what "the easy rule" the reminders name does."""

@@ -1328,8 +1328,10 @@ class NumfeudDef(GameDef):
             return f"Equal inventories, so nobody wins and each loses their own sum: {sums}{joker}."
         return f"The smaller inventory sum wins: {sums}{joker}."
 
-    def missed_deadline(self) -> str:
-        """Say what a missed turn deadline does: the player resigns for -50."""
+    def missed_deadline(self, *, done: bool = False) -> str:
+        """Say what a missed turn deadline does (`done`: did): the player resigns for -50."""
+        if done:
+            return f"you resigned and lost {FORFEIT_POINTS} ranking points"
         return f"you resign and lose {FORFEIT_POINTS} ranking points"
 
     previews: ClassVar[bool] = True

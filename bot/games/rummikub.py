@@ -963,12 +963,14 @@ class RummikubDef(GameDef):
             f" (a joker counts {JOKER_PENALTY})." if joker else "."
         )
 
-    def missed_deadline(self) -> str:
-        """Say what a missed turn time does: the draft is taken back and three tiles drawn.
+    def missed_deadline(self, *, done: bool = False) -> str:
+        """Say what a missed turn time does (`done`: did): the draft goes back, three tiles drawn.
 
         "Up to": a pool with fewer left gives what it has (an empty one nothing), which a notice
         sent after the timeout must not contradict.
         """
+        if done:
+            return f"your tiles went back and you drew up to {TIMEOUT_PENALTY}"
         return f"your tiles go back and you draw up to {TIMEOUT_PENALTY}"
 
     pile = "pool"

@@ -1165,9 +1165,11 @@ class WordGameDef(GameDef):
                 return f"{and_list(out)} passed {limit} times in a row and {verb} out of the game."
         return ""
 
-    def missed_deadline(self) -> str:
-        """Say what a missed turn deadline does: a pass (SmartFeud) or a lost game (Webfeud)."""
-        return "the turn counts as a pass" if self.timeout_passes else "you lose the game"
+    def missed_deadline(self, *, done: bool = False) -> str:
+        """Say what a missed turn deadline does (`done`: did): a pass or (Webfeud) a lost game."""
+        if self.timeout_passes:
+            return "the turn counted as a pass" if done else "the turn counts as a pass"
+        return "you lost the game" if done else "you lose the game"
 
     def rack_note(self, state: GameState, seat: int) -> str:
         """Say what a blank on the rack is, and that the starter's extra one must be laid now."""
