@@ -538,7 +538,7 @@ def message_parts(reply: Reply, *, mention: str | None = None) -> list[Parts]:
         name = _safe_name(image_name(image, f"image-{n}.png"))
         files.append(discord.File(io.BytesIO(image_bytes(image)), filename=name))
         embeds.append(discord.Embed(colour=COLOUR).set_image(url=f"attachment://{name}"))
-    whole = f"{lead} {text}".strip()
+    whole = f"{lead}: {text}" if lead and text else lead or text
     if len(whole) <= MAX_CONTENT:
         return [Parts(whole or None, embeds, files, allowed)]
     chunks = _at_most(split_lines(text, MAX_DESCRIPTION), MAX_MESSAGES)
@@ -665,10 +665,9 @@ class FeudBot(commands.Bot):
 
     @staticmethod
     def chat_ref(interaction: discord.Interaction[Any]) -> ChatRef:
-        """Return the service's view of the interaction's channel."""
-        channel = interaction.channel
-        title = getattr(channel, "name", None)
-        return ChatRef(PLATFORM, str(interaction.channel_id), title)
+        """Return the service's view of the interaction's channel, titled "#games" (or None)."""
+        name = getattr(interaction.channel, "name", None)
+        return ChatRef(PLATFORM, str(interaction.channel_id), f"#{name}" if name else None)
 
     @staticmethod
     def user_ref(interaction: discord.Interaction[Any]) -> UserRef:
@@ -1188,9 +1187,9 @@ class FeudBot(commands.Bot):
         said = f"{plain(asker.display_name)} {invited}"  # a mention's text is not escaped again
         out = list(replies)
         by_dm = [uid for uid in uids if await self._wants_dm(uid)]
-        where = getattr(interaction.channel, "name", None)
+        where = self.chat_ref(interaction).title
         for uid in by_dm:
-            dm = f"{asker.display_name} {invited}" + (f" in #{where}" if where else "")
+            dm = f"{asker.display_name} {invited}" + (f" in {where}" if where else "")
             instead = f"<@{uid}>: {said}; {rest}"
             racks = [
                 n

@@ -197,14 +197,20 @@ async def test_reminders_and_timeouts_reach_the_player(fake, db):
 
 
 async def test_a_reminder_without_dms_is_a_mention_in_the_channel(fake, db):
-    """A player who did not allow DMs is mentioned in the game's channel, and gets no DM."""
+    """A player who did not allow DMs is mentioned in the game's channel, and gets no DM.
+
+    As every ping: "<@id>: …" (it read "<@id> Your turn"); the channel is "#games", as Discord
+    writes one (it read "in games").
+    """
     async with clocked(fake, db) as (h, start):
         await h.slash(h.alice, "new", game="webfeud", player=str(h.bob))
         fired = await h.bot.dispatcher.run_due(now=start + timedelta(hours=71, minutes=1))
         assert [r.kind for r in fired] == ["reminder", "reminder"]
         mentions = [m for m in fake.public_messages() if m.content.startswith(f"<@{h.alice}>")]
         assert [m.pings()["users"] for m in mentions] == [{str(h.alice)}] * 2
-        assert "runs out" in mentions[-1].text
+        assert mentions[-1].content.startswith(
+            f"<@{h.alice}>: Your turn in game #1 (Webfeud in #games) runs out in "
+        ), mentions[-1].content
         assert fake.dms_to(h.alice) == []
 
 
