@@ -2699,11 +2699,11 @@ class Service:
             if solo:
                 lines.append("No games against others yet.")
             elif alone:
-                lines.append(f"No games against others yet; the solo records: {listed}.")
+                lines.append(f"No games against others yet; for the solo records, see {listed}.")
             else:
                 lines.append("No finished games yet.")
         elif alone:
-            lines.append(f"Solo records: {listed}.")
+            lines.append(f"Solo records: see {listed}.")
         if solo:
             lines.append("Solo records: " + ", ".join(f"{r.display_name} {r.best}" for r in solo))
         return [

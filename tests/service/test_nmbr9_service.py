@@ -347,7 +347,7 @@ async def test_solo_games_keep_the_personal_record(say, db) -> None:
     assert board.event["rows"] == []
     overall = (await say("alice", "/leaderboard"))[0]
     assert overall.text.splitlines()[1] == (
-        "No games against others yet; the solo records: /leaderboard nmbr9."
+        "No games against others yet; for the solo records, see /leaderboard nmbr9."
     )
     # A multi-player game does not count towards the solo record.
     assert (await say("alice", "/leaderboard webfeud"))[0].event["solo_records"] == {}
@@ -355,7 +355,7 @@ async def test_solo_games_keep_the_personal_record(say, db) -> None:
     await say("alice", "/new webfeud @bob")
     await say("alice", "/resign")
     overall = (await say("alice", "/leaderboard"))[0]
-    assert overall.text.splitlines()[-1] == "Solo records: /leaderboard nmbr9."
+    assert overall.text.splitlines()[-1] == "Solo records: see /leaderboard nmbr9."
 
 
 async def test_the_leaderboard_image_shows_the_solo_records(db, clock) -> None:
