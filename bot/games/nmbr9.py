@@ -438,12 +438,11 @@ class Display:
         return level, mask
 
     def _hint(self, number: int, level: int | None) -> str:
-        """Suggest a placement that works: on the level tried if one is free, else anywhere."""
-        fits = self.fits(number)
+        """Suggest a placement that works: on the level tried if one is free, else `preferred`'s."""
+        fits = preferred(self, number)
         if not fits:
             return ""
-        same = [f for f in fits if level is None or f.level == level]
-        best = max(same or fits, key=lambda f: f.level)
+        best = next((f for f in fits if f.level == level), fits[0])
         return f" Try {Place(best.row, best.col, best.rotation)} ({on_level(best.level)})."
 
 
@@ -453,18 +452,8 @@ def auto_fit(display: Display, number: int) -> Fit | None:
     The rule, fixed so a timeout is reproducible: the highest level possible; among those, the
     box nearest the middle of the table; then reading order of the corner, then the rotation.
     """
-    fits = display.fits(number)
-    if not fits:
-        return None
     mid = (SIZE - 1) / 2
-
-    def order(fit: Fit) -> tuple[int, float, int, int, int]:
-        shape = SHAPE[number, fit.rotation]
-        dr = fit.row + (shape.height - 1) / 2 - mid
-        dc = fit.col + (shape.width - 1) / 2 - mid
-        return (-fit.level, dr * dr + dc * dc, fit.row, fit.col, fit.rotation)
-
-    return min(fits, key=order)
+    return next(iter(preferred(display, number, (mid, mid))), None)
 
 
 # --- the state ---------------------------------------------------------------------------------
@@ -613,7 +602,7 @@ class Nmbr9State:
             )
         display = self.displays[seat]
         if isinstance(move, Skip):
-            fit = auto_fit(display, number)
+            fit = next(iter(preferred(display, number)), None)
             if fit is not None:
                 raise RuleError(
                     Reason.CAN_STILL_PLACE,
@@ -783,32 +772,43 @@ def legal_placements(state: Nmbr9State, seat: int) -> list[Place]:
     return [Place(f.row, f.col, f.rotation) for f in state.displays[seat].fits(number)]
 
 
-def suggest_placements(state: Nmbr9State, seat: int, limit: int = 8) -> tuple[Place, ...]:
-    """Return up to `limit` legal placements for `/moves`: the highest levels first, varied.
+def preferred(
+    display: Display, number: int, middle: tuple[float, float] | None = None
+) -> list[Fit]:
+    """Return the placements of `number` in the order every suggestion offers them.
 
-    Within a level the placements nearest the middle of the display come first (the middle of
-    the table for a first tile), one per corner cell, so the list shows different spots.
+    The highest level first; within a level, the nearest `middle`: by default the middle of
+    the display (of the table for a first tile; `auto_fit`, the deadline's rule, takes the
+    table's), then reading order of the corner, then the turn.
     """
-    number = state.card
-    if number is None or seat not in state.waiting_for():
-        return ()
-    display = state.displays[seat]
-    fits = display.fits(number)
-    if display.box is None:
+    if middle is not None:
+        mid_row, mid_col = middle
+    elif display.box is None:
         mid_row = mid_col = (SIZE - 1) / 2
     else:
         mid_row = (display.box[0] + display.box[1]) / 2
         mid_col = (display.box[2] + display.box[3]) / 2
 
-    def distance(fit: Fit) -> float:
+    def order(fit: Fit) -> tuple[int, float, int, int, int]:
         shape = SHAPE[number, fit.rotation]
         dr = fit.row + (shape.height - 1) / 2 - mid_row
         dc = fit.col + (shape.width - 1) / 2 - mid_col
-        return dr * dr + dc * dc
+        return (-fit.level, dr * dr + dc * dc, fit.row, fit.col, fit.rotation)
 
-    fits.sort(key=lambda f: (distance(f), f.row, f.col, f.rotation))
+    return sorted(display.fits(number), key=order)
+
+
+def suggest_placements(state: Nmbr9State, seat: int, limit: int = 8) -> tuple[Place, ...]:
+    """Return up to `limit` legal placements for `/moves`: the highest levels first, varied.
+
+    In `preferred` order, one per corner cell, spread over the levels, so that the list shows
+    different spots.
+    """
+    number = state.card
+    if number is None or seat not in state.waiting_for():
+        return ()
     by_level: dict[int, list[Fit]] = {}
-    for fit in fits:
+    for fit in preferred(state.displays[seat], number):
         by_level.setdefault(fit.level, []).append(fit)
     levels = sorted(by_level, reverse=True)
     chosen: list[Fit] = []

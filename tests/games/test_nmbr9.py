@@ -566,3 +566,17 @@ def test_rules_summary_states_rounds_placing_and_scoring() -> None:
     for fact in ("20 rounds", "on at least two of them", "shares an edge", "number × its level"):
         assert fact in text
     assert "/place C4 90" in text
+
+
+def test_every_suggestion_offers_the_placement_moves_lists_first() -> None:
+    """The rack's example, /moves' first, an off-table refusal's "Try" and a refused skip's
+    "e.g." name one placement (they named four: J12, L8, K10, A1 on an empty table).
+    """
+    for state in (rigged(5), play(rigged(9, 9, 5), 0, "L12 0")):
+        state = play(state, 0, str(suggest_placements(state, 0)[0])) if state.round else state
+        first = str(suggest_placements(state, 0)[0])
+        off_table = refusal(state, 0, "Z26 0")
+        assert off_table.reason is Reason.OUT_OF_BOUNDS
+        assert f" Try {first} (" in off_table.message, off_table.message
+        skip = refusal(state, 0, "skip")
+        assert f"still fits, e.g. {first} (" in skip.message, skip.message
