@@ -353,9 +353,6 @@ class Service:
         self._chats: dict[tuple[str, str, str | None], Chat] = {}
         self._names: dict[int, User] = {}
         self._seats: dict[int, tuple[Seat, ...]] = {}
-        # (game id, turn or round) already nudged: one nudge a turn (kept in memory only).
-        self._nudged: set[tuple[int, int, int]] = set()  # (game id, turn or round, seat)
-        self._late_told: set[tuple[int, int]] = set()  # (game id, seq of a timeout) told of
 
     # -- entry points --
 
@@ -1468,9 +1465,9 @@ class Service:
             return False  # nothing happened in the game lately, no timeout either
         for move in await self.db.games.moves(row.id, seat_no=seat_no, last=1):
             late = move.notation == "timeout" and self.clock() - move.created_at <= LATE_MOVE_GRACE
-            key = (row.id, move.seq)
-            if late and key not in self._late_told:
-                self._late_told.add(key)
+            if late and await self.db.notices.first_notice(
+                row.id, f"seat {seat_no}", f"late {move.seq}"
+            ):
                 return True
         return False
 
@@ -1915,7 +1912,11 @@ class Service:
         # Each waiting person once a turn; in a round (NMBR 9), whoever is still to place and
         # was not nudged yet, so a nudge by one player does not use up another's.
         turn = _deadline_key(table.gdef, state)
-        fresh = [s for s in waiting if (row.id, turn, s) not in self._nudged]
+        fresh = [
+            s
+            for s in waiting
+            if await self.db.notices.first_notice(row.id, f"seat {s}", f"nudge {turn}")
+        ]
         rounds = table.gdef.round_of(state) is not None
         if not fresh:
             names = and_list(table.names[s] for s in waiting)
@@ -1924,7 +1925,6 @@ class Service:
                 "ALREADY_NUDGED",
                 f"{names} got a nudge for this {when} of game #{row.id} already; one a {when}.",
             )
-        self._nudged.update((row.id, turn, s) for s in fresh)
         waiting = fresh
         names = and_list(table.names[s] for s in waiting)
         left = await self._time_left(table, state)

@@ -2,7 +2,7 @@
 
 Open with `await Database.open(path)` (WAL, foreign keys, migrations applied) and use its
 repositories: `db.users`, `db.chats`, `db.games`, `db.deadlines`, `db.results`,
-`db.messages`. They return the
+`db.messages`, `db.notices`. They return the
 frozen dataclasses of `storage.models`, never rows. This package imports only aiosqlite and the
 standard library, never `bot.*`.
 """

@@ -14,6 +14,7 @@ Repositories (each method is documented in its module):
 - `db.deadlines` (`storage.deadlines.DeadlineRepository`): the durable dispatcher's queue;
 - `db.results` (`storage.results.ResultRepository`): leaderboards and records;
 - `db.messages` (`storage.messages.MessageRepository`): the chat message showing each game.
+- `db.notices` (`storage.notices.NoticeRepository`): what someone was told once in a game.
 
 Concurrency: the connection runs in autocommit mode (`isolation_level=None`); every write goes
 through `transaction()`, which takes an `asyncio.Lock`, issues `BEGIN IMMEDIATE` and commits or
@@ -44,6 +45,7 @@ from storage.deadlines import DeadlineRepository
 from storage.games import GameRepository
 from storage.messages import MessageRepository
 from storage.migrate import Migration, MigrationError, migrate, user_version
+from storage.notices import NoticeRepository
 from storage.results import ResultRepository
 from storage.users import ChatRepository, UserRepository
 
@@ -155,6 +157,7 @@ class Database:
         self.deadlines = DeadlineRepository(self)
         self.results = ResultRepository(self)
         self.messages = MessageRepository(self)
+        self.notices = NoticeRepository(self)
 
     @classmethod
     async def open(

@@ -212,6 +212,7 @@ STALE = "That button belongs to an earlier turn of game #{id}; use the newest bo
 PLACED = "placed"  # the group notice of tiles placed at a round deadline (`_placed_notice`)
 BOARD = "board"  # the slot of a game's board message in storage (`db.messages`)
 ROUND = "round "  # + the round: the group notice of a round that opened (`_round_notice`)
+SEE_TILES = "how to see the tiles"  # told once a game, in `db.notices` (unasked)
 ELSEWHERE = "That button belongs to game #{id} of another chat; nothing was changed."
 WELCOME = (
     "Hello! Private messages are on: your racks and reminders will arrive here. "
@@ -566,10 +567,8 @@ class TelegramFrontEnd:
         # Each game's board message, also kept in storage: a restart forgets none.
         self.boards = KeptMessages(self.db, BOARD, _board_from_kept, _kept_board)
         self._dm: dict[int, bool] = {}  # storage user id -> may we write to them privately
-        self._told: set[tuple[int, int]] = set()  # (game id, user id) told how to see tiles
         self._started: set[int] = set()  # Telegram ids known to have written to us privately
         self._moved: dict[int, int] = {}  # a basic group's id -> its supergroup's (upgrades seen)
-        self._tipped: set[tuple[int, int]] = set()  # (game id, Telegram id) told of private moves
         self._welcomed: set[int] = set()  # groups greeted since the bot was (last) added
 
     # -- wiring --
@@ -1043,10 +1042,10 @@ class TelegramFrontEnd:
             await self._bot().delete_message(origin.chat_id, origin.message_id)
         except TelegramError as error:
             log.info("could not delete a /%s in chat %s: %s", origin.command, origin.chat_id, error)
-        key = (int(news.event["game_id"]), origin.user_id)
-        if key in self._tipped:
+        if not await self.db.notices.first_notice(
+            int(news.event["game_id"]), f"telegram {origin.user_id}", "private moves tip"
+        ):
             return list(replies)
-        self._tipped.add(key)
         tip = SECRET_TIP.format(command=command, username=self.username, what=what)
         return [replace(r, text=f"{r.text}\n{tip}") if r is news else r for r in replies]
 
@@ -1297,12 +1296,12 @@ class TelegramFrontEnd:
             if reply.kind == "rack" and reply.event.get("timeout"):
                 # A tile placed at a round deadline is news each time: a mention that says so
                 # but not where (the round's news shows that), nor the next tile.
-                self._told.add((game_id, user.user_id))
+                await self.db.notices.first_notice(game_id, f"user {user.user_id}", SEE_TILES)
                 notices.setdefault((chat_id, game_id, PLACED), []).append(user)
                 return
             # Never the tiles in a group: say how to see them (unasked: once per game).
-            if asked or (game_id, user.user_id) not in self._told:
-                self._told.add((game_id, user.user_id))
+            first = await self.db.notices.first_notice(game_id, f"user {user.user_id}", SEE_TILES)
+            if asked or first:
                 notices.setdefault((chat_id, game_id, "rack"), []).append(user)
             elif (
                 reply.kind == "rack"

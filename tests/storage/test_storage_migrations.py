@@ -10,6 +10,7 @@ from storage.migrate import Migration, latest_version, load_migrations
 
 EXPECTED_TABLES = {
     *("users", "chats", "games", "seats", "moves", "deadlines", "results", "game_messages"),
+    "game_notices",
 }
 
 

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -147,6 +148,13 @@ def db_path(tmp_path: Path) -> Path:
 
 @pytest.fixture
 async def tg(api: Any, people: People, db_path: Path) -> AsyncIterator[Harness]:
+    async with running(api, db_path) as harness:
+        yield harness
+
+
+@asynccontextmanager
+async def running(api: Any, db_path: Path) -> AsyncIterator[Harness]:
+    """Run the bot over the database file until the block ends: twice in a row is a restart."""
     db = await Database.open(db_path)
     service = Service(db, allow_seed=True, render=True)
     app, front = build_application(

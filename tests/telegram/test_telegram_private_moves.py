@@ -415,3 +415,37 @@ async def test_a_private_command_means_the_group_game_that_takes_it(tg, people) 
     assert "several games" not in said
     assert "Some placements in game #1" in said
     assert tg.errors == []
+
+
+async def test_a_restart_tells_no_one_again_what_they_were_told_once(api, people, db_path) -> None:
+    """The tip about sending moves privately, and the word on how to see one's tiles (bob has
+    no private chat with the bot), come once a game: a restart does not repeat them.
+    """
+    from tests.telegram.conftest import running
+
+    group = people.group
+    api.bot_admin(group["id"], can_delete_messages=True)
+    async with running(api, db_path) as tg:
+        await tg.say(people.alice, "/start", chat=api.private(people.alice))
+        await tg.say(people.bob, "/help")
+        calls = await tg.say(people.alice, "/new webfeud @bob seed=4")
+        [how] = [c for c in in_group(calls, group) if "cannot send you your tiles" in c.text]
+        assert "bob</a>:" in how.text
+        state = load_state(await tg.db.games.get_game(1))
+        if state.to_move == 1:  # bob passes: alice is to swap
+            await tg.say(people.bob, "/pass")
+        calls = await tg.say(
+            people.alice, f"/swap {load_state(await tg.db.games.get_game(1)).rack(0)[0]}"
+        )
+        assert "Tip: send /swap to me in private" in " ".join(c.text for c in calls)
+    async with running(api, db_path) as tg:  # a restart
+        bob_tile = load_state(await tg.db.games.get_game(1)).rack(1)[0]
+        calls = await tg.say(people.bob, f"/swap {bob_tile}")  # new tiles, not to be shown here
+        assert "swapped 1 tile" in " ".join(c.text for c in calls)
+        assert not [c for c in calls if "cannot send you your tiles" in c.text]
+        calls = await tg.say(
+            people.alice, f"/swap {load_state(await tg.db.games.get_game(1)).rack(0)[0]}"
+        )
+        assert [c.ok for c in calls if c.method == "deleteMessage"] == [True]
+        assert "Tip:" not in " ".join(c.text for c in calls)
+        assert tg.errors == []
