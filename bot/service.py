@@ -279,6 +279,11 @@ def replay_move(gdef: GameDef, state: GameState, seat: int, notation: str, kind:
     return state.apply(seat, gdef.parse_move(notation))
 
 
+def _left_words(left: timedelta) -> str:
+    """Say the time left for a turn: "3 hours left", or "time is up" (due, not yet applied)."""
+    return f"{_fmt_delta(left)} left" if left > timedelta(0) else "time is up"
+
+
 def _fmt_delta(delta: timedelta) -> str:
     """Say a length of time: "2 hours 5 minutes"; under 10 minutes the seconds count too."""
     seconds = int(delta.total_seconds())
@@ -1334,6 +1339,14 @@ class Service:
                     f"Your time ran out in game #{row.id} before this arrived; nothing was "
                     "played (see /board).",
                 )
+            if waiting and not resigning and await self._overdue(table, seat_no):
+                # Its deadline has passed and the dispatcher is about to apply it (a restart's
+                # first moments, a move a hair late): the move is late all the same.
+                raise ServiceError(
+                    "TIME_RAN_OUT",
+                    f"Your time ran out in game #{row.id} before this arrived "
+                    f"({table.gdef.missed_deadline()}); what you sent was not played.",
+                )
             if waiting and not resigning and await self._first_late_move(row, seat_no):
                 raise ServiceError(
                     "TIME_RAN_OUT",
@@ -1928,7 +1941,7 @@ class Service:
         waiting = fresh
         names = and_list(table.names[s] for s in waiting)
         left = await self._time_left(table, state)
-        still = f"; {_fmt_delta(left)} left" if left is not None else ""
+        still = f"; {_left_words(left)}" if left is not None else ""
         nudger = ctx.user.display_name
         # A round (NMBR 9) waits for each player's tile, not for a turn.
         yours = "your tile" if rounds else "your turn"
@@ -2251,6 +2264,18 @@ class Service:
             out.append(NewDeadline("timeout", due, key, {"seat": seat_no}))
         return out
 
+    async def _overdue(self, table: _Table, seat_no: int) -> bool:
+        """Return whether the seat's timeout of the running turn (or round) is due, not applied."""
+        assert table.state is not None
+        key, now = _deadline_key(table.gdef, table.state), self.clock()
+        return any(
+            d.kind == "timeout"
+            and d.turn == key
+            and d.payload.get("seat") == seat_no
+            and d.due_at <= now
+            for d in await self.db.deadlines.pending_deadlines(table.row.id)
+        )
+
     async def _timeout_due(self, game_id: int) -> datetime | None:
         """Return when the running turn's timeout is due, or None (no timer)."""
         pending = await self.db.deadlines.pending_deadlines(game_id)
@@ -2441,7 +2466,7 @@ class Service:
     def _turn_text(self, table: _Table, state: GameState, left: timedelta | None) -> str:
         """Return "alice to move" and, when the turn has a deadline, "; 3 hours left"."""
         text = f"{self._to_move_names(table, state)} to move"
-        return text + (f"; {_fmt_delta(left)} left" if left is not None else "")
+        return text + (f"; {_left_words(left)}" if left is not None else "")
 
     async def _time_left(self, table: _Table, state: GameState) -> timedelta | None:
         """Return the time left for the turn (or round) being played, in whole minutes.

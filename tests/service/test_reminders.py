@@ -306,6 +306,31 @@ async def test_a_move_that_arrives_after_its_deadline_is_told_the_time_ran_out(
     assert fine[0].kind == "move_played"
 
 
+async def test_a_move_after_its_deadline_is_late_before_the_deadline_is_applied(
+    service, clock, db
+) -> None:
+    """The deadline passed while nothing applied it yet (the first moments after a restart, a
+    move a hair late): the move is not played, and the missed deadline's rule still follows.
+    It was played, and the timeout then found the turn gone: a Webfeud loss undone.
+    """
+    room, alice = ChatRef(CONSOLE, "room"), UserRef(CONSOLE, "alice", "alice")
+    await service.handle(room, alice, "/new webfeud @bob seed=1")
+    clock.advance(timedelta(hours=72, minutes=30))  # alice's 72 hours are over
+    [board] = await service.handle(room, alice, "/board")
+    assert board.text.endswith("alice to move; time is up."), board.text  # not "0 seconds left"
+    before = (await db.games.get_game(1)).version  # type: ignore[union-attr]
+    [late] = await service.handle(room, alice, "/pass")
+    assert (late.event["reason"], late.text) == (
+        "TIME_RAN_OUT",
+        "Your time ran out in game #1 before this arrived (you lose the game); what you sent "
+        "was not played.",
+    )
+    assert (await db.games.get_game(1)).version == before  # type: ignore[union-attr]
+    fired = await Dispatcher(service, Outbox()).run_due(clock())
+    assert "game_over" in [r.kind for r in fired]
+    assert (await db.games.get_game(1)).status == "finished"  # type: ignore[union-attr]
+
+
 async def test_a_resignation_right_after_a_timeout_is_taken(service, clock) -> None:
     """Resigning is allowed on any turn: after alice's own timeout it is not "too late"."""
     room, alice = ChatRef(CONSOLE, "room"), UserRef(CONSOLE, "alice", "alice")
@@ -525,11 +550,14 @@ async def test_a_late_placement_is_not_put_on_the_next_rounds_tile(service, cloc
 
 
 async def test_a_move_minutes_after_a_timeout_is_simply_played(service, clock) -> None:
-    """Past `LATE_MOVE_GRACE`, a move after one's own timeout is meant for the turn it finds."""
+    """Past `LATE_MOVE_GRACE`, a move after one's own timeout is meant for the turn it finds.
+
+    (wait=20m: the turn it finds is not overdue too, as a 3-minute one would be by then.)
+    """
     room, alice = ChatRef(CONSOLE, "room"), UserRef(CONSOLE, "alice", "alice")
-    await service.handle(room, alice, "/new smartfeud bot=easy wait=3m seed=2")
+    await service.handle(room, alice, "/new smartfeud bot=easy wait=20m seed=2")
     await service.handle(room, alice, "/start")
-    await Dispatcher(service, Outbox()).run_due(clock.advance(timedelta(minutes=3)))
+    await Dispatcher(service, Outbox()).run_due(clock.advance(timedelta(minutes=20)))
     clock.advance(LATE_MOVE_GRACE + timedelta(seconds=1))
     played = await service.handle(room, alice, "/pass")
     assert played[0].kind == "move_played", played[0].text
