@@ -2394,12 +2394,13 @@ class Service:
         moves = [
             f"{r['player']} #{r['before']}→#{r['after']}"
             if r["before"] and r["before"] != r["after"]
-            else f"{r['player']} #{r['after']}"
+            else f"{r['player']} {'#' if r['before'] else 'new at #'}{r['after']}"
             for r in ranking
             if r["after"]  # a game played alone ranks nobody
         ]
         # Alone against bots, a place that did not move says nothing ("alice #1" after a loss);
-        # a first place on the leaderboard is news.
+        # a first place on the leaderboard is news, said as such ("alice new at #1": a loss to
+        # a bot ranks her all the same, and a bare "#1" read like a win).
         new = any(r["after"] and not r["before"] for r in ranking)
         if len(moves) > 1 or new or any("→" in move for move in moves):
             lines.append(f"{table.gdef.title} leaderboard here: " + ", ".join(moves) + ".")

@@ -890,13 +890,13 @@ async def test_game_over_tells_each_persons_place_on_the_chats_leaderboard(say, 
     """After a game: each person's place on this chat's leaderboard of that game, and a move."""
     await say("alice", "/new webfeud @bob seed=1")
     [first] = [r for r in await say("bob", "/resign") if r.kind == "game_over"]
-    assert "\nWebfeud leaderboard here: alice #1, bob #2.\n" in first.text
+    assert "\nWebfeud leaderboard here: alice new at #1, bob new at #2.\n" in first.text
     await say("bob", "/new webfeud @carol seed=2")
     state = load_state(await db.games.get_game(2))
     played = await say("bob", f"/play {find_move(state, 0, 'hard')}")
     assert events(played, "move_played")[0]["score"] > 0  # bob's points lift him past alice
     [second] = [r for r in await say("carol", "/resign") if r.kind == "game_over"]
-    assert "\nWebfeud leaderboard here: bob #2→#1, carol #3.\n" in second.text, second.text
+    assert "\nWebfeud leaderboard here: bob #2→#1, carol new at #3.\n" in second.text, second.text
     # Alone against a bot, a place that did not move says nothing (bob stays #1 after a loss).
     await say("bob", "/new webfeud bot=easy seed=3")
     [third] = [r for r in await say("bob", "/resign") if r.kind == "game_over"]
@@ -905,7 +905,7 @@ async def test_game_over_tells_each_persons_place_on_the_chats_leaderboard(say, 
     # A first place on the leaderboard is news, even alone against a bot (dave ties carol, #3).
     await say("dave", "/new webfeud bot=easy seed=4")
     [fourth] = [r for r in await say("dave", "/resign") if r.kind == "game_over"]
-    assert "\nWebfeud leaderboard here: dave #3.\n" in fourth.text, fourth.text
+    assert "\nWebfeud leaderboard here: dave new at #3.\n" in fourth.text, fourth.text
 
 
 async def test_equal_records_share_a_place(say) -> None:
