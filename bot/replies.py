@@ -59,6 +59,14 @@ class Reply:
     images: tuple[bytes | Image, ...] = ()
     buttons: tuple[Button, ...] = ()
     event: dict[str, Any] = field(default_factory=dict)
+    # A private reply posted in the game's chat instead (the player takes no DMs): the text as
+    # said there, without the chat's own name ("" when it is the same).
+    in_chat: str = ""
+
+    @property
+    def here(self) -> str:
+        """Return the text to post in the game's chat, where a private reply may go instead."""
+        return self.in_chat or self.text
 
     @property
     def private(self) -> bool:

@@ -2312,11 +2312,12 @@ class Service:
                 task = "Your turn" if round_no is None else f"Your tile of round {round_no + 1}"
                 missed = gdef.missed_deadline()
                 return [
-                    Reply(
-                        _user_target(user),
+                    _far_reply(
+                        table,
+                        user,
                         f"{task} in {_game_named(table)} runs out in {_fmt_delta(left)}"
                         + (f"; if you miss it, {missed}." if missed else "."),
-                        event={
+                        {
                             "type": "reminder",
                             "game_id": row.id,
                             "chat_id": row.chat_id,
@@ -3117,12 +3118,20 @@ def _turn_notice(table: _Table, state: GameState, seat: int, text: str, **extra:
     user = table.users[seat]
     assert user is not None  # only people are told
     event = {"type": "your_turn", "game_id": table.row.id, "player": table.names[seat]}
-    return Reply(_user_target(user), text, event={**event, "turn": state.turn, **extra})
+    return _far_reply(table, user, text, {**event, "turn": state.turn, **extra})
 
 
-def _game_named(table: _Table) -> str:
-    """Return "game #1 (Webfeud in Feud club)" for a private message, read far from the chat."""
-    where = f" in {table.chat.title}" if table.chat.title and table.chat.platform != CONSOLE else ""
+def _far_reply(table: _Table, user: User, text: str, event: dict[str, Any]) -> Reply:
+    """Return a private reply naming its game; `in_chat`, posted in that chat, names no chat."""
+    far, here = _game_named(table), _game_named(table, here=True)
+    in_chat = text.replace(far, here) if far != here else ""
+    return Reply(_user_target(user), text, event=event, in_chat=in_chat)
+
+
+def _game_named(table: _Table, *, here: bool = False) -> str:
+    """Return "game #1 (Webfeud in Feud club)", read far from the chat (`here`: no chat)."""
+    named = table.chat.title and table.chat.platform != CONSOLE and not here
+    where = f" in {table.chat.title}" if named else ""
     return f"game #{table.row.id} ({table.gdef.title}{where})"
 
 

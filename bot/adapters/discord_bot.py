@@ -1243,7 +1243,8 @@ class FeudBot(commands.Bot):
                 event = {"type": "stand_in", "of": reply.kind, "game_id": game_id, MENTIONS: [uid]}
                 await self._send_to_channel(channel_id, Reply(here, instead, event=event))
             else:
-                await self._send_to_channel(channel_id, reply, mention=uid)
+                said = replace(reply, text=reply.here)  # the channel goes unnamed there
+                await self._send_to_channel(channel_id, said, mention=uid)
         except discord.HTTPException:
             log.exception("could not mention user %s in channel %s", uid, channel_id)
 

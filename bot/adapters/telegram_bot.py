@@ -1314,7 +1314,7 @@ class TelegramFrontEnd:
                 notices.setdefault((chat_id, game_id, f"{ROUND}{round_no}"), []).append(user)
             return
         await self._send_text(
-            chat_id, f"{mention(user)}: {html.escape(reply.text)}", html_mode=True
+            chat_id, f"{mention(user)}: {html.escape(reply.here)}", html_mode=True
         )
 
     async def _game_chat_id(self, reply: Reply, origin: Origin | None) -> int | None:
@@ -1423,16 +1423,20 @@ class TelegramFrontEnd:
         row = await self.db.games.get_game(int(game_id))
         gdef = GAMES.get(row.game_key) if row is not None else None
         chat = await self.db.chats.get_chat(row.chat_id) if row is not None else None
-        named = gdef.title if gdef is not None else ""
-        if named and chat is not None and chat.title:
-            named += f" in {chat.title}"
-        missed = gdef.missed_deadline() if gdef is not None else ""
-        text = f"Your turn in game #{game_id} timed out" + (f" ({named})" if named else "")
-        text += f", so {missed}." if missed else "."
+        title = gdef.title if gdef is not None else ""
+        where = f" in {chat.title}" if title and chat is not None and chat.title else ""
+        missed = gdef.missed_deadline(done=True) if gdef is not None else ""
+        said = f", so {missed}." if missed else "."
+
+        def timed_out(named: str) -> str:
+            return f"Your turn in game #{game_id} timed out" + (f" ({named})" if named else "")
+
+        text = timed_out(title + where) + said
         if await self._may_dm(target):
             # The news of the chat (scores, tiles drawn): a mention there sits right under it.
             text += f"\nIn the chat: {reply.text.splitlines()[0]}" if reply.text else ""
-        notice = Reply(target, text, event={"type": "timeout_notice", "game_id": game_id})
+        event = {"type": "timeout_notice", "game_id": game_id}
+        notice = Reply(target, text, event=event, in_chat=timed_out(title) + said)
         await self._send_private(notice, None, {})
 
     # -- the Bot API calls --

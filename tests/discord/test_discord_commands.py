@@ -187,7 +187,7 @@ async def test_reminders_and_timeouts_reach_the_player(fake, db):
         assert len(fake.public_messages()) == public_before  # the DMs are the notice
         dms = fake.dms_to(h.alice)[dms_before:]
         assert len(dms) == 2
-        assert "runs out" in dms[-1].text
+        assert dms[-1].text.startswith("Your turn in game #1 (Webfeud in #games) runs out in ")
         h.clock.now = start + timedelta(hours=72, seconds=5)
         fired = await h.bot.dispatcher.run_due(now=h.clock.now)
         assert "game_over" in [r.kind for r in fired]
@@ -199,8 +199,8 @@ async def test_reminders_and_timeouts_reach_the_player(fake, db):
 async def test_a_reminder_without_dms_is_a_mention_in_the_channel(fake, db):
     """A player who did not allow DMs is mentioned in the game's channel, and gets no DM.
 
-    As every ping: "<@id>: …" (it read "<@id> Your turn"); the channel is "#games", as Discord
-    writes one (it read "in games").
+    As every ping: "<@id>: …" (it read "<@id> Your turn"); in the game's own channel the
+    game is not said to be "in #games" (a DM says so).
     """
     async with clocked(fake, db) as (h, start):
         await h.slash(h.alice, "new", game="webfeud", player=str(h.bob))
@@ -209,7 +209,7 @@ async def test_a_reminder_without_dms_is_a_mention_in_the_channel(fake, db):
         mentions = [m for m in fake.public_messages() if m.content.startswith(f"<@{h.alice}>")]
         assert [m.pings()["users"] for m in mentions] == [{str(h.alice)}] * 2
         assert mentions[-1].content.startswith(
-            f"<@{h.alice}>: Your turn in game #1 (Webfeud in #games) runs out in "
+            f"<@{h.alice}>: Your turn in game #1 (Webfeud) runs out in "
         ), mentions[-1].content
         assert fake.dms_to(h.alice) == []
 

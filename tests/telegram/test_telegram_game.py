@@ -259,8 +259,7 @@ async def test_a_slow_press_is_answered_before_the_work_ends(tg, people, monkeyp
     assert "Working" in calls[0].text
     assert calls[2].chat_id == people.group["id"]
     assert calls[2].text == (
-        '<a href="tg://user?id=1002">bob</a>: Your turn in game #1 (Webfeud in Feud club), after '
-        "alice: pass."
+        '<a href="tg://user?id=1002">bob</a>: Your turn in game #1 (Webfeud), after alice: pass.'
     )
     # A slow error comes back in the group, to the presser, as for a typed command (alice's
     # "Yes, pass" of bob's turn: Pass itself would ask first, and refuse her at once).

@@ -166,8 +166,9 @@ async def test_reminders_and_timeouts_reach_the_player(tg, people) -> None:
 async def test_the_timeout_notice_names_the_game_and_what_it_did(tg, people, dm) -> None:
     """A Numfeud turn timed out: the notice says which game where, and that the player resigned.
 
-    As a reminder does ("game #1 (Numfeud in Feud club) … you resign and lose 50 ranking
-    points"); privately it adds the chat's news (the scores); a mention sits under that news.
+    As a reminder does ("game #1 (Numfeud in Feud club)"), with what the deadline did, done
+    ("you resigned and lost 50 ranking points"); privately it adds the chat's news (the
+    scores); a mention sits under that news, and in the chat itself names no chat.
     """
     if dm:
         await tg.say(people.alice, "/start", chat=tg.api.private(people.alice))
@@ -183,17 +184,15 @@ async def test_the_timeout_notice_names_the_game_and_what_it_did(tg, people, dm)
     calls = tg.api.calls[first:]
     [notice] = [c for c in calls if "timed out" in c.text]
     assert notice.chat_id == (people.alice["id"] if dm else people.group["id"])
-    head = (
-        "Your turn in game #1 timed out (Numfeud in Feud club), so you resign and lose 50 "
-        "ranking points."
-    )
+    did = "so you resigned and lost 50 ranking points."
     if dm:
-        assert (
-            notice.text
-            == f"{head}\nIn the chat: #1 alice: ran out of time (-50) — alice -50, bob 0"
+        assert notice.text == (
+            f"Your turn in game #1 timed out (Numfeud in Feud club), {did}\n"
+            "In the chat: #1 alice: ran out of time (-50) — alice -50, bob 0"
         )
     else:
-        assert notice.text == f'<a href="tg://user?id=1001">alice</a>: {head}'
+        alice = '<a href="tg://user?id=1001">alice</a>'
+        assert notice.text == f"{alice}: Your turn in game #1 timed out (Numfeud), {did}"
     assert tg.errors == []
 
 
