@@ -626,13 +626,18 @@ def draw_header(
         y0 = top + pad + row * (PANEL_HEIGHT + PANEL_GAP)
         _draw_panel(image, (x0, y0, x0 + panel_width, y0 + PANEL_HEIGHT), player, theme)
     bottom = top + header_height(theme, len(players))
-    line = fit_text(status, size=19, max_width=image.width - 2 * pad, name_min=NAME_MIN)
+    # A status line too wide ("last: bot-medium ran out of time and drew 3 tiles; the draft
+    # went back") is drawn smaller, as a panel's caption is, and cut only if that is not enough.
+    room = image.width - 2 * pad
+    whole = fit_text(status, size=19, max_width=math.inf)
+    size = next((s for s in (19, 17) if text_width(whole, size=s) <= room), 15)
+    line = fit_text(status, size=size, max_width=room, name_min=NAME_MIN)
     draw = ImageDraw.Draw(image)
     text(
         draw,
         (image.width / 2, bottom - STATUS_HEIGHT / 2 + 2),
         line,
-        size=19,
+        size=size,
         fill=theme.text_muted,
     )
     return bottom

@@ -267,6 +267,19 @@ def test_a_long_caption_shows_whole(drawn: list[str]) -> None:
     assert " · ".join(line for line in drawn if line.isupper()) == caption.upper()
 
 
+def test_a_long_status_line_shows_whole_in_smaller_type(drawn: list[str]) -> None:
+    """A timeout's "… drew 3 tiles; the draft went back" lost its end ("the draft w…")."""
+    image = new_canvas(900, header_height(DEFAULT, 2), DEFAULT)
+    badges = [PlayerBadge("alice", 0, ""), PlayerBadge("bot-medium", 0, "", active=True)]
+    name = player_name("bot-medium", 1)
+    status = (
+        f"Rummikub · 22 tiles in the pool · last: {name} ran out of time and drew 3 tiles; "
+        "the draft went back"
+    )
+    draw_header(image, badges, status, DEFAULT)
+    assert drawn[-1] == status.replace(name, "bot-medium")
+
+
 # --- 8. blanks in the move text ----------------------------------------------------------------
 
 
