@@ -112,8 +112,10 @@ BOT_MOVES_LIMIT = 1000  # a safety net: a game where bots alone keep moving this
 _SEED_RANGE = 2**31
 # A reminder this much late still announces its own time ("1 hour"); later, the real time left.
 LATE_REMINDER_GRACE = timedelta(minutes=5)
-# A move this soon after its seat's timeout was most likely sent for the turn that ran out.
+# A move this soon after its seat's timeout was most likely sent for the turn that ran out: at
+# most LATE_MOVE_GRACE, and a quarter of the turn's time (a 15-second Rummikub turn: 3.75 s).
 LATE_MOVE_GRACE = timedelta(minutes=5)
+LATE_MOVE_SHARE = 4
 
 
 def utcnow() -> datetime:
@@ -1471,13 +1473,18 @@ class Service:
         The turn (or NMBR 9's round) may be the player's again already: the next round, or a
         bot or a quick opponent answered the timeout. A move sent for the turn that ran out
         would then be played on the new one (a placement meant for another tile, a second
-        pass). So the first move of the seat within `LATE_MOVE_GRACE` of its timeout is refused
-        and the player told; the next one plays.
+        pass). So the first move of the seat within `LATE_MOVE_GRACE` of its timeout (a quarter
+        of the turn's time at most: a short timer's turn comes back at once, and is answered as
+        quickly) is refused and the player told; the next one plays.
         """
-        if self.clock() - row.updated_at > LATE_MOVE_GRACE:
+        grace = LATE_MOVE_GRACE
+        limit = GAMES[row.game_key].turn_timeout(game_options(row))
+        if limit is not None:
+            grace = min(grace, limit / LATE_MOVE_SHARE)
+        if self.clock() - row.updated_at > grace:
             return False  # nothing happened in the game lately, no timeout either
         for move in await self.db.games.moves(row.id, seat_no=seat_no, last=1):
-            late = move.notation == "timeout" and self.clock() - move.created_at <= LATE_MOVE_GRACE
+            late = move.notation == "timeout" and self.clock() - move.created_at <= grace
             if late and await self.db.notices.first_notice(
                 row.id, f"seat {seat_no}", f"late {move.seq}"
             ):

@@ -331,6 +331,31 @@ async def test_a_move_after_its_deadline_is_late_before_the_deadline_is_applied(
     assert (await db.games.get_game(1)).status == "finished"  # type: ignore[union-attr]
 
 
+async def test_a_short_timers_grace_is_a_quarter_of_its_turn(service, clock) -> None:
+    """Rummikub time=15s: a move 2 s after one's timeout is late; one 5 s after is played (a
+    turn that came back at once is answered as quickly: 5 minutes of grace refused it).
+    """
+    room = ChatRef(CONSOLE, "room")
+    alice, bob = UserRef(CONSOLE, "alice", "alice"), UserRef(CONSOLE, "bob", "bob")
+
+    async def kind(player: UserRef, line: str) -> str:
+        [reply, *_] = await service.handle(room, player, line)
+        return str(reply.event.get("reason", reply.kind))
+
+    await kind(alice, "/new rummikub @bob time=15s seed=7")
+    await kind(bob, "/join")
+    await kind(alice, "/start")
+    for wait, then in ((2, "TIME_RAN_OUT"), (5, "move_played")):
+        fired = await Dispatcher(service, Outbox()).run_due(clock.advance(timedelta(seconds=16)))
+        assert [(r.kind, r.event.get("player")) for r in fired][:1] == [("timeout", "alice")]
+        assert await kind(bob, "/draw") == "move_played"  # the turn comes back to alice at once
+        clock.advance(timedelta(seconds=wait))
+        assert await kind(alice, "/draw") == then, wait
+        if then == "TIME_RAN_OUT":
+            assert await kind(alice, "/draw") == "move_played"  # told once
+            assert await kind(bob, "/draw") == "move_played"
+
+
 async def test_a_resignation_right_after_a_timeout_is_taken(service, clock) -> None:
     """Resigning is allowed on any turn: after alice's own timeout it is not "too late"."""
     room, alice = ChatRef(CONSOLE, "room"), UserRef(CONSOLE, "alice", "alice")
