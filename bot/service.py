@@ -55,7 +55,7 @@ from bot.commands import (
 )
 from bot.config import DEFAULT_REMINDERS
 from bot.core.errors import GameError, InvalidMove, NoSuchMove, Reason, RuleError
-from bot.core.game import RESIGNED, GameDef, GameState, Move, MoveRecord
+from bot.core.game import RESIGNED, GameDef, GameState, Move, MoveRecord, best_moves
 from bot.core.words import and_list, clip, plural, visible_name
 from bot.games import GAMES
 from bot.games.wordgame import LOST_TURN
@@ -2395,10 +2395,8 @@ class Service:
             lines.append(note.replace("\u2212", "-"))
         # The game's top move, as word apps show at the end (Rummikub's turns score nothing); a
         # tile the deadline placed was nobody's choice.
-        chosen = [r for r in state.history if "deadline" not in r.words]
-        best = max(chosen, key=lambda r: r.score, default=None)
-        if best is not None and best.score > 0:
-            lines.append(_best_moves(table.names, [r for r in chosen if r.score == best.score]))
+        if best := best_moves(state.history):
+            lines.append(_best_moves(table.names, best))
         moves = [
             f"{r['player']} #{r['before']}→#{r['after']}"
             if r["before"] and r["before"] != r["after"]
@@ -3188,23 +3186,17 @@ def takes(gdef: GameDef, state: GameState | None, command: str) -> bool:
     return True
 
 
-def _best_moves(names: Sequence[str], top: Sequence[MoveRecord]) -> str:
-    """Return "Best move: alice, 7 at I9 90 on level 2 (+14)." for a game's top-scoring moves.
+def _best_moves(names: Sequence[str], best: Sequence[tuple[MoveRecord, tuple[int, ...]]]) -> str:
+    """Return "Best move: alice, 7 at I9 90 on level 2 (+14)." for a game's `best_moves`.
 
     Moves that tie are all told: the same one by several players (NMBR 9's shared tiles) as
     "alice and bob, …", different ones one by one (three at most).
     """
-    score = f"{top[0].score:+d}"
-    by_move: dict[str, list[str]] = {}
-    for record in top:
-        who = by_move.setdefault(record.shown, [])
-        if names[record.seat] not in who:
-            who.append(names[record.seat])
-    if len(by_move) == 1:
-        [(shown, who)] = by_move.items()
-        return f"Best move: {and_list(who)}, {shown} ({score})."
-    told = [f"{and_list(who)}, {shown}" for shown, who in list(by_move.items())[:3]]
-    more = f"; {len(by_move) - 3} more" if len(by_move) > 3 else ""
+    score = f"{best[0][0].score:+d}"
+    told = [f"{and_list(names[s] for s in seats)}, {record.shown}" for record, seats in best[:3]]
+    if len(told) == 1:
+        return f"Best move: {told[0]} ({score})."
+    more = f"; {len(best) - 3} more" if len(best) > 3 else ""
     return f"Best moves ({score}): {'; '.join(told)}{more}."
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from bot.core.game import GameState
-from renderers.cards import LeaderRow, SoloRow, best_move, render_game_over, render_leaderboard
+from renderers.cards import LeaderRow, SoloRow, render_game_over, render_leaderboard
 from renderers.nmbr9 import render_board as render_nmbr9_board
 from renderers.nmbr9 import render_rack as render_nmbr9_rack
 from renderers.numfeud import render_board as render_numfeud_board
@@ -28,7 +28,6 @@ __all__ = [
     "RackRenderer",
     "SoloRow",
     "Theme",
-    "best_move",
     "board_png",
     "game_over_png",
     "rack_png",

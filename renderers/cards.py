@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from bot.core.game import GameState, MoveRecord, Outcome
+from bot.core.game import GameState, Outcome, best_moves
 from bot.core.words import and_list
 from bot.games import GAMES
 from bot.games.wordgame import WordState
@@ -32,7 +32,6 @@ __all__ = [
     "TOP",
     "LeaderRow",
     "SoloRow",
-    "best_move",
     "finishing_order",
     "render_game_over",
     "render_leaderboard",
@@ -44,12 +43,6 @@ TOP = 10  # rows a leaderboard shows before the asking player's own row
 def _title(game_key: str) -> str:
     game = GAMES.get(game_key)
     return game.title if game is not None else game_key.title()
-
-
-def best_move(history: Sequence[MoveRecord]) -> MoveRecord | None:
-    """Return the highest-scoring move (the earliest of equals), or None if nothing scored."""
-    scoring = [record for record in history if record.score > 0]
-    return max(scoring, key=lambda record: record.score) if scoring else None
 
 
 def finishing_order(state: GameState) -> list[int]:
@@ -119,7 +112,7 @@ def render_game_over(state: GameState, *, names: Sequence[str], theme: Theme = D
     pad, width = theme.padding, theme.width
     scores = outcome.scores
     order = finishing_order(state)
-    best = best_move(state.history)
+    best = best_moves(state.history)
     # A game whose moves score nothing as they are played (Rummikub, Numfeud) has no best move.
     scoring = GAMES[state.game_key].scores_as_played
     height = 200 + len(order) * (ROW + ROW_GAP) + (20 + 116 if scoring else 0) + pad + 4
@@ -190,8 +183,9 @@ def render_game_over(state: GameState, *, names: Sequence[str], theme: Theme = D
     y += 20
     box = (pad, y, width - pad, y + 116)
     rounded_box(image, box, radius=theme.panel_radius, fill=theme.panel)
-    text(draw, (pad + 24, y + 26), "BEST MOVE", size=17, fill=theme.accent, bold=True, anchor="lm")
-    if best is None:
+    title = "BEST MOVES" if len(best) > 1 else "BEST MOVE"
+    text(draw, (pad + 24, y + 26), title, size=17, fill=theme.accent, bold=True, anchor="lm")
+    if not best:
         text(
             draw,
             (pad + 24, y + 66),
@@ -201,26 +195,33 @@ def render_game_over(state: GameState, *, names: Sequence[str], theme: Theme = D
             anchor="lm",
         )
     else:
+        score = f"{best[0][0].score}"
         text(
             draw,
             (width - pad - 24, y + 62),
-            f"{best.score}",
+            score,
             size=44,
             fill=theme.gold,
             bold=True,
             anchor="rm",
         )
-        room = width - 2 * pad - 48 - text_width(f"{best.score}", size=44, bold=True) - 24
-        # What the chat reads (NMBR 9: "8 at L10 0 on level 3"), not only the notation.
-        shown = (
-            move_text(best, state.board, state.size) if isinstance(state, WordState) else best.shown
+        room = width - 2 * pad - 48 - text_width(score, size=44, bold=True) - 24
+        # What the chat reads (NMBR 9: "8 at L10 0 on level 3"), not only the notation; moves
+        # that tie all, as the chat's "Best moves (+31): …" (the line fits by names first).
+        said = "; ".join(
+            f"{and_list(names[s] for s in seats)} · "
+            + (
+                move_text(record, state.board, state.size)
+                if isinstance(state, WordState)
+                else record.shown
+            )
+            for record, seats in best[:3]
         )
-        said = f"{names[best.seat]} · {shown}"
         line = fit_text(said, size=28, max_width=room, bold=True)
         text(draw, (pad + 24, y + 60), line, size=28, fill=theme.text, bold=True, anchor="lm")
-        if best.words:
-            words = fit_text("Words: " + ", ".join(best.words), size=19, max_width=room)
-            text(draw, (pad + 24, y + 94), words, size=19, fill=theme.text_muted, anchor="lm")
+        if words := [word for record, _ in best[:3] for word in record.words]:
+            shown = fit_text("Words: " + ", ".join(words), size=19, max_width=room)
+            text(draw, (pad + 24, y + 94), shown, size=19, fill=theme.text_muted, anchor="lm")
         text(
             draw, (width - pad - 24, y + 96), "points", size=17, fill=theme.text_muted, anchor="rm"
         )

@@ -105,6 +105,25 @@ class MoveRecord:
         )
 
 
+def best_moves(history: Sequence[MoveRecord]) -> list[tuple[MoveRecord, tuple[int, ...]]]:
+    """Return a game's top-scoring moves, earliest first, each once with the seats that made it.
+
+    The same move by several seats (NMBR 9's shared tiles: one placement, one score) is one
+    entry. None if nothing scored; a tile a deadline placed was nobody's choice and counts not.
+    """
+    chosen = [r for r in history if r.score > 0 and "deadline" not in r.words]
+    top = max((r.score for r in chosen), default=0)
+    seats: dict[str, list[int]] = {}
+    first: dict[str, MoveRecord] = {}
+    for record in chosen:
+        if record.score == top:
+            first.setdefault(record.shown, record)
+            who = seats.setdefault(record.shown, [])
+            if record.seat not in who:
+                who.append(record.seat)
+    return [(record, tuple(seats[shown])) for shown, record in first.items()]
+
+
 class Move(Protocol):
     """A move value; `str(move)` is its canonical notation, which `parse_move` reads back."""
 

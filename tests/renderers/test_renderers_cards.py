@@ -8,13 +8,12 @@ from dataclasses import replace
 import pytest
 from PIL import Image
 
-from bot.core.game import ENDINGS, MoveRecord, Outcome
+from bot.core.game import ENDINGS, MoveRecord, Outcome, best_moves
 from bot.games.rummikub import RUMMIKUB
 from bot.games.webfeud import WEBFEUD
 from renderers import (
     NAME_CHARS,
     LeaderRow,
-    best_move,
     board_png,
     game_over_png,
     rack_png,
@@ -36,23 +35,32 @@ def rows(count: int) -> list[LeaderRow]:
 # --- best move ---------------------------------------------------------------------------------
 
 
-def test_best_move_is_the_top_score_earliest_first() -> None:
-    """best_move picks the highest score; of equal scores, the earliest move."""
+def test_best_moves_are_the_top_score_earliest_first_each_once() -> None:
+    """best_moves: every move of the top score, earliest first; the same move by several seats
+    once (NMBR 9's shared tiles); a tile a deadline placed counts not.
+    """
     history = [
         MoveRecord(0, "8H QUIZ", 23, (1, 2), ("QUIZ",)),
         MoveRecord(1, "swapped 3 tiles", 0),
         MoveRecord(0, "I6 HOUSE", 40, (3,), ("HOUSE",)),
         MoveRecord(1, "J2 ZAX", 40, (4,), ("ZAX",)),
+        MoveRecord(0, "L12 0", 45, (), ("deadline",), "9 at L12 0 on level 5"),
     ]
-    best = best_move(history)
-    assert best is not None
-    assert best.text == "I6 HOUSE"
+    assert [(r.text, seats) for r, seats in best_moves(history)] == [
+        ("I6 HOUSE", (0,)),
+        ("J2 ZAX", (1,)),
+    ]
+    shared = [
+        MoveRecord(1, "L12 0", 9, label="9 at L12 0"),
+        MoveRecord(0, "L12 0", 9, label="9 at L12 0"),
+    ]
+    assert [(r.shown, seats) for r, seats in best_moves(shared)] == [("9 at L12 0", (1, 0))]
 
 
 def test_no_best_move_when_nothing_scored() -> None:
     """A game of passes and a resignation has no best move."""
-    assert best_move([MoveRecord(0, "pass", 0), MoveRecord(1, "resigned", 0)]) is None
-    assert best_move([]) is None
+    assert best_moves([MoveRecord(0, "pass", 0), MoveRecord(1, "resigned", 0)]) == []
+    assert best_moves([]) == []
 
 
 # --- game over ---------------------------------------------------------------------------------

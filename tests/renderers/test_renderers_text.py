@@ -14,7 +14,7 @@ import renderers
 import renderers.cards
 import renderers.toolkit
 import renderers.wordgame
-from bot.core.game import MoveRecord, Outcome
+from bot.core.game import MoveRecord, Outcome, best_moves
 from bot.games.rummikub import RUMMIKUB
 from bot.games.smartfeud import SMARTFEUD
 from bot.lexicon import Lexicon
@@ -169,6 +169,18 @@ def test_the_game_over_card_keeps_wins_and_the_best_move(drawn: list[str]) -> No
     assert not any("……" in line for line in drawn)
 
 
+def test_the_game_over_card_names_every_best_move_that_ties(drawn: list[str]) -> None:
+    """As the chat's "Best moves (+31): bob, 13B OXY; alice, 6F QI." (the card showed one)."""
+    from dataclasses import replace
+
+    state = game_over_out()
+    top = max(record.score for record in state.history)
+    tied = tuple(replace(record, score=top) for record in state.history[:2])
+    game_over_png(replace(state, history=(*tied, *state.history[2:])), names=["ann", "bob"])
+    assert "BEST MOVES" in drawn
+    assert "ann · 8H QUIZ; bob · I6 HOUSE" in drawn
+
+
 # --- 3. right-to-left names --------------------------------------------------------------------
 
 
@@ -229,8 +241,7 @@ def test_the_nmbr9_best_move_says_the_tile_and_level(drawn: list[str]) -> None:
     """The card reads as the chat does: "8 at L10 0 on level 3", not only "L10 0"."""
     state = played(2, 20)
     game_over_png(state, names=["alice", "bob"])
-    best = renderers.cards.best_move(state.history)
-    assert best is not None
+    [(best, _)] = best_moves(state.history)
     assert best.label
     assert any(line.endswith(f"· {best.label}") and " at " in line for line in drawn)
 

@@ -7,12 +7,11 @@ import json
 import sqlite3
 from datetime import timedelta
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
-from bot.core.game import GameState, ranks
+from bot.core.game import GameState, MoveRecord, best_moves, ranks
 from bot.games import GAMES
 from bot.replies import ChatTarget, Reply, UserTarget
 from bot.service import ChatRef, Service, UserRef, _best_moves, load_state
@@ -575,14 +574,16 @@ def test_best_moves_that_tie_are_all_told() -> None:
     """The same top move by two players names both; different ones are listed, three at most."""
     names = ["alice", "bob", "carol", "dave", "erin"]
 
-    def move(seat: int, shown: str) -> SimpleNamespace:
-        return SimpleNamespace(seat=seat, shown=shown, score=14)
+    def told(*moves: tuple[int, str]) -> str:
+        history = [MoveRecord(seat, shown, 14) for seat, shown in moves]
+        return _best_moves(names, best_moves([MoveRecord(4, "pass", 0), *history]))
 
-    assert _best_moves(names, [move(0, "7 at I9 90")]) == "Best move: alice, 7 at I9 90 (+14)."
-    same = [move(0, "7 at I9 90"), move(1, "7 at I9 90")]
-    assert _best_moves(names, same) == "Best move: alice and bob, 7 at I9 90 (+14)."
-    words = [move(seat, word) for seat, word in enumerate(("QI", "ZA", "XU", "JO", "ZO"))]
-    assert _best_moves(names, words) == ("Best moves (+14): alice, QI; bob, ZA; carol, XU; 2 more.")
+    assert told((0, "7 at I9 90")) == "Best move: alice, 7 at I9 90 (+14)."
+    assert told((0, "7 at I9 90"), (1, "7 at I9 90")) == (
+        "Best move: alice and bob, 7 at I9 90 (+14)."
+    )
+    words = enumerate(("QI", "ZA", "XU", "JO", "ZO"))
+    assert told(*words) == "Best moves (+14): alice, QI; bob, ZA; carol, XU; 2 more."
 
 
 async def test_games_lists_this_chat_and_privately_the_rest(say) -> None:
