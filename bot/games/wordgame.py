@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from itertools import combinations, product
@@ -565,17 +565,19 @@ class WordState:
         if before_taken or after_taken:
             full_start, full = self._line(start, anchor.across, dict(placed))
             first = Anchor(*divmod(full_start, size), anchor.across)
-            raise RuleError(
-                Reason.WORD_NOT_COMPLETE,
-                f"The word goes on along the board: write it whole, as {first} {full}.",
-            )
+            whole = f"The word goes on along the board: write it whole, as {first} {full}"
+            if self.lexicon is not None and full.upper() not in self.lexicon:
+                # Copied, the notation would only be refused next: say why it will not do.
+                whole += f"; but {full.upper()} is not in the dictionary"
+            raise RuleError(Reason.WORD_NOT_COMPLETE, whole + ".")
 
         tiles_used = [ch if ch.isupper() else BLANK for _, ch in placed]
         if seat is not None:
             rack = self.racks[seat] + ("" if taken is None else _code(taken[1]))
             missing = missing_from(rack, tiles_used)
             if missing:
-                raise RuleError(Reason.TILE_NOT_IN_RACK, _missing_message(rack, missing))
+                spare = rack.count(BLANK) - tiles_used.count(BLANK)
+                raise RuleError(Reason.TILE_NOT_IN_RACK, _missing_message(rack, missing, spare))
         if taken is not None:
             self._check_taken_use(taken, placed, tiles_used)
 
@@ -971,19 +973,27 @@ def _add(values: tuple[int, ...], seat: int, delta: int) -> tuple[int, ...]:
     return (*values[:seat], values[seat] + delta, *values[seat + 1 :])
 
 
-def _missing_message(rack: Iterable[str], missing: list[str], *, laying: bool = True) -> str:
+def _missing_message(rack: str, missing: list[str], spare: int = 0, *, laying: bool = True) -> str:
     """Say which tiles of a move the rack lacks (`missing`, from `missing_from`).
 
-    `laying`: the tiles spell a word, where a lower-case letter asks for a blank.
+    `laying`: the tiles spell a word, where a lower-case letter asks for a blank; `spare`: the
+    blanks of the rack the move leaves unused, one of which could be a missing letter.
     """
     counts = Counter(missing)
     letters = [t for t in counts if t != BLANK]
     parts = []
     if letters:
         parts.append(f"You have {shortage(rack, letters)} on your rack")
+        if laying and spare > 0:
+            first = letters[0]
+            parts.append(f"a blank can be the {first}: write it in lower case, {first.lower()}")
     if BLANK in counts:
+        held = rack.count(BLANK)
         blank = "no blank to swap"
-        if laying:
+        if laying and held:
+            wanted = plural(held + counts[BLANK], "lower-case letter")
+            blank = f"only {plural(held, 'blank')} for the {wanted}"
+        elif laying:
             blank = "no blank for that (a lower-case letter is a blank; your own tiles in capitals)"
         parts.append(f"you have {blank}" if letters else f"You have {blank}")
     return "; ".join(parts) + ". See your tiles with /rack."

@@ -205,7 +205,10 @@ def test_word_not_complete_shows_the_whole_word() -> None:
     s = play(s, 1, "K8 ZAX")
     err = refusal(s, 0, "K9 AXE")
     assert err.reason is Reason.WORD_NOT_COMPLETE
-    assert "K8 ZAXE" in err.message
+    # Copied, "K8 ZAXE" would only be refused next: the message says so at once.
+    assert err.message.endswith("as K8 ZAXE; but ZAXE is not in the dictionary."), err.message
+    err = refusal(s, 0, "K11 ES")
+    assert err.message.endswith("write it whole, as K8 ZAXES."), err.message
 
 
 def test_word_too_short() -> None:
@@ -255,6 +258,15 @@ def test_tile_not_in_rack() -> None:
     assert err.reason is Reason.TILE_NOT_IN_RACK
     assert "blank" in err.message
     assert "capitals" in err.message
+    # A blank held: the refusal says it can stand for the missing letter, and how to write it.
+    blank = new(bag="?UIZERS" + "AXETONE")
+    assert refusal(blank, 0, "8H SIT").message == (
+        "You have no T on your rack; a blank can be the T: write it in lower case, t. "
+        "See your tiles with /rack."
+    )
+    assert refusal(blank, 0, "8H ziZ").message == (
+        "You have only 1 blank for the 2 lower-case letters. See your tiles with /rack."
+    )
 
 
 def test_a_word_typed_in_lower_case_is_laid_with_the_players_own_tiles() -> None:

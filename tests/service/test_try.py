@@ -46,7 +46,7 @@ async def test_try_refuses_what_is_not_a_move_that_lays_tiles(say, table_rows) -
     await say("alice", "/new webfeud @bob seed=2")  # alice: U ? T A O ? T
     before = table_rows()
     answers = {
-        "/try 8H XU": "You have no X on your rack. See your tiles with /rack.",
+        "/try 8H XU": "You have no X on your rack; a blank can be the X: write it in lower case",
         "/try 8A TAUT": "Your first word must cover the centre square H8.",
         "/try pass": "/try checks a move that lays tiles; pass needs no check: /play pass.",
         "/try resign": "/try checks a move that lays tiles; resign needs no check: /play resign.",
