@@ -1984,6 +1984,8 @@ class Service:
             if gdef.scores_as_played
             else f"{record.shown} is legal in game #{row.id} ({gdef.title} scores at the end)"
         )
+        if cost := gdef.move_cost(state, after, seat):
+            verdict += f"; {cost}"
         return [
             Reply(
                 ctx.to_user,
@@ -2621,6 +2623,8 @@ class Service:
             # that also refilled it, a drawn letter may be one that was played, so nothing is said.
             drawn = sorted((Counter(tiles) - held).elements(), key=tiles.index)
         note = table.gdef.rack_note(state, seat_no)
+        if before is not None and (cost := table.gdef.move_cost(before, state, seat_no, done=True)):
+            note = f"{cost}\n{note}" if note else cost
         return Reply(
             _user_target(user),
             f"Your rack in game #{table.row.id}: {' '.join(tiles) or '(empty)'}"

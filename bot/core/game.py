@@ -397,6 +397,16 @@ class GameDef(ABC):
         """Return what `/rack` adds under `seat`'s tiles in words (e.g. what a blank is), or ""."""
         return ""
 
+    def move_cost(
+        self, before: GameState, after: GameState, seat: int, *, done: bool = False
+    ) -> str:
+        """Say what `seat`'s move from `before` to `after` costs beyond its score, or "".
+
+        Told by `/try` before the move (SmartFeud: "it loses your extra blank: …") and with
+        the player's rack after it (`done`: "your extra blank was lost …").
+        """
+        return ""
+
     def some_moves(self, state: GameState, seat: int, limit: int = 8) -> tuple[Move, ...]:
         """Return up to `limit` legal moves of `seat`, for `/moves` (none by default)."""
         return ()

@@ -1194,6 +1194,18 @@ class WordGameDef(GameDef):
             )
         return note
 
+    def move_cost(
+        self, before: GameState, after: GameState, seat: int, *, done: bool = False
+    ) -> str:
+        """Say that the move loses the starter's extra blank (SmartFeud), if it does."""
+        assert isinstance(before, WordState)
+        assert isinstance(after, WordState)
+        if before.bonus != "held" or seat != 0 or after.bonus:
+            return ""
+        if done:
+            return "Your extra blank was lost: no blank was laid in your first turn."
+        return "it loses your extra blank: lay a blank this turn to keep it"
+
     def on_timeout(self, state: Any, seat: int) -> Any:  # noqa: ANN401 - GameDef protocol
         """Apply the turn deadline: a pass (SmartFeud) or a lost game (the Wordfeud convention)."""
         assert isinstance(state, WordState)

@@ -193,8 +193,27 @@ async def test_the_rack_says_what_a_blank_is_and_that_the_extra_one_must_be_laid
     assert racks["bob"].text == f"Your rack in game #1: {' '.join(bob_tiles)}"
     passed = await say("alice", "/pass")
     after = next(r for r in passed if r.kind == "rack" and r.to.name == "alice")
-    assert "extra blank" not in after.text
+    assert "lay a blank this turn" not in after.text
+    assert "Your extra blank was lost" in after.text  # the pass lost it: said, not silent
     assert ("? is a blank" in after.text) == ("?" in after.event["tiles"])
+
+
+async def test_a_move_that_loses_the_extra_blank_says_so_before_and_after(say) -> None:
+    """/try warns that a first word without a blank loses the starter's extra blank; played,
+    the rack says it was lost (it went without a word).
+    """
+    await say("alice", "/new smartfeud @bob seed=1")  # alice: Z O O D S M A ?
+    await say("alice", "/start")
+    [tried] = await say("alice", "/try 8H DOOMS")
+    assert tried.text.startswith(
+        "8H DOOMS would score 8 in game #1; it loses your extra blank: lay a blank this turn to "
+        "keep it; nothing was played."
+    ), tried.text
+    [kept] = await say("alice", "/try 8H DOOMs")  # the blank laid as the S: nothing lost
+    assert "extra blank" not in kept.text
+    played = await say("alice", "/play 8H DOOMS")
+    rack = next(r for r in played if r.kind == "rack" and r.to.name == "alice")
+    assert "Your extra blank was lost: no blank was laid in your first turn." in rack.text
 
 
 async def test_a_player_out_on_passes_is_told_they_are_out(say) -> None:
