@@ -945,23 +945,30 @@ class RummikubDef(GameDef):
         return None if seconds is None else timedelta(seconds=seconds)
 
     def ending_note(self, state: GameState, names: Sequence[str]) -> str:
-        """Say that the smallest rack won, with each rack's value, where the racks decided it.
+        """Say where the racks decided the scores, with each rack's value.
 
-        That is when the pool ran out, or a resignation ended a game of three or more.
+        When a player went out, they score what is left on the others' racks; when the pool
+        ran out, or a resignation ended a game of three or more, the smallest rack won.
         """
         assert isinstance(state, RummikubState)
         outcome = state.outcome
         stayed = state.in_game()
-        if outcome is None or outcome.reason not in ("pool", "resign") or len(stayed) < 2:
+        if outcome is None or len(stayed) < 2:
             return ""
-        values = {seat: state.rack_value(seat) for seat in stayed}
+        if outcome.reason == "out":
+            [out] = [seat for seat in stayed if not state.racks[seat]]
+            left = [seat for seat in stayed if seat != out]
+            head = f"{names[out]} went out and scores what the other racks hold: "
+        elif outcome.reason in ("pool", "resign"):
+            left, head = list(stayed), "The rack of least value wins: "
+        else:
+            return ""
+        values = {seat: state.rack_value(seat) for seat in left}
         racks = ", ".join(
-            f"{names[seat]} {values[seat]}" for seat in sorted(stayed, key=values.__getitem__)
+            f"{names[seat]} {values[seat]}" for seat in sorted(left, key=values.__getitem__)
         )
-        joker = any(JOKER in state.racks[seat] for seat in stayed)
-        return f"The rack of least value wins: {racks}" + (
-            f" (a joker counts {JOKER_PENALTY})." if joker else "."
-        )
+        joker = any(JOKER in state.racks[seat] for seat in left)
+        return head + racks + (f" (a joker counts {JOKER_PENALTY})." if joker else ".")
 
     def missed_deadline(self, *, done: bool = False) -> str:
         """Say what a missed turn time does (`done`: did): the draft goes back, three tiles drawn.

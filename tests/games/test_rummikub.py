@@ -785,10 +785,14 @@ def test_ending_note_when_a_resignation_in_the_last_round_leaves_two() -> None:
     )
 
 
-def test_ending_note_is_empty_when_a_player_went_out_or_one_resigned() -> None:
-    """Going out, or a two-player resignation: the scores say enough."""
+def test_ending_note_explains_going_out_and_is_empty_when_one_of_two_resigned() -> None:
+    """Going out, the winner's score is the racks left ("alice 5, bob -5" said nothing of
+    where 5 came from); a two-player resignation: the scores say enough.
+    """
     out = play(rig([["R8"], ["K2", "K3"]], [["R5", "R6", "R7"]]), 0, "1+R8; done")
-    assert RUMMIKUB.ending_note(out, ("alice", "bob")) == ""
+    assert RUMMIKUB.ending_note(out, ("alice", "bob")) == (
+        "alice went out and scores what the other racks hold: bob 5."
+    )
     resigned = play(rig([["R8"], ["K2", "K3"]], [["R5", "R6", "R7"]]), 1, "resign")
     assert RUMMIKUB.ending_note(resigned, ("alice", "bob")) == ""
 
