@@ -542,7 +542,10 @@ def _no_command(name: str) -> CommandError:
         guess = f" It is a move: {MOVE_WORDS[name]}."
     if name in GAMES:  # "/help nmbr9", "/nmbr9": the game's rules, and how to start one
         title = GAMES[name].title
-        guess = f" {title} is a game: /rules {name} explains it, /new {name} starts one."
+        return CommandError(
+            f"{title} is a game, not a command: /rules {name} explains it, /new {name} starts"
+            " one. /help all lists the commands."
+        )
     return CommandError(f"There is no command /{clip(name)}.{guess} /help all lists them all.")
 
 

@@ -971,8 +971,8 @@ async def test_a_game_named_as_a_command_points_to_its_rules(say) -> None:
     """/help nmbr9 (or /nmbr9) is no command: the answer names /rules nmbr9 and /new nmbr9."""
     for line in ("/help nmbr9", "/nmbr9"):
         assert error_of(await say("alice", line))["message"] == (
-            "There is no command /nmbr9. NMBR 9 is a game: /rules nmbr9 explains it, /new nmbr9 "
-            "starts one. /help all lists them all."
+            "NMBR 9 is a game, not a command: /rules nmbr9 explains it, /new nmbr9 starts one. "
+            "/help all lists the commands."
         )
 
 
