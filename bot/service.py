@@ -2375,7 +2375,7 @@ class Service:
             for seat in table.seats
             if seat.user_id is not None
         ]
-        head = f"Game #{table.row.id} is over ({outcome.ending})"
+        head = f"Game #{table.row.id} is over ({_ending_words(table, state)})"
         if len(table.names) == 1:  # solo: nobody to beat, only a score (and maybe a record)
             lines = [f"{head}: {table.names[0]} scored {outcome.scores[0]}."]
         else:
@@ -2448,7 +2448,7 @@ class Service:
         if state.outcome is None:
             text += f". {self._turn_text(table, state, left)}."
         else:
-            text += f". The game is over ({state.outcome.ending})."
+            text += f". The game is over ({_ending_words(table, state)})."
         return [
             Reply(
                 ctx.to_chat,
@@ -2866,14 +2866,14 @@ class Service:
         """Return "alice 12, bob 7 (resigned), carol 9": a seat that left while others played on.
 
         "(resigned)", or "(out)" for a seat put out otherwise (SmartFeud's three passes): in
-        Rummikub "out" alone would read as having gone out, the way to win. At the end too, when
-        two or more played on; not when one's leaving ended the game, which the game's end names.
+        Rummikub "out" alone would read as having gone out, the way to win. At the end too, but
+        for the seat whose leaving ended the game, which its move and the game's end name.
         """
         if scores is None:
             scores = _public_scores(table.gdef, state)
         playing = table.gdef.seats_in_game(state)
-        if state.outcome is not None and len(playing) < 2:
-            playing = tuple(range(len(scores)))
+        if state.outcome is not None and state.history:
+            playing = (*playing, state.history[-1].seat)
         resigned = {record.seat for record in state.history if record.text == RESIGNED}
         return ", ".join(
             f"{n} {s}"
@@ -3135,6 +3135,16 @@ def _far_reply(table: _Table, user: User, text: str, event: dict[str, Any]) -> R
     far, here = _game_named(table), _game_named(table, here=True)
     in_chat = text.replace(far, here) if far != here else ""
     return Reply(_user_target(user), text, event=event, in_chat=in_chat)
+
+
+def _ending_words(table: _Table, state: GameState) -> str:
+    """Say why a game ended, naming whose move ended it where one did ("bob resigned")."""
+    outcome = state.outcome
+    assert outcome is not None
+    if outcome.reason in ("resign", "timeout") and state.history:
+        who = table.names[state.history[-1].seat]
+        return f"{who} resigned" if outcome.reason == "resign" else f"{who}'s time ran out"
+    return outcome.ending
 
 
 def _game_named(table: _Table, *, here: bool = False) -> str:

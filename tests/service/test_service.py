@@ -511,7 +511,7 @@ async def test_resign_out_of_turn_ends_the_game(say, db) -> None:
     assert over["winners"] == ["alice"]
     assert over["reason"] == "resign"
     [text] = [r.text for r in replies if r.kind == "game_over"]
-    assert text.startswith(f"Game #{game_id} is over (resigned). alice won — alice 0, bob 0.")
+    assert text.startswith(f"Game #{game_id} is over (bob resigned). alice won — alice 0, bob 0.")
     row = await db.games.get_game(game_id)
     assert row is not None
     assert row.status == "finished"
@@ -759,7 +759,7 @@ async def test_looking_after_the_game_ended_shows_the_last_finished_game(say) ->
     await say("alice", "/start")
     await say("bob", "/resign")
     [board] = await say("carol", "/board")  # an onlooker: the chat's last game
-    assert board.text == ("Game #2 (Rummikub): alice 130, bob -130. The game is over (resigned).")
+    assert board.text == "Game #2 (Rummikub): alice 130, bob -130. The game is over (bob resigned)."
     [history] = await say("carol", "/history")
     assert history.text.startswith("Game #2 (Rummikub), ")
     [rack] = await say("bob", "/rack")

@@ -140,6 +140,20 @@ async def test_multiplayer_resign_then_conditional_quit(say, service, db) -> Non
     await snapshot_replays(service, db, game_id)
 
 
+async def test_the_end_by_resignations_says_who_resigned(say) -> None:
+    """Carol resigns, then Alice: the end names alice and keeps carol's mark (it read "Game #1
+    is over (resigned). bob won — alice 0, bob 0, carol 0": who resigned was nowhere).
+    """
+    await say("alice", "/new smartfeud @bob @carol seed=3")
+    await say("alice", "/start")
+    await say("carol", "/resign")
+    over = await say("alice", "/resign")
+    [end] = [r for r in over if r.kind == "game_over"]
+    assert end.text.startswith(
+        "Game #1 is over (alice resigned). bob won — alice 0, bob 0, carol 0 (resigned)."
+    ), end.text
+
+
 async def test_four_seats_alice_resigns_and_the_bots_stop_too(say, service, db) -> None:
     """Alice against three bots resigns: with nobody left to play for, the bots resign too.
 
