@@ -531,6 +531,8 @@ class Service:
                 raise _not_playing(game_id)
         except GameError as error:
             return False, error.message
+        if table.state is not None and seat_no not in table.gdef.seats_in_game(table.state):
+            return False, _out_of(table.row.id).message  # resigned, or out on passes
         if table.state is None or seat_no not in table.state.waiting_for():
             return False, self._not_yours(table, "wait for it.")
         try:  # a pass the rules refuse (Numfeud at 20 tiles) is refused now, not after "Yes"

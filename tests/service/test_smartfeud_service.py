@@ -140,6 +140,22 @@ async def test_multiplayer_resign_then_conditional_quit(say, service, db) -> Non
     await snapshot_replays(service, db, game_id)
 
 
+async def test_the_pass_button_tells_a_resigned_player_they_are_out(say, service) -> None:
+    """Pressed by carol after she resigned, Pass says she is out, as /pass does (it said "It
+    is alice's turn in game #1, not yours; wait for it.").
+    """
+    from bot.service import CONSOLE, ChatRef, UserRef
+
+    await say("alice", "/new smartfeud @bob @carol seed=3")
+    await say("alice", "/start")
+    await say("carol", "/resign")
+    carol = UserRef(CONSOLE, "carol", "carol")
+    assert await service.pass_question(ChatRef(CONSOLE, "room"), carol, 1) == (
+        False,
+        "You are out of game #1; the others play on without you.",
+    )
+
+
 async def test_the_end_by_resignations_says_who_resigned(say) -> None:
     """Carol resigns, then Alice: the end names alice and keeps carol's mark (it read "Game #1
     is over (resigned). bob won — alice 0, bob 0, carol 0": who resigned was nowhere).
