@@ -1197,14 +1197,32 @@ class WordGameDef(GameDef):
     def move_cost(
         self, before: GameState, after: GameState, seat: int, *, done: bool = False
     ) -> str:
-        """Say that the move loses the starter's extra blank (SmartFeud), if it does."""
+        """Say what the move costs: blanks for held letters (told before), the extra blank.
+
+        A word typed in lower case by habit lays blanks where the player holds the letters;
+        SmartFeud's starter loses the extra blank by a first turn that lays none.
+        """
         assert isinstance(before, WordState)
         assert isinstance(after, WordState)
-        if before.bonus != "held" or seat != 0 or after.bonus:
-            return ""
-        if done:
-            return "Your extra blank was lost: no blank was laid in your first turn."
-        return "it loses your extra blank: lay a blank this turn to keep it"
+        costs = []
+        if not done:
+            laid = [
+                square.upper()
+                for square, was in zip(after.board, before.board, strict=True)
+                if was == EMPTY and square.islower()
+            ]
+            held = sorted((Counter(laid) & Counter(before.racks[seat])).elements())
+            if held:
+                what = "a blank" if len(held) == 1 else "blanks"
+                costs.append(
+                    f"it lays {what} for {and_list(held)}, which you hold: type "
+                    f"{'it' if len(held) == 1 else 'them'} in capitals to keep your blanks"
+                )
+        if before.bonus == "held" and seat == 0 and not after.bonus:
+            if done:
+                return "Your extra blank was lost: no blank was laid in your first turn."
+            costs.append("it loses your extra blank: lay a blank this turn to keep it")
+        return "; ".join(costs)
 
     def on_timeout(self, state: Any, seat: int) -> Any:  # noqa: ANN401 - GameDef protocol
         """Apply the turn deadline: a pass (SmartFeud) or a lost game (the Wordfeud convention)."""

@@ -59,6 +59,14 @@ async def test_try_refuses_what_is_not_a_move_that_lays_tiles(say, table_rows) -
     assert multi.text == (
         "8H TAUT would score 5 in game #1; nothing was played. Play it with /play 8H TAUT."
     )
+    # Typed in lower case by habit, holding two blanks: both would go, for letters she holds.
+    [habit] = await say("alice", "/try 8h at")
+    assert habit.text == (
+        "8H at would score 0 in game #1; it lays blanks for A and T, which you hold: type them in"
+        " capitals to keep your blanks; nothing was played. Play it with /play 8H at."
+    )
+    [one] = await say("alice", "/try 8H tAUT")  # one blank, as T, which she holds too
+    assert "it lays a blank for T, which you hold: type it in capitals" in one.text
     assert table_rows() == before
     await say("alice", "/new rummikub @bob seed=1")
     await say("alice", "/start game=2")
