@@ -1578,7 +1578,9 @@ class Service:
         to_move = self._to_move_names(table, state)
         text = f"#{row.id} {player}: {said}"
         text += _points(score)
-        text += " — " + self._score_line(table, state)
+        # The last move's line leaves the scores to the game's end, told next: they may count
+        # more than the move (Webfeud's racks left, a Rummikub rack that went out).
+        text += "." if over else " — " + self._score_line(table, state)
         warning = "" if over else _pass_warning(table, state)
         if not over:
             text += f". {to_move} to move"

@@ -188,7 +188,7 @@ async def test_the_timeout_notice_names_the_game_and_what_it_did(tg, people, dm)
     if dm:
         assert notice.text == (
             f"Your turn in game #1 timed out (Numfeud in Feud club), {did}\n"
-            "In the chat: #1 alice: ran out of time (-50) — alice -50, bob 0"
+            "In the chat: #1 alice: ran out of time (-50)."
         )
     else:
         alice = '<a href="tg://user?id=1001">alice</a>'
