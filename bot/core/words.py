@@ -11,12 +11,15 @@ def plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
-def and_list(items: Iterable[str]) -> str:
-    """Join names as a sentence does: "Ann", "Ann and Bob", "Ann, Bob and Cy" ("" for none)."""
+def and_list(items: Iterable[str], word: str = "and") -> str:
+    """Join names as a sentence does: "Ann", "Ann and Bob", "Ann, Bob and Cy" ("" for none).
+
+    `word` joins the last two: "H8, I8, H9 or I9".
+    """
     names = list(items)
     if len(names) <= 1:
         return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+    return ", ".join(names[:-1]) + f" {word} " + names[-1]
 
 
 def clip(text: str, limit: int = 20) -> str:

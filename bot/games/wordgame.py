@@ -584,12 +584,14 @@ class WordState:
         first_move = taken is None and all(c == EMPTY for c in board)
         if first_move:
             if not any(i in self.variant.start_cells for i in cells):
-                starts = " or ".join(
-                    cell_name(*divmod(i, size)) for i in sorted(self.variant.start_cells)
+                squares = [cell_name(*divmod(i, size)) for i in sorted(self.variant.start_cells)]
+                starts = (
+                    f"the centre square {squares[0]}"
+                    if len(squares) == 1
+                    else f"one of the centre squares {and_list(squares, 'or')}"
                 )
                 raise RuleError(
-                    Reason.FIRST_MOVE_NOT_THROUGH_START,
-                    f"Your first word must cover the centre square {starts}.",
+                    Reason.FIRST_MOVE_NOT_THROUGH_START, f"Your first word must cover {starts}."
                 )
         elif len(placed) == len(word) and not any(self._has_neighbour(i) for i, _ in placed):
             raise RuleError(
