@@ -1929,7 +1929,13 @@ class Service:
             mine = seat in state.waiting_for()
             raise ServiceError(
                 "NOBODY_TO_NUDGE",
-                f"Game #{row.id} waits for you: play your move, nobody needs a nudge."
+                f"Game #{row.id} waits for you: "
+                + (
+                    "place your tile"
+                    if table.gdef.round_of(state) is not None
+                    else "play your move"
+                )
+                + ", nobody needs a nudge."
                 if mine
                 else f"Game #{row.id} waits for no person: the bots move at once.",
             )
@@ -2187,7 +2193,7 @@ class Service:
         tiles = list(state.rack(seat_no))
         score = f"Your score: {view['scores'][seat_no]}." if "scores" in view else ""
         if state.outcome is not None:
-            text = f"Your rack in game #{row.id}: the game is over. {score}"
+            text = f"Your display in game #{row.id}: the game is over. {score}"
         elif seat_no not in gdef.seats_in_game(state):
             text = (
                 f"Your display in game #{row.id} (round {round_no} of {rounds}): you resigned, "
@@ -2198,13 +2204,13 @@ class Service:
             fits = gdef.some_moves(state, seat_no, limit=1)
             example = f", e.g. /place {fits[0]}" if fits else ""
             text = (
-                f"Your rack in game #{row.id} (round {round_no} of {rounds}): place your "
+                f"Your tile in game #{row.id} (round {round_no} of {rounds}): place your "
                 f"{' '.join(tiles)} with /place <cell> <rotation>{example}; /moves lists more. "
                 f"{score}"
             )
         else:
             text = (
-                f"Your rack in game #{row.id} (round {round_no} of {rounds}): you have placed "
+                f"Your display in game #{row.id} (round {round_no} of {rounds}): you have placed "
                 f"this round's tile; waiting for {self._to_move_names(table, state)}. {score}"
             )
         if note:
@@ -2477,8 +2483,9 @@ class Service:
         return max(0, GAMES[row.game_key].min_players - seated)
 
     def _turn_text(self, table: _Table, state: GameState, left: timedelta | None) -> str:
-        """Return "alice to move" and, when the turn has a deadline, "; 3 hours left"."""
-        text = f"{self._to_move_names(table, state)} to move"
+        """Return "alice to move" (a round: "to place") and, with a deadline, "; 3 hours left"."""
+        task = "place" if table.gdef.round_of(state) is not None else "move"
+        text = f"{self._to_move_names(table, state)} to {task}"
         return text + (f"; {_left_words(left)}" if left is not None else "")
 
     async def _time_left(self, table: _Table, state: GameState) -> timedelta | None:

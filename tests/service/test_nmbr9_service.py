@@ -63,7 +63,7 @@ async def test_three_players_place_privately_in_any_order(say, db, service) -> N
     # The round and its card too: the image's header has them, the text says them.
     assert (await say("carol", "/board"))[0].text == (
         f"Game #{game_id} (NMBR 9), round 1 of 20, the {state.deck[0]}: alice 0, bob 0, carol 0."
-        " alice, bob and carol to move; 24 hours left."  # the round's deadline
+        " alice, bob and carol to place; 24 hours left."  # the round's deadline
     )
     names = ("alice", "bob", "carol")
     for round_no in range(3):
@@ -81,6 +81,11 @@ async def test_three_players_place_privately_in_any_order(say, db, service) -> N
                 [mine] = private(replies, names[seat])
                 assert moves[seat] in mine.text
                 assert mine.kind == "rack"  # a secret: never shown in a group
+                # NMBR 9 has no rack: the player's display, and the tile when one is to place.
+                assert (
+                    f"Your display in game #{game_id} (round {round_no + 1} of 20): you have"
+                    in mine.text
+                )
                 again = await say(names[seat], f"/place {moves[seat]}")
                 assert again[0].event["reason"] == "ALREADY_PLACED"
                 waiting = [names[s] for s in sorted(order[k + 1 :])]
