@@ -2448,11 +2448,7 @@ class Service:
         table = await self._table(row)
         state = table.state
         assert state is not None
-        text = f"Game #{row.id} ({table.gdef.title})"
-        round_no = table.gdef.round_of(state)
-        if round_no is not None and state.outcome is None:  # the round and its card, as news says
-            view = _public_view(state)
-            text += f", round {round_no + 1} of {view['rounds']}, the {view['card']}"
+        text = f"Game #{row.id} ({table.gdef.title}){_round_words(table, state)}"
         text += ": " + self._score_line(table, state)
         left = await self._time_left(table, state)
         if state.outcome is None:
@@ -2686,7 +2682,8 @@ class Service:
             return f"#{row.id} {table.gdef.title}: {' vs '.join(table.names)} (waiting to start)"
         left = await self._time_left(table, state)
         turn = self._turn_text(table, state, left)
-        return f"#{row.id} {table.gdef.title}: {self._score_line(table, state)} — {turn}"
+        title = f"{table.gdef.title}{_round_words(table, state)}"
+        return f"#{row.id} {title}: {self._score_line(table, state)} — {turn}"
 
     async def _cmd_leaderboard(self, ctx: _Ctx, command: Command) -> list[Reply]:
         key = command.text or None
@@ -3146,6 +3143,15 @@ def _far_reply(table: _Table, user: User, text: str, event: dict[str, Any]) -> R
     far, here = _game_named(table), _game_named(table, here=True)
     in_chat = text.replace(far, here) if far != here else ""
     return Reply(_user_target(user), text, event=event, in_chat=in_chat)
+
+
+def _round_words(table: _Table, state: GameState) -> str:
+    """Return ", round 2 of 20, the 3" for a game of rounds under way (as its news says), or ""."""
+    round_no = table.gdef.round_of(state)
+    if round_no is None or state.outcome is not None:
+        return ""
+    view = _public_view(state)
+    return f", round {round_no + 1} of {view['rounds']}, the {view['card']}"
 
 
 def _ending_words(table: _Table, state: GameState) -> str:

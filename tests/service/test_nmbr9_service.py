@@ -65,6 +65,11 @@ async def test_three_players_place_privately_in_any_order(say, db, service) -> N
         f"Game #{game_id} (NMBR 9), round 1 of 20, the {state.deck[0]}: alice 0, bob 0, carol 0."
         " alice, bob and carol to place; 24 hours left."  # the round's deadline
     )
+    # /games says the round as /board does (it said neither round nor card).
+    [games] = await say("carol", "/games")
+    assert games.text.splitlines()[1].startswith(
+        f"#{game_id} NMBR 9, round 1 of 20, the {state.deck[0]}: alice 0, bob 0, carol 0 — "
+    ), games.text
     names = ("alice", "bob", "carol")
     for round_no in range(3):
         state = await state_of(db, game_id)
