@@ -2237,7 +2237,9 @@ class Service:
         score = state.scores[0]
         # Read in a group and in the player's private chat alike: no "their", no "your".
         text = f"Solo record in {table.gdef.title} for {user.display_name}: {best}."
-        if best == score:
+        if record.games == 1:  # nothing was beaten yet: no "best yet!"
+            text += " This first game sets it; the next ones try to beat it."
+        elif best == score:
             text += f" This game's {score} is the best yet!"
         return Reply(
             _chat_target(table.chat),
