@@ -226,17 +226,16 @@ def _badges(
     outcome = state.outcome
     last_seat = state.history[-1].seat if state.history else None
     for seat, name in enumerate(names):
-        size = view["rack_sizes"][seat]
-        bits = [f"{size} tile" if size == 1 else f"{size} tiles"]
-        if seat == viewer:
-            bits.append("you")
+        # In Rummikub's order: "you · to move · 12 tiles", "you · winner · went out · 0 tiles".
+        bits = ["you"] if seat == viewer else []
         active = outcome is None and view["to_move"] == seat
         won = outcome is not None and seat in outcome.winners
         if active:
             bits.append("to move")
         if outcome is not None:  # as every game's panels say it: "winner · went out"
             ended = ended_caption(outcome.reason, seat, last_seat)
-            bits[:0] = [c for c in (win_caption(outcome.winners, seat), ended) if c]
+            bits += [c for c in (win_caption(outcome.winners, seat), ended) if c]
+        bits.append(plural(int(view["rack_sizes"][seat]), "tile"))
         badges.append(
             PlayerBadge(name, view["scores"][seat], " · ".join(bits), active=active, winner=won)
         )

@@ -87,10 +87,10 @@ def test_the_panels_say_who_resigned_timed_out_or_went_out() -> None:
     resigned = state.apply(0, NUMFEUD.parse_move("resign"))
     assert captions(resigned) == ["resigned · 16 tiles", "winner · 16 tiles"]
     timed_out = NUMFEUD.on_timeout(state, 0)
-    assert captions(timed_out, viewer=0) == ["timed out · 16 tiles · you", "winner · 16 tiles"]
+    assert captions(timed_out, viewer=0) == ["you · timed out · 16 tiles", "winner · 16 tiles"]
     went_out = rig(RUN, [["R8"], ["Y2", "B10", "J"]]).apply(0, NUMFEUD.parse_move("8J R8"))
     assert captions(went_out) == ["winner · went out · 0 tiles", "3 tiles"]
-    assert captions(state) == ["16 tiles · to move", "16 tiles"]  # the game goes on
+    assert captions(state) == ["to move · 16 tiles", "16 tiles"]  # the game goes on (as Rummikub)
 
 
 def test_a_joker_in_the_last_move_keeps_its_violet_face_with_an_outline() -> None:
