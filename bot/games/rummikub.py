@@ -358,7 +358,9 @@ def apply_step(
         if tile not in left:
             raise RuleError(
                 Reason.TILE_NOT_IN_MELD,
-                f"Meld {meld_no} ({meld_text(melds[meld_no - 1]) or 'empty'}) has no {tile}.",
+                f"Meld {meld_no} ({meld_text(left) or 'empty'}) has no {tile}"
+                + _joker_for(left, tile, meld_no)
+                + ".",
             )
         left.remove(tile)
         melds[meld_no - 1] = tuple(left)
@@ -799,6 +801,17 @@ class RummikubState:
             scores=scores,
             outcome=Outcome(scores, winners, reason),
         )
+
+
+def _joker_for(meld: Sequence[str], tile: str, meld_no: int) -> str:
+    """Say that the meld's joker can stand for `tile`, which was asked for by name, or ""."""
+    if tile == JOKER or JOKER not in meld or not check_meld(meld).valid:
+        return ""
+    real = list(meld)
+    real[real.index(JOKER)] = tile
+    if not check_meld(real).valid:
+        return ""
+    return f": its joker can stand for {tile} there; that joker is {meld_no}:J"
 
 
 def _set(values: tuple[_T, ...], seat: int, value: _T) -> tuple[_T, ...]:

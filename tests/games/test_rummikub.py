@@ -321,6 +321,12 @@ def test_step_errors_name_the_problem() -> None:
     assert refusal(empty, 0, "1+R8").message == (
         "There is no meld 1: the table has no melds yet; lay a new one, e.g. R5 R6 R7."
     )
+    # The tile a table joker stands for, asked for by name: the joker is named instead.
+    joker = rig([["B13", "B1"], ["K1", "K2"]], [["B11", "B12", "J"]])
+    assert refusal(joker, 0, "1:B13>new").message == (
+        "Meld 1 (B11 B12 J) has no B13: its joker can stand for B13 there; that joker is 1:J."
+    )
+    assert refusal(joker, 0, "1:B5>new").message == "Meld 1 (B11 B12 J) has no B5."
 
 
 def test_a_step_that_moves_nothing_is_refused() -> None:
