@@ -86,13 +86,6 @@ SOLO_GAMES = tuple(key for key, gdef in sorted(GAMES.items()) if gdef.min_player
 _BARE_MOVES = {"play": "", "try": "", "swap": "swap", "place": ""}
 # The news of a round that opens (NMBR 9), whose board `_with_bots` draws once its bots placed.
 ROUND_NEWS = frozenset({"game_started", "move_played", "timeout"})
-
-
-def _undrawn(reply: Reply) -> bool:
-    """Return whether `reply` is a chat's news whose board `_with_bots` is to draw."""
-    return reply.kind in ROUND_NEWS and isinstance(reply.to, ChatTarget) and not reply.images
-
-
 # `_pass_warning` of a pass that wins the game (Numfeud: the other's full inventory is stuck).
 PASS_WINS = "a pass now ends the game, won by {who}"
 SHOWN_IDS = 8  # game ids listed when a command could mean several games
@@ -1925,17 +1918,13 @@ class Service:
         table, state, seat = await self._my_seat(ctx, command)
         row = table.row
         waiting = [s for s in state.waiting_for() if s != seat and table.users[s] is not None]
+        rounds = table.gdef.round_of(state) is not None
         if not waiting:
             mine = seat in state.waiting_for()
+            task = "place your tile" if rounds else "play your move"
             raise ServiceError(
                 "NOBODY_TO_NUDGE",
-                f"Game #{row.id} waits for you: "
-                + (
-                    "place your tile"
-                    if table.gdef.round_of(state) is not None
-                    else "play your move"
-                )
-                + ", nobody needs a nudge."
+                f"Game #{row.id} waits for you: {task}, nobody needs a nudge."
                 if mine
                 else f"Game #{row.id} waits for no person: the bots move at once.",
             )
@@ -1947,7 +1936,6 @@ class Service:
             for s in waiting
             if await self.db.notices.first_notice(row.id, f"seat {s}", f"nudge {turn}")
         ]
-        rounds = table.gdef.round_of(state) is not None
         if not fresh:
             names = and_list(table.names[s] for s in waiting)
             when = "round" if rounds else "turn"
@@ -3145,6 +3133,11 @@ def _far_reply(table: _Table, user: User, text: str, event: dict[str, Any]) -> R
     far, here = _game_named(table), _game_named(table, here=True)
     in_chat = text.replace(far, here) if far != here else ""
     return Reply(_user_target(user), text, event=event, in_chat=in_chat)
+
+
+def _undrawn(reply: Reply) -> bool:
+    """Return whether `reply` is a chat's news whose board `_with_bots` is to draw."""
+    return reply.kind in ROUND_NEWS and isinstance(reply.to, ChatTarget) and not reply.images
 
 
 def _round_words(table: _Table, state: GameState) -> str:
