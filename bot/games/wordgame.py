@@ -1208,12 +1208,11 @@ class WordGameDef(GameDef):
         assert isinstance(after, WordState)
         costs = []
         if not done:
-            laid = [
-                square.upper()
-                for square, was in zip(after.board, before.board, strict=True)
-                if was == EMPTY and square.islower()
-            ]
-            held = sorted((Counter(laid) & Counter(before.racks[seat])).elements())
+            squares = list(zip(after.board, before.board, strict=True))
+            laid = Counter(s.upper() for s, was in squares if was == EMPTY and s.islower())
+            if any(s == EMPTY and was.islower() for s, was in squares):
+                laid.clear()  # a blank taken from the board (SmartFeud) is laid again: not said
+            held = sorted((laid & Counter(before.racks[seat])).elements())
             if held:
                 what = "a blank" if len(held) == 1 else "blanks"
                 costs.append(
