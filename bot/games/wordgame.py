@@ -806,7 +806,10 @@ class WordState:
                     "Your extra blank (the starter's) cannot be swapped: lay it this turn or "
                     "it is gone when the turn ends. Swap other tiles.",
                 )
-            raise RuleError(Reason.TILE_NOT_IN_RACK, _missing_message(rack, missing, laying=False))
+            said = _missing_message(rack, missing, laying=False)
+            if "".join(tiles) == "ALL":  # "/swap all": the whole rack, in the notation's words
+                said += f" To swap every tile, name them all: swap {rack}."
+            raise RuleError(Reason.TILE_NOT_IN_RACK, said)
         # The rule: the tiles go into the bag first, then as many are drawn (maybe the same).
         bag = return_to_bag(tuple(self.bag), tiles, f"{self.seed}:{self.turn}")
         drawn, bag = draw(bag, len(tiles))

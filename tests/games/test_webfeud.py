@@ -326,6 +326,12 @@ def test_swap_of_tiles_not_held_is_refused() -> None:
     """Swapping a tile the player does not hold is refused."""
     s = new(bag=RIGGED + "ABCDEFGH")
     assert refusal(s, 0, "swap X").reason is Reason.TILE_NOT_IN_RACK
+    # "swap all" reads as the tiles A, L, L: the refusal says how to swap the whole rack.
+    assert refusal(s, 0, "swap all").message == (
+        "You have no A, L on your rack. See your tiles with /rack. To swap every tile, name them"
+        " all: swap QUIZERS."
+    )
+    assert play(s, 0, "swap QUIZERS").racks[0] != s.racks[0]
 
 
 # --- swap, pass, resign, the end --------------------------------------------------------------
