@@ -968,9 +968,9 @@ class RummikubDef(GameDef):
         stayed = state.in_game()
         if outcome is None or len(stayed) < 2:
             return ""
-        if outcome.reason == "out":
+        if outcome.reason == "out":  # every other rack counts, a resigned one's too
             [out] = [seat for seat in stayed if not state.racks[seat]]
-            left = [seat for seat in stayed if seat != out]
+            left = [seat for seat in range(state.players) if seat != out]
             head = f"{names[out]} went out and scores what the other racks hold: "
         elif outcome.reason in ("pool", "resign"):
             left, head = list(stayed), "The rack of least value wins: "

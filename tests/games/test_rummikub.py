@@ -799,6 +799,13 @@ def test_ending_note_explains_going_out_and_is_empty_when_one_of_two_resigned() 
     assert RUMMIKUB.ending_note(out, ("alice", "bob")) == (
         "alice went out and scores what the other racks hold: bob 5."
     )
+    # A resigned rack counts for the winner too: the note adds up to the score (48, not 6).
+    three = rig([["K9", "K10", "K11", "K12"], ["K2", "K3"], ["R8"]], [["R5", "R6", "R7"]])
+    three = play(play(play(three, 0, "resign"), 1, "draw"), 2, "1+R8; done")
+    assert three.scores[2] == 48
+    assert RUMMIKUB.ending_note(three, ("alice", "bob", "carol")) == (
+        "carol went out and scores what the other racks hold: bob 6, alice 42."
+    )
     resigned = play(rig([["R8"], ["K2", "K3"]], [["R5", "R6", "R7"]]), 1, "resign")
     assert RUMMIKUB.ending_note(resigned, ("alice", "bob")) == ""
 
