@@ -2870,8 +2870,8 @@ class Service:
         if scores is None:
             scores = _public_scores(table.gdef, state)
         playing = table.gdef.seats_in_game(state)
-        if state.outcome is not None and state.history:
-            playing = (*playing, state.history[-1].seat)
+        if state.outcome is not None and (ender := _ender(table, state)) is not None:
+            playing = (*playing, ender)
         resigned = {record.seat for record in state.history if record.text == RESIGNED}
         return ", ".join(
             f"{n} {s}"
@@ -3153,10 +3153,19 @@ def _ending_words(table: _Table, state: GameState) -> str:
     """Say why a game ended, naming whose move ended it where one did ("bob resigned")."""
     outcome = state.outcome
     assert outcome is not None
-    if outcome.reason in ("resign", "timeout") and state.history:
-        who = table.names[state.history[-1].seat]
+    ender = _ender(table, state)
+    if outcome.reason in ("resign", "timeout") and ender is not None:
+        who = table.names[ender]
         return f"{who} resigned" if outcome.reason == "resign" else f"{who}'s time ran out"
     return outcome.ending
+
+
+def _ender(table: _Table, state: GameState) -> int | None:
+    """Return the seat whose move ended a game (after bots that resigned in turn: the person)."""
+    for record in reversed(state.history):
+        if not (record.text == RESIGNED and table.seats[record.seat].bot_level is not None):
+            return record.seat
+    return state.history[-1].seat if state.history else None
 
 
 def _game_named(table: _Table, *, here: bool = False) -> str:

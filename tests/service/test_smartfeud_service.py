@@ -192,6 +192,8 @@ async def test_four_seats_alice_resigns_and_the_bots_stop_too(say, service, db) 
     ]
     assert all("resigned" in r.text for r in played)
     assert replies[-1].kind == "game_over"
+    # The end names alice, whose leaving ended it (the last bot to resign in turn was named).
+    assert replies[-1].text.startswith("Game #1 is over (alice resigned). "), replies[-1].text
     state = load_state(await db.games.get_game(game_id))
     assert state.outcome is not None
     assert state.outcome.reason == "resign"
