@@ -1677,7 +1677,8 @@ class Service:
         In a game of rounds the bots place the moment a round opens, unannounced: the news of
         a round that opens with bots to place comes without its board (`_news_images`), drawn
         here once they have placed, so that its panels do not show them still "to place" (the
-        news' words name only the people).
+        news' words name only the people). Should their moves end the game (they resign in turn
+        once no person is left), the end shows its own board: the news shows the one it told.
         """
         told = replies + await self._run_bots(table, state)
         if not (self.render and table.gdef.round_of(state) is not None):
@@ -1685,6 +1686,9 @@ class Service:
         if not any(_undrawn(reply) for reply in told):
             return told
         latest = await self._table(await self._reload(table.row))
+        assert latest.state is not None
+        if latest.state.outcome is not None:  # the end shows its board: this news, its own
+            latest = table
         assert latest.state is not None
         images = await self._board_images(latest, latest.state)
         return [replace(reply, images=images) if _undrawn(reply) else reply for reply in told]
@@ -2112,7 +2116,8 @@ class Service:
             text += f"; round {done + 1}, the {card}: {played}" if played else ""
         else:
             text = f"#{row.id} round {done + 1}, the {card}: {played}"
-        text += f" — {self._score_line(table, state)}."
+        # As every game's last move: the end, told next, has the scores.
+        text += "." if over else f" — {self._score_line(table, state)}."
         people_place = any(table.seats[s].bot_level is None for s in state.waiting_for())
         if not over and people_place:  # (with only bots left, they resign at once instead)
             text += f" Round {done + 2}: the card is {view.get('card')}; /place <cell> <rotation>."

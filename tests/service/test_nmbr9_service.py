@@ -428,7 +428,7 @@ async def test_a_resigner_leaves_the_rounds_and_the_last_one_left_wins(say, db, 
     assert sorted(r.to.name for r in replies if r.kind == "rack") == ["alice", "carol"]
     assert (await state_of(db, game_id)).waiting_for() == (0, 2)
     replies = await say("carol", "/resign")
-    assert "#1 carol: resigned — " in public(replies)[0].text
+    assert public(replies)[0].text == "#1 carol: resigned."  # the end, next, has the scores
     over = [r for r in replies if r.kind == "game_over"]
     assert over
     assert over[0].event["winners"] == ["alice"]
@@ -448,7 +448,7 @@ async def test_a_solo_resignation_ends_the_game_and_sets_no_record(say, db) -> N
     state = await state_of(db, game_id)
     await say("alice", f"/place {move_of(state, 0)}")
     replies = await say("alice", "/resign")
-    assert "#1 alice: resigned — alice 0." in public(replies)[0].text
+    assert public(replies)[0].text == "#1 alice: resigned."
     assert [r.event["winners"] for r in replies if r.kind == "game_over"] == [[]]
     assert not [r for r in replies if r.kind == "solo_record"]
     assert (await state_of(db, game_id)).outcome is not None
@@ -556,7 +556,7 @@ async def test_the_last_person_resigning_beside_bots_ends_the_game_in_one_word(s
     assert not any("Waiting for nobody" in text for text in said), said
     assert [r.kind for r in public(replies)][-1] == "game_over", said
     # Both bots that resigned are named, the lowest score first (all 0: the last seat first).
-    assert said[1].startswith("#1 bot-hard and bot-medium: resigned — "), said
+    assert said[1] == "#1 bot-hard and bot-medium: resigned.", said
 
 
 async def test_the_last_to_place_is_told_their_move_too(say, db) -> None:
@@ -656,3 +656,22 @@ async def test_a_round_a_resumed_bot_closes_shows_the_bots_placed_in_the_next(db
     drawn = renderers.board_png(state, names=["alice", "bot-easy"], viewer=None)
     [image] = news.images
     assert (image.data if hasattr(image, "data") else image) == drawn
+
+
+async def test_when_the_bots_resign_in_turn_each_news_has_its_own_board(db, clock) -> None:
+    """Alice leaves two bots: her news shows the round it told, the bots' end its own board
+    (her news was drawn again as the finished game: the same picture posted twice).
+    """
+    from bot.adapters.common import image_bytes
+    from bot.service import CONSOLE, ChatRef, Service, UserRef
+
+    service = Service(db, clock=clock, render=True)
+    room, alice = ChatRef(CONSOLE, "room"), UserRef(CONSOLE, "alice", "alice")
+    await service.handle(room, alice, "/new nmbr9 bot=easy bot=medium seed=3")
+    await service.handle(room, alice, "/start")
+    replies = await service.handle(room, alice, "/resign")
+    news = [r for r in public(replies) if r.kind == "move_played"]
+    assert len(news) == 2
+    boards = [image_bytes(image) for reply in news for image in reply.images]
+    assert len(boards) == 2
+    assert boards[0] != boards[1]
