@@ -1216,7 +1216,8 @@ class Service:
         table = replace(table, row=row, state=state)
         to_move = self._to_move_names(table, state)
         players = " vs ".join(table.names)
-        text = f"Game #{row.id} ({gdef.title}) has started: {players}. {to_move} to move."
+        text = f"Game #{row.id} ({gdef.title}) has started: {players}. "
+        text += f"{self._turn_text(table, state, None)}."
         how = gdef.how_to_move()
         if how:  # for newcomers: how a move is written, and where the rest is
             text += f"\n{how} /rules {gdef.key} has the rest."
@@ -1345,11 +1346,16 @@ class Service:
                     f"({table.gdef.missed_deadline()}); what you sent was not played.",
                 )
             if waiting and not resigning and await self._first_late_move(row, seat_no):
+                again = (
+                    "The next round's tile is yours to place now (/moves)."
+                    if table.state is not None and table.gdef.round_of(table.state) is not None
+                    else "It is your move again: send it again to play it now."
+                )
                 raise ServiceError(
                     "TIME_RAN_OUT",
                     f"Your time ran out in game #{row.id} before this arrived "
                     f"({table.gdef.missed_deadline(done=True)}); what you sent was not played. "
-                    "It is your move again: send it again to play it now.",
+                    + again,
                 )
             if moved:
                 raise _already_played(row.id)

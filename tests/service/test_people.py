@@ -95,7 +95,7 @@ async def test_bots_never_make_an_nmbr9_round_wait(say) -> None:
     await say("alice", "/new nmbr9 @bob bot=hard seed=4")
     replies = await say("alice", "/start")
     started = next(r for r in replies if r.kind == "game_started")
-    assert started.text.splitlines()[0].endswith("alice and bob to move.")
+    assert started.text.splitlines()[0].endswith("alice and bob to place.")
     [games] = await say("alice", "/games")
     assert "bot-hard" not in games.text.split("—")[-1]
 

@@ -567,7 +567,7 @@ async def test_a_late_placement_is_not_put_on_the_next_rounds_tile(service, cloc
     assert late.event["reason"] == "TIME_RAN_OUT"
     # Told after the fact: the tile was placed (it read "the easy rule places it for you").
     assert "(the easy rule placed your tile); what you sent was not played" in late.text
-    assert late.text.endswith("It is your move again: send it again to play it now.")  # whole
+    assert late.text.endswith("The next round's tile is yours to place now (/moves).")  # whole
     assert (await db.games.get_game(1)).version == before  # type: ignore[union-attr]
     [moves] = await service.handle(room, alice, "/moves")  # round 2's tile, seen now
     placed = await service.handle(room, alice, f"/place {moves.event['moves'][0]}")
