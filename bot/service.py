@@ -1338,13 +1338,22 @@ class Service:
                     "played (see /board).",
                 )
             if waiting and not resigning and await self._overdue(table, seat_no):
-                # Its deadline has passed and the dispatcher is about to apply it (a restart's
-                # first moments, a move a hair late): the move is late all the same.
-                raise ServiceError(
+                # The deadline passed and nothing applied it yet (a restart's first moments, a
+                # move a hair late): it is applied now, as the dispatcher would, and the move
+                # is late; the player's next move plays (told once, as `_first_late_move`).
+                assert table.state is not None
+                told = await self._time_out(table, table.state, seat_no)
+                for timeout in await self.db.games.moves(row.id, seat_no=seat_no, last=1):
+                    await self.db.notices.first_notice(
+                        row.id, f"seat {seat_no}", f"late {timeout.seq}"
+                    )
+                late = ServiceError(
                     "TIME_RAN_OUT",
                     f"Your time ran out in game #{row.id} before this arrived "
-                    f"({table.gdef.missed_deadline()}); what you sent was not played.",
+                    f"({table.gdef.missed_deadline(done=True)}); what you sent was not played "
+                    "(see /board).",
                 )
+                return [self._error(ctx, late), *told]
             if waiting and not resigning and await self._first_late_move(row, seat_no):
                 again = (
                     "The next round's tile is yours to place now (/moves)."
@@ -2284,6 +2293,13 @@ class Service:
             out.append(NewDeadline("timeout", due, key, {"seat": seat_no}))
         return out
 
+    async def _time_out(self, table: _Table, state: GameState, seat_no: int) -> list[Reply]:
+        """Apply the missed deadline of `seat_no` and tell it (the caller holds the lock)."""
+        new_state = table.gdef.on_timeout(state, seat_no)
+        replies = await self._commit(table, new_state, seat_no, None, "timeout")
+        table = replace(table, row=_advanced(table.row, new_state), state=new_state)
+        return await self._with_bots(table, new_state, replies)
+
     async def _overdue(self, table: _Table, seat_no: int) -> bool:
         """Return whether the seat's timeout of the running turn (or round) is due, not applied."""
         assert table.state is not None
@@ -2347,10 +2363,7 @@ class Service:
                     )
                 ]
             if deadline.kind == "timeout":
-                new_state = table.gdef.on_timeout(state, seat_no)
-                replies = await self._commit(table, new_state, seat_no, None, "timeout")
-                table = replace(table, row=_advanced(row, new_state), state=new_state)
-                return _settle_turn_notices(await self._with_bots(table, new_state, replies))
+                return _settle_turn_notices(await self._time_out(table, state, seat_no))
             log.warning("unknown deadline kind %r (deadline %d)", deadline.kind, deadline.id)
             return []
 

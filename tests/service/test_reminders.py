@@ -310,25 +310,45 @@ async def test_a_move_after_its_deadline_is_late_before_the_deadline_is_applied(
     service, clock, db
 ) -> None:
     """The deadline passed while nothing applied it yet (the first moments after a restart, a
-    move a hair late): the move is not played, and the missed deadline's rule still follows.
-    It was played, and the timeout then found the turn gone: a Webfeud loss undone.
+    move a hair late): the move is not played; the missed deadline's rule is applied at once,
+    as the dispatcher would, which then finds nothing left to do. The move was played, and the
+    timeout then found the turn gone: a Webfeud loss undone.
     """
     room, alice = ChatRef(CONSOLE, "room"), UserRef(CONSOLE, "alice", "alice")
     await service.handle(room, alice, "/new webfeud @bob seed=1")
     clock.advance(timedelta(hours=72, minutes=30))  # alice's 72 hours are over
     [board] = await service.handle(room, alice, "/board")
     assert board.text.endswith("alice to move; time is up."), board.text  # not "0 seconds left"
-    before = (await db.games.get_game(1)).version  # type: ignore[union-attr]
-    [late] = await service.handle(room, alice, "/pass")
+    late, *told = await service.handle(room, alice, "/pass")
     assert (late.event["reason"], late.text) == (
         "TIME_RAN_OUT",
-        "Your time ran out in game #1 before this arrived (you lose the game); what you sent "
-        "was not played.",
+        "Your time ran out in game #1 before this arrived (you lost the game); what you sent "
+        "was not played (see /board).",
     )
-    assert (await db.games.get_game(1)).version == before  # type: ignore[union-attr]
-    fired = await Dispatcher(service, Outbox()).run_due(clock())
-    assert "game_over" in [r.kind for r in fired]
+    assert [r.kind for r in told][:1] == ["timeout"]
+    assert "game_over" in [r.kind for r in told]
     assert (await db.games.get_game(1)).status == "finished"  # type: ignore[union-attr]
+    assert await Dispatcher(service, Outbox()).run_due(clock()) == []  # nothing twice
+
+
+async def test_a_placement_refused_as_overdue_is_refused_once(service, clock, db) -> None:
+    """NMBR 9 against bots, deadline=10m: alice's placement at the due second is refused and
+    her tile placed by the rule; her next placement, for the new round, plays (it was refused
+    a second time, as "late").
+    """
+    room, alice = ChatRef(CONSOLE, "room"), UserRef(CONSOLE, "alice", "alice")
+    await service.handle(room, alice, "/new nmbr9 bot=easy deadline=10m seed=7")
+    await service.handle(room, alice, "/start")
+    [moves] = await service.handle(room, alice, "/moves")
+    clock.advance(timedelta(minutes=10))
+    late, *told = await service.handle(room, alice, f"/place {moves.event['moves'][0]}")
+    assert late.event["reason"] == "TIME_RAN_OUT"
+    assert "(the easy rule placed your tile)" in late.text
+    assert "timeout" in [r.kind for r in told]
+    clock.advance(timedelta(seconds=20))
+    [moves] = await service.handle(room, alice, "/moves")  # round 2's tile
+    placed = await service.handle(room, alice, f"/place {moves.event['moves'][0]}")
+    assert placed[0].kind != "error", placed[0].text
 
 
 async def test_a_short_timers_grace_is_a_quarter_of_its_turn(service, clock) -> None:
