@@ -1078,11 +1078,13 @@ class FeudBot(commands.Bot):
         """Point a turn's earlier draft message to the new one (a /board came in between).
 
         The new step could not edit it (another message took the buttons), and left as it was
-        it would contradict the draft below ("worth 27" above "every meld is valid").
+        it would contradict the draft below ("worth 27" above "every meld is valid"). A draft
+        kept is always the running turn's (`_keep_live` forgets one that ended), though the
+        turn number may have moved on: another player resigned out of turn.
         """
         earlier = await self._drafts.get(game_id)
         await self._drafts.put(game_id, new)
-        if earlier is None or earlier.turn != new.turn or earlier.message_id == new.message_id:
+        if earlier is None or earlier.message_id == new.message_id:
             return
         await self._rewrite_draft(
             earlier, f"This draft of game #{game_id} goes on in a newer message below."

@@ -156,8 +156,13 @@ async def test_a_draft_stands_while_another_player_resigns(harness) -> None:
     await harness.slash(bob, "resign")
     assert draft.text == shown  # still the draft of the turn being played (its buttons are
     # under bob's news now, the game's newest message)
+    # A next step posts a new draft message: the first one points to it (it kept the old
+    # draft for good: the out-of-turn resignation had moved the turn number on).
+    inter = await harness.slash(alice, "play", move="K1 Y1 R1")
+    [second] = [m for m in harness.replies(inter) if m.public]
+    assert draft.text == "This draft of game #1 goes on in a newer message below."
     await harness.slash(alice, "done")
-    assert draft.text == "This draft of game #1 ended with the move below."
+    assert second.text == "This draft of game #1 ended with the move below."
     assert harness.fake.errors == []
 
 
