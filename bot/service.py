@@ -1330,8 +1330,11 @@ class Service:
             waiting = table.state is not None and seat_no in table.state.waiting_for()
             if resigning:  # allowed on any turn: nothing came too late
                 moved, waiting = False, True
-            if (moved or not waiting) and await self._ran_out(row.id, seat_no):
-                await self._first_late_move(row, seat_no)  # told now: the next move plays
+            if (
+                (moved or not waiting)
+                and await self._ran_out(row.id, seat_no)
+                and await self._first_late_move(row, seat_no)  # told once: then the usual word
+            ):
                 raise ServiceError(
                     "TIME_RAN_OUT",
                     f"Your time ran out in game #{row.id} before this arrived; nothing was "

@@ -300,6 +300,9 @@ async def test_a_move_that_arrives_after_its_deadline_is_told_the_time_ran_out(
         "TIME_RAN_OUT",
         "Your time ran out in game #1 before this arrived; nothing was played (see /board).",
     )
+    # Told once: what she sends next meets the usual word (it met this one until bob moved).
+    [again] = await service.handle(room, alice, "/pass")
+    assert again.event["reason"] == "NOT_YOUR_TURN", again.text
     # Once bob has moved, alice's turn is simply not yet due again.
     await service.handle(room, UserRef(CONSOLE, "bob", "bob"), "/pass")
     fine = await service.handle(room, alice, "/pass")
