@@ -30,7 +30,7 @@ from bot.core.game import (
 )
 from bot.core.notation import notation
 from bot.core.tiles import draw, missing_from, new_bag, shortage
-from bot.core.words import quoted
+from bot.core.words import and_list, quoted
 from bot.games.numtiles import (
     JOKER,
     JOKER_PENALTY,
@@ -981,7 +981,14 @@ class RummikubDef(GameDef):
             f"{names[seat]} {values[seat]}" for seat in sorted(left, key=values.__getitem__)
         )
         joker = any(JOKER in state.racks[seat] for seat in left)
-        return head + racks + (f" (a joker counts {JOKER_PENALTY})." if joker else ".")
+        note = head + racks + (f" (a joker counts {JOKER_PENALTY})" if joker else "")
+        # A resigner scores no better than the worst who played on (`final_scores`): say so
+        # where that, not the rack, made the score.
+        capped = [s for s in left if s not in stayed and outcome.scores[s] != -values[s]]
+        if capped:
+            who = and_list(names[s] for s in capped)
+            note += f"; {who} resigned, so no better than the worst who played on"
+        return note + "."
 
     def missed_deadline(self, *, done: bool = False) -> str:
         """Say what a missed turn time does (`done`: did): the draft goes back, three tiles drawn.

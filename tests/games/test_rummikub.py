@@ -806,6 +806,15 @@ def test_ending_note_explains_going_out_and_is_empty_when_one_of_two_resigned() 
     assert RUMMIKUB.ending_note(three, ("alice", "bob", "carol")) == (
         "carol went out and scores what the other racks hold: bob 6, alice 42."
     )
+    # A resigner with a small rack scores the worst of those who played on: said, not left to
+    # contradict "bob 5" with bob -42.
+    capped = rig([["R8"], ["K2", "K3"], ["K9", "K10", "K11", "K12"]], [["R5", "R6", "R7"]])
+    capped = play(play(capped, 1, "resign"), 0, "1+R8; done")
+    assert capped.scores == (47, -42, -42)
+    assert RUMMIKUB.ending_note(capped, ("alice", "bob", "carol")) == (
+        "alice went out and scores what the other racks hold: bob 5, carol 42; bob resigned, so"
+        " no better than the worst who played on."
+    )
     resigned = play(rig([["R8"], ["K2", "K3"]], [["R5", "R6", "R7"]]), 1, "resign")
     assert RUMMIKUB.ending_note(resigned, ("alice", "bob")) == ""
 
