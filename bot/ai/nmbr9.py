@@ -35,6 +35,7 @@ from bot.games.nmbr9 import (
     DISTINCT_ROTATIONS,
     NUMBERS,
     SHAPE,
+    SIZE,
     STRIDE,
     TABLE,
     Display,
@@ -45,6 +46,7 @@ from bot.games.nmbr9 import (
     Skip,
     auto_fit,
     fitting_corners,
+    preferred,
 )
 
 LEVELS = ("easy", "medium", "hard")
@@ -502,6 +504,15 @@ def choose_nmbr9_move(state: Nmbr9State, seat: int, level: str, seed: int) -> Nm
     if number is None or seat not in state.waiting_for():
         raise ValueError(f"seat {seat} has nothing to place now")
     display = state.display(seat)
+    if display.empty and level != "easy" and seat:
+        # Two bots of one level see the same cards: their first tiles, turned by seat, set
+        # their displays apart (a first tile's turn is no choice: `ranked_fits` takes
+        # `auto_fit`'s). Seat 0, the solo seat, is unchanged.
+        turns = DISTINCT_ROTATIONS[number]
+        mid = (SIZE - 1) / 2
+        turned = turns[seat % len(turns)]
+        first = next(f for f in preferred(display, number, (mid, mid)) if f.rotation == turned)
+        return Place(first.row, first.col, first.rotation)
     if level == "easy":
         fit = auto_fit(display, number)
     elif level == "medium":

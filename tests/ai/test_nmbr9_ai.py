@@ -182,3 +182,21 @@ def test_expected_value_of_a_last_card_is_its_best_points() -> None:
         left[number] = 1
         best = max(number * fit.level for fit in display.fits(number))
         assert expected_value(display, left, answers=6) == best
+
+
+def test_two_bots_of_one_level_turn_their_first_tiles_apart() -> None:
+    """Bots of one level see the same cards: each first tile turned by seat, so that their
+    displays differ (they played identical games); seat 0 keeps the deadline rule's turn.
+    """
+    for number in NUMBERS:
+        rest = [n for n in NUMBERS for _ in range(COPIES)]
+        rest.remove(number)
+        state = NMBR9.new_game(3, seed=1, options={}, deck=(number, *rest))
+        for level in ("medium", "hard"):
+            first = [choose_nmbr9_move(state, seat, level, 1) for seat in (0, 1, 2)]
+            assert first[1] != first[2], (number, level)
+            assert first[0] == choose_nmbr9_move(
+                NMBR9.new_game(1, seed=1, options={}, deck=state.deck), 0, level, 1
+            )
+            for seat, move in enumerate(first):  # each a legal first tile
+                state.apply(seat, move)
