@@ -890,7 +890,8 @@ class Service:
         if named > gdef.max_players:  # before anyone named is looked up (or made, in a console)
             gdef.check_players(named)
         occupants: list[tuple[int | None, BotLevel | None]] = [(ctx.user.id, None)]
-        for invited in await self._people_named(ctx, command):
+        invitees, strangers = await self._people_named(ctx, command)
+        for invited in invitees:
             if invited.id == ctx.user.id:
                 raise ServiceError(
                     "DUPLICATE_PLAYER",
@@ -936,6 +937,12 @@ class Service:
         starts = len(occupants) == gdef.max_players or (
             ctx.private and len(occupants) >= gdef.min_players
         )
+        if strangers:  # not yet known (Telegram's privacy mode): the game waits for them
+            names = and_list(f"@{clip(name, 32)}" for name in strangers)
+            text += (
+                f" I do not know {names} yet (people are known once they have written to me):"
+                f" tap Join, or /join game={row.id}."
+            )
         if starts:
             text += await self._other_games_note(ctx, row.id)
         buttons = [Button("Join", f"join:{row.id}")] if joinable else []
@@ -1025,17 +1032,23 @@ class Service:
             *rest,
         ]
 
-    async def _people_named(self, ctx: _Ctx, command: Command) -> list[User]:
-        """Return the people a command names: by @name, then by platform id (Discord members)."""
-        people = [await self._invitee(ctx, name) for name in command.players]
+    async def _people_named(self, ctx: _Ctx, command: Command) -> tuple[list[User], list[str]]:
+        """Return the people a command names (@names, Discord members), and unknown @names."""
+        people, strangers = [], []
+        for name in command.players:
+            user = await self._invitee(ctx, name)
+            if user is None:
+                strangers.append(name)
+            else:
+                people.append(user)
         for platform_id in command.player_ids:
             user = await self.db.users.get_user_by_platform_id(ctx.chat.platform, platform_id)
             if user is None:  # the adapter stores a member it names before asking
                 raise ServiceError("UNKNOWN_PLAYER", "I do not know that member yet.")
             people.append(user)
-        return people
+        return people, strangers
 
-    async def _invitee(self, ctx: _Ctx, name: str) -> User:
+    async def _invitee(self, ctx: _Ctx, name: str) -> User | None:
         if ctx.chat.platform == CONSOLE:
             # Local hot-seat players exist as soon as someone names them.
             user = await self.db.users.get_user_by_platform_id(CONSOLE, name.lower())
@@ -1044,10 +1057,7 @@ class Service:
                     CONSOLE, name.lower(), name, now=self.clock()
                 )
             return user
-        user = await self._person(ctx, name)
-        if user is None:
-            raise _unknown_person(name, "Create the game without them and they can /join it.")
-        return user
+        return await self._person(ctx, name)
 
     async def _person(self, ctx: _Ctx, name: str) -> User | None:
         """Return the person an @name means: the one the platform tied it to, else by name."""
@@ -2787,7 +2797,7 @@ class Service:
     async def _cmd_stats(self, ctx: _Ctx, command: Command) -> list[Reply]:
         user = ctx.user
         if command.player_ids:
-            user = (await self._people_named(ctx, command))[0]
+            user = (await self._people_named(ctx, command))[0][0]
         elif command.players:
             name = command.players[0]
             found = await self._person(ctx, name)

@@ -97,19 +97,27 @@ async def test_seed_is_refused_on_chat_platforms_unless_allowed(db, clock) -> No
     assert events(ok, "game_started")
 
 
-async def test_unknown_invitee_on_a_chat_platform_is_refused(db, clock, table_rows) -> None:
-    """Off the console, @name must be a user the bot has seen; nothing is stored otherwise."""
+async def test_an_unknown_invitee_gets_a_lobby_to_join(db, clock, table_rows) -> None:
+    """Off the console, the bot knows only who has written to it (Telegram's privacy mode): the
+    game is created all the same and waits for them to join (it was refused, and the help's
+    first example, /new webfeud @friend, failed for nearly every newcomer).
+    """
     service = Service(db, clock=clock, render=False)
     before = table_rows()
-    replies = await service.handle(
+    [created] = await service.handle(
         ChatRef("telegram", "-1"), UserRef("telegram", "1", "alice"), "/new webfeud @ghost"
     )
-    assert error_of(replies)["reason"] == "UNKNOWN_PLAYER"
-    assert table_rows() == before
-    assert replies[0].text == (
-        "I do not know @ghost yet: people are known once they have written to me. Create the "
-        "game without them and they can /join it."
+    assert created.kind == "game_created"
+    assert created.text == (
+        "Game #1 (Webfeud) created with alice. Others can /join. I do not know @ghost yet"
+        " (people are known once they have written to me): tap Join, or /join game=1."
     )
+    assert [b.label for b in created.buttons] == ["Join"]
+    ghost = await service.handle(
+        ChatRef("telegram", "-1"), UserRef("telegram", "2", "ghost"), "/join"
+    )
+    assert "game_started" in [r.kind for r in ghost]
+    before = table_rows()
     replies = await service.handle(
         ChatRef("telegram", "-1"), UserRef("telegram", "1", "alice"), "/new nmbr9 seed=4"
     )
