@@ -44,11 +44,14 @@ def close(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
     return all(abs(x - y) <= 12 for x, y in zip(a, b, strict=True))
 
 
-def played(players: int, rounds: int, seed: int = 5) -> Nmbr9State:
+def played(players: int, rounds: int, seed: int = 5, *, alike: bool = False) -> Nmbr9State:
+    """Play `rounds` by the medium bot; `alike`: every seat copies seat 0 (a tie)."""
     state = NMBR9.new_game(players, seed=seed, options={})
     for _ in range(rounds):
+        first = choose_nmbr9_move(state, 0, "medium", 1)
         for seat in range(players):
-            state = state.apply(seat, choose_nmbr9_move(state, seat, "medium", 1))
+            move = first if alike else choose_nmbr9_move(state, seat, "medium", 1)
+            state = state.apply(seat, move)
     return state
 
 

@@ -370,13 +370,13 @@ def test_every_games_final_panels_say_winner_or_shared_win(drawn: list[str]) -> 
     assert sum("SHARED WIN" in line for line in drawn) == 2, drawn
     assert not any("WINNER" in line for line in drawn)
     drawn.clear()  # NMBR 9's tie too (it said "winner" on every panel)
-    tie = played(2, 20)  # both seats play the same tiles alike: a tie
+    tie = played(2, 20, alike=True)  # both seats play the same tiles alike: a tie
     assert tie.outcome is not None
     assert tie.outcome.winners == (0, 1)
     board_png(tie, names=["ann", "bo"])
     assert sum("SHARED WIN" in line for line in drawn) == 2, drawn
     drawn.clear()  # a tie of three long names: the status counts them and keeps "won"
-    board_png(played(3, 20), names=["W" * 40, "M" * 40, "🎲🎲🎲"])
+    board_png(played(3, 20, alike=True), names=["W" * 40, "M" * 40, "🎲🎲🎲"])
     assert any(line.endswith("game over after 20 rounds — 3 players won") for line in drawn)
     drawn.clear()  # a panel's negative score has the true minus the game-over card uses
     board_png(replace(over, scores=(-49, 0)), names=["alice", "bob"])
