@@ -394,6 +394,11 @@ def parse_command(line: str) -> Command:
 def _by_shape(spec: CommandSpec, rest: list[str], game_id: int | None) -> Command:
     if spec.shape == "none":
         if rest:
+            number = rest[0].lstrip("#")
+            if spec.takes_game_id and len(rest) == 1 and number.isdecimal() and number.isascii():
+                # "/join 1", "/join #1": the game, written the notation's way
+                shown = clip(number)
+                raise _fail(spec, f"Name the game as game={shown}: /{spec.name} game={shown}.")
             raise _fail(spec, f"/{spec.name} takes no arguments.")
         return Command(spec.name, game_id)
     if spec.shape == "text":

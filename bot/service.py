@@ -891,6 +891,13 @@ class Service:
             gdef.check_players(named)
         occupants: list[tuple[int | None, BotLevel | None]] = [(ctx.user.id, None)]
         invitees, strangers = await self._people_named(ctx, command)
+        if bots := [name for name in strangers if name.casefold().endswith("bot")]:
+            # Telegram's bots all have a name ending in "bot": mine, or another (never a player)
+            raise ServiceError(
+                "UNKNOWN_PLAYER",
+                f"@{clip(bots[0], 32)} is a bot, not a player: to play me, add bot=easy, "
+                f"bot=medium or bot=hard, e.g. /new {gdef.key} bot=easy.",
+            )
         for invited in invitees:
             if invited.id == ctx.user.id:
                 raise ServiceError(

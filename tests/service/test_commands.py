@@ -148,6 +148,10 @@ def test_parse_command_reads_each_shape(line: str, expected: Command) -> None:
         ("/help game=1", "/help takes no game=<id>. Usage: /help [command]"),
         ("/rules game=1", "/rules takes a game's name, not game=<id>. Usage: /rules <game>"),
         ("/leaderboard game=1 2026", "/leaderboard takes a game's name, not game=<id>. Usage"),
+        # A game's number alone: written the notation's way (it said "takes no arguments").
+        ("/join 1", "Name the game as game=1: /join game=1. Usage: /join [game=<id>]"),
+        ("/start #12", "Name the game as game=12: /start game=12."),
+        ("/join x", "/join takes no arguments."),
     ],
 )
 def test_wrong_input_shows_the_syntax(line: str, shows: str) -> None:

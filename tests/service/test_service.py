@@ -117,6 +117,14 @@ async def test_an_unknown_invitee_gets_a_lobby_to_join(db, clock, table_rows) ->
         ChatRef("telegram", "-1"), UserRef("telegram", "2", "ghost"), "/join"
     )
     assert "game_started" in [r.kind for r in ghost]
+    # A bot's @name (Telegram's all end in "bot"), mine too, is no player: the levels are.
+    [bot] = await service.handle(
+        ChatRef("telegram", "-1"), UserRef("telegram", "1", "alice"), "/new webfeud @feud_bot"
+    )
+    assert bot.text == (
+        "@feud_bot is a bot, not a player: to play me, add bot=easy, bot=medium or bot=hard,"
+        " e.g. /new webfeud bot=easy."
+    )
     before = table_rows()
     replies = await service.handle(
         ChatRef("telegram", "-1"), UserRef("telegram", "1", "alice"), "/new nmbr9 seed=4"
