@@ -879,7 +879,14 @@ class TelegramFrontEnd:
             row = await self.db.games.get_game(game_id)
             chat = await self.db.chats.get_chat(row.chat_id) if row is not None else None
             await self._send_text(origin.chat_id, WELCOME)
-            if row is not None and chat is not None and row.status == "active":
+            person = await self.db.users.get_user_by_platform_id(PLATFORM, user.user_id)
+            seated = person is not None and any(
+                seat.user_id == person.id for seat in await self.db.games.seats(game_id)
+            )
+            # The link is under someone's notice in a group: anyone there may tap it. Only a
+            # player gets the rack; anyone else the welcome (the group's refusal, "/board
+            # game=1 shows it", would not work here).
+            if seated and row is not None and chat is not None and row.status == "active":
                 game_chat = ChatRef(PLATFORM, chat.platform_chat_id)
                 replies = await self.service.handle(game_chat, user, f"/rack game={game_id}")
                 await self.deliver(replies, origin)

@@ -75,6 +75,11 @@ async def test_a_full_game_in_a_group_by_commands_and_buttons(tg, people) -> Non
     calls = await tg.say(people.bob, "/start g1", chat=api.private(people.bob))
     dm = [c for c in calls if c.chat_id == people.bob["id"]]
     assert any(c.method == "sendPhoto" and " ".join(racks[1]) in c.text for c in dm)
+    # Carol, not playing, taps the same link: the welcome only (the group's refusal, "/board
+    # game=1 shows it", came too, and failed in the private chat).
+    calls = await tg.say(people.carol, "/start g1", chat=api.private(people.carol))
+    assert [c.method for c in calls] == ["sendMessage"]
+    assert "not playing" not in calls[0].text
     # ... and from now on the button sends it privately too (then says so in the answer).
     calls = await tg.press(people.bob, tg.board(1), "My rack")
     assert [(c.method, c.chat_id) for c in calls] == [
