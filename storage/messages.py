@@ -5,6 +5,7 @@
 - `get_message(game_id, slot) -> GameMessage | None`
 - `put_message(message) -> None`: stores it as the game's message of that slot, replacing any
 - `delete_message(game_id, slot) -> bool`
+- `game_of_message(platform, chat_id, message_id, slot) -> int | None`: whose message it is
 - `delete_chat_messages(platform, chat_id, slot) -> int`: forgets the messages of `slot` in a
   chat that has changed its id (a Telegram group upgraded: its messages cannot be edited now)
 
@@ -64,6 +65,20 @@ class MessageRepository(Repository):
                 conn, "DELETE FROM game_messages WHERE game_id = ? AND slot = ?", (game_id, slot)
             )
         return changed > 0
+
+    async def game_of_message(
+        self, platform: str, chat_id: str, message_id: str, slot: str
+    ) -> int | None:
+        """Return the game whose message of `slot` that chat message is, if any."""
+        async with self._db.read() as conn:
+            row = await fetch_one(
+                conn,
+                "SELECT m.game_id FROM game_messages m JOIN games g ON g.id = m.game_id"
+                " JOIN chats c ON c.id = g.chat_id WHERE m.slot = ? AND m.chat_id = ?"
+                " AND m.message_id = ? AND c.platform = ?",
+                (slot, str(chat_id), str(message_id), platform),
+            )
+        return None if row is None else int(row["game_id"])
 
     async def delete_chat_messages(self, platform: str, chat_id: str, slot: str) -> int:
         """Forget the messages of `slot` posted in a chat of `platform`; return how many."""

@@ -283,6 +283,14 @@ class KeptMessages(Generic[M]):
             self._none.discard(game_id)
             await self.db.messages.put_message(self._dump(game_id, self.slot, message))
 
+    async def game_of(self, platform: str, chat_id: str, message_id: str) -> int | None:
+        """Return the game whose message of this slot a chat message is (a reply names it)."""
+        for game_id, message in self.known.items():
+            kept = self._dump(game_id, self.slot, message)
+            if (kept.chat_id, kept.message_id) == (chat_id, message_id):
+                return game_id
+        return await self.db.messages.game_of_message(platform, chat_id, message_id, self.slot)
+
     async def forget_chat(self, platform: str, chat_id: str) -> None:
         """Forget every message of this slot posted in a chat (one that Telegram moved away)."""
         for game_id, message in list(self.known.items()):

@@ -668,6 +668,7 @@ class TelegramFrontEnd:
         if private and name == "start" and await self._private_start(text, ref, origin):
             return
         where = self._chat_ref(chat)
+        text = await self._replied_game(message, text)
         parsed = _parse_quietly(text)
         if parsed is not None:
             origin.command, origin.game_id = parsed
@@ -900,6 +901,27 @@ class TelegramFrontEnd:
         else:
             await self.deliver(replies, origin)
         return True
+
+    async def _replied_game(self, message: Message, text: str) -> str:
+        """Return `text` with `game=<id>` when it answers a game's board and names no game.
+
+        Replying to a board is how Telegram users say which game they mean (with several
+        running in a group, a bare /pass asked which).
+        """
+        replied = message.reply_to_message
+        parsed = _parse_quietly(text)
+        if (
+            replied is None
+            or parsed is None
+            or parsed[1] is not None
+            or message.chat.type == ChatType.PRIVATE
+        ):
+            return text
+        spec = next((s for s in COMMANDS if s.name == parsed[0]), None)
+        if spec is None or not spec.takes_game_id:
+            return text
+        game_id = await self.boards.game_of(PLATFORM, str(message.chat.id), str(replied.message_id))
+        return text if game_id is None else f"{text} game={game_id}"
 
     async def on_my_membership(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Greet a group that has just added the bot (as a member or an administrator)."""

@@ -45,8 +45,12 @@ async def test_a_kept_message_outlives_the_process_and_is_forgotten_when_put_non
         await boards.put(game, Shown(-100, 7, True))  # after a miss: stored all the same
         await drafts.put(game, Shown(-100, 9, False))
         assert await boards.get(game) == Shown(-100, 7, True)
+        assert await boards.game_of("telegram", "-100", "7") == game  # a reply to it names it
+        assert await drafts.game_of("telegram", "-100", "7") is None  # another slot's
     async with await Database.open(path) as db:  # a restart
         boards = kept(db, "board")
+        assert await boards.game_of("telegram", "-100", "7") == game  # from storage
+        assert await boards.game_of("discord", "-100", "7") is None
         assert await boards.get(game) == Shown(-100, 7, True)
         await boards.put(game, None)
         assert await boards.get(game) is None

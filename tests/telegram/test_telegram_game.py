@@ -414,3 +414,26 @@ async def test_only_the_newest_lobby_message_keeps_join_and_start(tg, people) ->
     assert (await tg.db.games.get_game(2)).status == "cancelled"
     assert lobby_buttons(tg, group) == []
     assert tg.errors == []
+
+
+async def test_a_command_replying_to_a_board_means_that_game(tg, people) -> None:
+    """Two games in the group: /board (or a move) sent as a reply to game 2's board is about
+    game 2 (it asked which game); game=<id> typed still wins, and a reply to anything else
+    changes nothing.
+    """
+    for person in (people.bob, people.carol):
+        await tg.say(person, "/help")  # known to the bot: seated by name
+    await tg.say(people.alice, "/new webfeud @bob seed=1")
+    await tg.say(people.alice, "/new webfeud @carol seed=2")
+    board = tg.board(2)
+    update = tg.api.message_update(people.group, people.alice, "/board")
+    update["message"]["reply_to_message"] = board
+    calls = await tg.process(update)
+    assert any(c.text.startswith("Game #2 (Webfeud)") for c in calls), [c.text for c in calls]
+    update = tg.api.message_update(people.group, people.alice, "/board game=1")
+    update["message"]["reply_to_message"] = board
+    calls = await tg.process(update)
+    assert any(c.text.startswith("Game #1 (Webfeud)") for c in calls), [c.text for c in calls]
+    calls = await tg.say(people.alice, "/board")  # no reply: which game?
+    assert any("several games" in c.text for c in calls), [c.text for c in calls]
+    assert tg.errors == []
