@@ -41,7 +41,9 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, cast
 
 from bot.commands import (
+    FIRST_YEAR,
     HISTORY_SHOWN,
+    LAST_YEAR,
     MAX_DIGITS,
     SPECS,
     Command,
@@ -2728,6 +2730,11 @@ class Service:
         # Numfeud's World Ranking is yearly (UTC, reset on 1 January) and ranks by points.
         year_text = command.options.get("year")
         year = int(year_text) if year_text else None
+        if year is not None and not FIRST_YEAR <= year <= LAST_YEAR:  # (as the parser says it)
+            raise CommandError(
+                f"There are no results of the year {year}: name one from {FIRST_YEAR} on. "
+                f"{usage('leaderboard')}"
+            )
         if year is None and key == "numfeud":
             year = self.clock().astimezone(UTC).year
         by_points = year is not None and key == "numfeud"
@@ -2772,7 +2779,8 @@ class Service:
             for k in (SOLO_GAMES if key is None else ())
             if await self.db.results.solo_records(k, chat_id=scope, year=year, limit=1)
         ]
-        listed = ", ".join(f"/leaderboard {k}" for k in alone)
+        asked = (" everywhere" if everywhere else "") + (f" {year}" if year else "")
+        listed = ", ".join(f"/leaderboard {k}{asked}" for k in alone)  # as asked: where, when
         if not rows:
             if solo:
                 lines.append("No games against others yet.")

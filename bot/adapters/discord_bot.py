@@ -61,6 +61,8 @@ from bot.adapters.discord_syntax import option_name, translator
 from bot.commands import (
     BOT_LEVEL_NAMES,
     COMMANDS,
+    FIRST_YEAR,
+    LAST_YEAR,
     Command,
     CommandError,
     CommandSpec,
@@ -1696,7 +1698,7 @@ def build_commands() -> list[app_commands.Command[Any, Any, Any]]:
         interaction: discord.Interaction[Any],
         game: str | None = None,
         everywhere: bool = False,
-        year: app_commands.Range[int, 2000, 9999] | None = None,
+        year: app_commands.Range[int, FIRST_YEAR, LAST_YEAR] | None = None,
     ) -> None:
         scope = {"scope": "everywhere"} if everywhere else {}
         if year is not None:

@@ -675,3 +675,27 @@ async def test_when_the_bots_resign_in_turn_each_news_has_its_own_board(db, cloc
     boards = [image_bytes(image) for reply in news for image in reply.images]
     assert len(boards) == 2
     assert boards[0] != boards[1]
+
+
+async def test_the_solo_records_pointer_keeps_where_and_when_and_a_far_year_is_refused(
+    say, db, service
+) -> None:
+    """ "/leaderboard everywhere" points to "/leaderboard nmbr9 everywhere" (it dropped the
+    scope, and the command it named found nothing here); a year past 9998 from Discord's own
+    option (no parser in between) is refused, not a crash.
+    """
+    from bot.commands import Command
+    from bot.service import CONSOLE, ChatRef, UserRef
+
+    await play_solo(say, db, 1)
+    [far] = await say("bob", "/leaderboard everywhere", chat="elsewhere")
+    assert far.text.splitlines()[-1] == (
+        "No games against others yet; for the solo records, see /leaderboard nmbr9 everywhere."
+    )
+    [refused] = await service.execute(
+        ChatRef(CONSOLE, "room"),
+        UserRef(CONSOLE, "alice", "alice"),
+        Command("leaderboard", options={"year": "9999"}),
+    )
+    assert refused.event["reason"] == "BAD_COMMAND", refused.text
+    assert refused.text.startswith("There are no results of the year 9999: name one from 2000")
