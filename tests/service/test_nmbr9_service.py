@@ -680,9 +680,9 @@ async def test_when_the_bots_resign_in_turn_each_news_has_its_own_board(db, cloc
 async def test_the_solo_records_pointer_keeps_where_and_when_and_a_far_year_is_refused(
     say, db, service
 ) -> None:
-    """ "/leaderboard everywhere" points to "/leaderboard nmbr9 everywhere" (it dropped the
-    scope, and the command it named found nothing here); a year past 9998 from Discord's own
-    option (no parser in between) is refused, not a crash.
+    """The pointer of /leaderboard everywhere names /leaderboard nmbr9 everywhere (it dropped
+    the scope, and the command it named found nothing here); a year past 9998 from Discord's
+    own option (no parser in between) is refused, not a crash.
     """
     from bot.commands import Command
     from bot.service import CONSOLE, ChatRef, UserRef
