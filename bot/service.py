@@ -2267,10 +2267,13 @@ class Service:
         score = state.scores[0]
         # Read in a group and in the player's private chat alike: no "their", no "your".
         text = f"Solo record in {table.gdef.title} for {user.display_name}: {best}."
-        if record.games == 1:  # nothing was beaten yet: no "best yet!"
+        earlier = await self.db.results.solo_records(key, user_id=user.id, excluding=table.row.id)
+        if not earlier:  # nothing was beaten yet: no "best yet!"
             text += " This first game sets it; the next ones try to beat it."
-        elif best == score:
+        elif score > earlier[0].best:
             text += f" This game's {score} is the best yet!"
+        elif score == earlier[0].best:
+            text += f" This game's {score} equals it."
         return Reply(
             _chat_target(table.chat),
             text,

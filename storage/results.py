@@ -110,16 +110,21 @@ class ResultRepository(Repository):
         chat_id: int | None = None,
         year: int | None = None,
         limit: int = 10,
+        excluding: int | None = None,
     ) -> list[SoloRecord]:
         """Return the best scores of one-seat games played to the end, highest first.
 
-        Of one user if given, within a chat if given, of one UTC calendar year if given.
+        Of one user if given, within a chat if given, of one UTC calendar year if given, leaving
+        out the game `excluding` if given (the record before it).
         """
         where, params = _filters(chat_id=chat_id, game_key=game_key, year=year)
         where += ["r.players = 1", "r.won = 1"]
         if user_id is not None:
             where.append("r.user_id = ?")
             params.append(user_id)
+        if excluding is not None:
+            where.append("r.game_id <> ?")
+            params.append(excluding)
         params.append(limit)
         async with self._db.read() as conn:
             rows = await fetch_all(

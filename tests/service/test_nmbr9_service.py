@@ -315,7 +315,7 @@ async def test_rules_tell_the_round_deadline_and_what_a_missed_one_does(say) -> 
 
 
 async def play_solo(say, db, seed: int) -> int:
-    first = not await db.results.solo_records("nmbr9")
+    earlier = await db.results.solo_records("nmbr9")
     await say("alice", f"/new nmbr9 seed={seed}")
     replies = await say("alice", "/start")
     game_id = next(r.event["game_id"] for r in replies if r.kind == "game_started")
@@ -326,10 +326,15 @@ async def play_solo(say, db, seed: int) -> int:
     record = public(replies)[2]
     best = record.event["record"]
     assert record.text.startswith(f"Solo record in NMBR 9 for alice: {best}.")
-    if first:  # nothing beaten yet
+    score = record.event["score"]
+    if not earlier:  # nothing beaten yet
         assert record.text.endswith(" This first game sets it; the next ones try to beat it.")
-    elif record.event["score"] == best:
+    elif score > earlier[0].best:
         assert record.text.endswith(f" This game's {best} is the best yet!")
+    elif score == earlier[0].best:  # equalled, not beaten (it said "the best yet!")
+        assert record.text.endswith(f" This game's {best} equals it.")
+    else:
+        assert record.text == f"Solo record in NMBR 9 for alice: {best}."
     over = public(replies)[1]
     score = over.event["scores"][0]
     # A solo game has no winner to name, only a score.
@@ -699,3 +704,11 @@ async def test_the_solo_records_pointer_keeps_where_and_when_and_a_far_year_is_r
     )
     assert refused.event["reason"] == "BAD_COMMAND", refused.text
     assert refused.text.startswith("There are no results of the year 9999: name one from 2000")
+
+
+async def test_equalling_the_solo_record_is_said_as_such(say, db) -> None:
+    """The same deck played the same way twice: the second game equals the record, it does not
+    beat it (it said "the best yet!"; `play_solo` checks the words).
+    """
+    await play_solo(say, db, 1)
+    await play_solo(say, db, 1)
