@@ -1366,9 +1366,7 @@ class Service:
                 assert table.state is not None
                 told = await self._time_out(table, table.state, seat_no)
                 for timeout in await self.db.games.moves(row.id, seat_no=seat_no, last=1):
-                    await self.db.notices.first_notice(
-                        row.id, f"seat {seat_no}", f"late {timeout.seq}"
-                    )
+                    await self._told_late(row.id, seat_no, timeout.seq)
                 late = ServiceError(
                     "TIME_RAN_OUT",
                     f"Your time ran out in game #{row.id} before this arrived "
@@ -1517,11 +1515,13 @@ class Service:
             return False  # nothing happened in the game lately, no timeout either
         for move in await self.db.games.moves(row.id, seat_no=seat_no, last=1):
             late = move.notation == "timeout" and self.clock() - move.created_at <= grace
-            if late and await self.db.notices.first_notice(
-                row.id, f"seat {seat_no}", f"late {move.seq}"
-            ):
+            if late and await self._told_late(row.id, seat_no, move.seq):
                 return True
         return False
+
+    async def _told_late(self, game_id: int, seat_no: int, seq: int) -> bool:
+        """Note that the seat was told its timeout (move `seq`) came first; True the first time."""
+        return await self.db.notices.first_notice(game_id, f"seat {seat_no}", f"late {seq}")
 
     async def _ran_out(self, game_id: int, seat_no: int) -> bool:
         """Return True when `seat_no` missed the deadline that the game's last moves applied.
@@ -1718,16 +1718,14 @@ class Service:
         once no person is left), the end shows its own board: the news shows the one it told.
         """
         told = replies + await self._run_bots(table, state)
-        if not (self.render and table.gdef.round_of(state) is not None):
-            return told
-        if not any(_undrawn(reply) for reply in told):
+        rounds = table.gdef.round_of(state) is not None
+        if not (self.render and rounds and any(_undrawn(reply) for reply in told)):
             return told
         latest = await self._table(await self._reload(table.row))
-        assert latest.state is not None
-        if latest.state.outcome is not None:  # the end shows its board: this news, its own
-            latest = table
-        assert latest.state is not None
-        images = await self._board_images(latest, latest.state)
+        # Once the bots' moves ended the game, the end shows its board: this news, its own.
+        shown = table if latest.state is None or latest.state.outcome is not None else latest
+        assert shown.state is not None
+        images = await self._board_images(shown, shown.state)
         return [replace(reply, images=images) if _undrawn(reply) else reply for reply in told]
 
     @staticmethod
@@ -2261,13 +2259,11 @@ class Service:
 
     async def _solo_record(self, table: _Table, state: GameState, user: User) -> Reply:
         """Tell the chat a solo player's personal record in this game after a finished game."""
-        key = table.row.game_key
-        [record] = await self.db.results.solo_records(key, user_id=user.id)  # this game counts
-        best = record.best
-        score = state.scores[0]
+        key, score = table.row.game_key, state.scores[0]
+        earlier = await self.db.results.solo_records(key, user_id=user.id, excluding=table.row.id)
+        best = max(score, earlier[0].best) if earlier else score  # this game counts too
         # Read in a group and in the player's private chat alike: no "their", no "your".
         text = f"Solo record in {table.gdef.title} for {user.display_name}: {best}."
-        earlier = await self.db.results.solo_records(key, user_id=user.id, excluding=table.row.id)
         if not earlier:  # nothing was beaten yet: no "best yet!"
             text += " This first game sets it; the next ones try to beat it."
         elif score > earlier[0].best:
@@ -2815,7 +2811,8 @@ class Service:
     async def _cmd_stats(self, ctx: _Ctx, command: Command) -> list[Reply]:
         user = ctx.user
         if command.player_ids:
-            user = (await self._people_named(ctx, command))[0][0]
+            people, _strangers = await self._people_named(ctx, command)
+            user = people[0]
         elif command.players:
             name = command.players[0]
             found = await self._person(ctx, name)

@@ -73,7 +73,7 @@ from bot.adapters.common import (
     image_name,
     short_description,
 )
-from bot.commands import COMMANDS, MOVE_WORDS, CommandError, parse_command
+from bot.commands import COMMANDS, MOVE_WORDS, SPECS, CommandError, parse_command
 from bot.config import Settings
 from bot.core.errors import GameError, Reason
 from bot.core.words import clip
@@ -909,15 +909,10 @@ class TelegramFrontEnd:
         running in a group, a bare /pass asked which).
         """
         replied = message.reply_to_message
-        parsed = _parse_quietly(text)
-        if (
-            replied is None
-            or parsed is None
-            or parsed[1] is not None
-            or message.chat.type == ChatType.PRIVATE
-        ):
+        if replied is None or message.chat.type == ChatType.PRIVATE:
             return text
-        spec = next((s for s in COMMANDS if s.name == parsed[0]), None)
+        parsed = _parse_quietly(text)
+        spec = SPECS.get(parsed[0]) if parsed is not None and parsed[1] is None else None
         if spec is None or not spec.takes_game_id:
             return text
         game_id = await self.boards.game_of(PLATFORM, str(message.chat.id), str(replied.message_id))
