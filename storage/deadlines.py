@@ -39,10 +39,11 @@ from storage.models import Deadline, DeadlineState, NewDeadline
 if TYPE_CHECKING:
     from storage.database import Database
 
-_COLUMNS = "id, game_id, kind, due_at, turn, state, payload"
+_COLUMNS = "id, game_id, kind, due_at, turn, state, payload, created_at"
 _QUALIFIED = ", ".join(f"d.{column.strip()}" for column in _COLUMNS.split(","))
-# The chat platform of a deadline's game, for a process that serves only some platforms.
-_ON_PLATFORM = " JOIN games g ON g.id = d.game_id JOIN chats c ON c.id = g.chat_id"
+# The chat of a deadline's game: its platform (a process serves only some platforms) and whether
+# the bot is out of it (its deadlines are held).
+_WITH_CHAT = " JOIN games g ON g.id = d.game_id JOIN chats c ON c.id = g.chat_id"
 
 
 def _claim(deadline_id: int, claimed: datetime | None) -> tuple[str, tuple[object, ...]]:
@@ -53,13 +54,17 @@ def _claim(deadline_id: int, claimed: datetime | None) -> tuple[str, tuple[objec
 
 
 def _pending(platforms: Sequence[str] | None) -> tuple[str, tuple[object, ...]]:
-    """Return the WHERE clause (and its parameters) of pending deadlines of `platforms`."""
+    """Return the WHERE clause (and its parameters) of pending deadlines of `platforms`.
+
+    Those of a chat the bot is out of are held: left out.
+    """
+    held = "d.state = 'pending' AND c.away_since IS NULL"
     if platforms is None:
-        return "d.state = 'pending'", ()
+        return held, ()
     if not platforms:  # a process that serves no platform fires nothing
         return "0", ()
     marks = ", ".join("?" * len(platforms))
-    return f"d.state = 'pending' AND c.platform IN ({marks})", tuple(platforms)
+    return f"{held} AND c.platform IN ({marks})", tuple(platforms)
 
 
 _INSERT = (
@@ -77,6 +82,7 @@ def _deadline(row: sqlite3.Row) -> Deadline:
         turn=row["turn"],
         state=cast(DeadlineState, row["state"]),
         payload=load_json(row["payload"]),
+        created_at=from_epoch(row["created_at"]),
     )
 
 
@@ -109,6 +115,25 @@ async def cancel_pending(conn: aiosqlite.Connection, game_id: int) -> int:
         "UPDATE deadlines SET state = 'cancelled' WHERE game_id = ? AND state = 'pending'",
         (game_id,),
     )
+
+
+async def resume_held(
+    db: Database, conn: aiosqlite.Connection, chat_id: int, *, since: int, until: int
+) -> None:
+    """Put off a chat's pending deadlines by the time they were held (caller's transaction).
+
+    The dispatcher is told after commit. Held from `since` (the bot left), or from when the
+    deadline was set if later, to `until`.
+    """
+    rows = await fetch_all(
+        conn,
+        "UPDATE deadlines SET due_at = due_at + ? - max(?, created_at)"
+        " WHERE state = 'pending' AND game_id IN (SELECT id FROM games WHERE chat_id = ?)"
+        " RETURNING due_at",
+        (until, since, chat_id),
+    )
+    if rows:
+        db._deadline_added(from_epoch(min(row["due_at"] for row in rows)))
 
 
 class DeadlineRepository(Repository):
@@ -144,7 +169,7 @@ class DeadlineRepository(Repository):
         async with self._db.read() as conn:
             rows = await fetch_all(
                 conn,
-                f"SELECT {_QUALIFIED} FROM deadlines d{'' if platforms is None else _ON_PLATFORM}"
+                f"SELECT {_QUALIFIED} FROM deadlines d{_WITH_CHAT}"
                 f" WHERE {where} AND d.due_at <= ? ORDER BY d.due_at, d.id LIMIT ?",
                 (*params, to_epoch(now), limit),
             )
@@ -156,8 +181,7 @@ class DeadlineRepository(Repository):
         async with self._db.read() as conn:
             row = await fetch_one(
                 conn,
-                f"SELECT min(d.due_at) FROM deadlines d{'' if platforms is None else _ON_PLATFORM}"
-                f" WHERE {where}",
+                f"SELECT min(d.due_at) FROM deadlines d{_WITH_CHAT} WHERE {where}",
                 params,
             )
         return None if row is None or row[0] is None else from_epoch(row[0])

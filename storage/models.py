@@ -40,6 +40,9 @@ class Chat:
     platform: str
     platform_chat_id: str
     title: str | None
+    # Since when the bot has been out of the chat (removed from a group), None while it is in:
+    # the chat's deadlines are held meanwhile.
+    away_since: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +111,8 @@ class Deadline:
     turn: int
     state: DeadlineState
     payload: dict[str, Any]
+    # When it was set (its chat's time away counts from then on); not part of its identity.
+    created_at: datetime | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)

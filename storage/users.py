@@ -15,6 +15,8 @@
 - `get_chat(chat_id) -> Chat | None`
 - `get_chat_by_platform_id(platform, platform_chat_id) -> Chat | None`
 - `move_chat(platform, old_platform_chat_id, new_platform_chat_id, *, now=None) -> Chat | None`
+- `set_away(chat_id, away, *, now=None) -> Chat | None`: the bot left the chat (its games'
+  deadlines are held) or is back (they are shifted by the time away, and pending again)
 
 Platform ids are stored as text (Discord snowflakes and Telegram ids both fit), so callers may
 pass ints.
@@ -26,11 +28,12 @@ import sqlite3
 from datetime import datetime
 
 from storage._base import Repository, execute, fetch_all, fetch_one
-from storage._codec import to_epoch, utcnow
+from storage._codec import from_epoch_or_none, to_epoch, utcnow
+from storage.deadlines import resume_held
 from storage.models import Chat, User
 
 _USER_COLUMNS = "id, platform, platform_user_id, display_name, dm_allowed, handle"
-_CHAT_COLUMNS = "id, platform, platform_chat_id, title"
+_CHAT_COLUMNS = "id, platform, platform_chat_id, title, away_since"
 
 
 def _user(row: sqlite3.Row) -> User:
@@ -50,6 +53,7 @@ def _chat(row: sqlite3.Row) -> Chat:
         platform=row["platform"],
         platform_chat_id=row["platform_chat_id"],
         title=row["title"],
+        away_since=from_epoch_or_none(row["away_since"]),
     )
 
 
@@ -235,4 +239,32 @@ class ChatRepository(Repository):
                 conn, f"SELECT {_CHAT_COLUMNS} FROM chats WHERE id = ?", (new["id"],)
             )
         assert row is not None  # the merged chat is the one kept
+        return _chat(row)
+
+    async def set_away(
+        self, chat_id: int, away: bool, *, now: datetime | None = None
+    ) -> Chat | None:
+        """Note the bot out of a chat (`away`) or back in it; return the chat (None: unknown).
+
+        Away, the chat's deadlines are held: the due queries skip them. Back, every pending
+        deadline of its games is put off by the time it spent held (from when the bot left, or
+        from when the deadline was set if later: a move sent privately meanwhile), so each
+        turn has the time it had left. Saying it twice changes nothing the second time.
+        """
+        stamp = to_epoch(now or utcnow())
+        async with self._db.transaction() as conn:
+            row = await fetch_one(
+                conn, f"SELECT {_CHAT_COLUMNS} FROM chats WHERE id = ?", (chat_id,)
+            )
+            if row is None or (row["away_since"] is not None) == away:
+                return None if row is None else _chat(row)
+            if not away:
+                await resume_held(self._db, conn, chat_id, since=row["away_since"], until=stamp)
+            row = await fetch_one(
+                conn,
+                f"UPDATE chats SET away_since = ?, updated_at = ? WHERE id = ?"
+                f" RETURNING {_CHAT_COLUMNS}",
+                (stamp if away else None, stamp, chat_id),
+            )
+        assert row is not None  # read above inside this transaction
         return _chat(row)

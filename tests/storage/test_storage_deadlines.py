@@ -220,3 +220,41 @@ async def test_a_claim_taken_back_is_no_longer_its_firers(db, make, t0):
     assert await db.deadlines.release_deadline(deadline.id, t0) is False
     assert await db.deadlines.finish_deadline(deadline.id, later) is True
     assert (await db.deadlines.get_deadline(deadline.id)).state == "done"
+
+
+async def test_a_chat_the_bot_left_holds_its_deadlines_until_it_is_back(db, make, t0):
+    """Away, a chat's deadlines are skipped; back, each keeps the time it had left.
+
+    A deadline set while away (a move sent privately) counts from when it was set.
+    """
+    hour = timedelta(hours=1)
+    chat = await make.chat()
+    other = await make.chat(chat_id="elsewhere")
+    alice = await make.user("Alice")
+    game = await make.active(chat, [alice], deadlines=[])
+    there = await make.active(other, [alice], deadlines=[])
+    add = db.deadlines.add_deadline
+    before = await add(game.id, NewDeadline("timeout", t0 + 2 * hour, 0), now=t0 - hour)
+    elsewhere = await add(there.id, NewDeadline("timeout", t0 + hour, 0), now=t0)
+    assert (await db.chats.set_away(chat.id, True, now=t0)).away_since == t0
+    meanwhile = await add(
+        game.id, NewDeadline("timeout", t0 + 90 * timedelta(minutes=1), 1), now=t0 + hour / 2
+    )
+    later = t0 + 10 * hour
+    assert [d.id for d in await db.deadlines.due_deadlines(later)] == [elsewhere.id]
+    assert [d.id for d in await db.deadlines.due_deadlines(later, platforms=["console"])] == [
+        elsewhere.id
+    ]
+    assert await db.deadlines.cancel_deadline(elsewhere.id)
+    assert await db.deadlines.next_due_at() is None
+    assert (await db.chats.get_chat(chat.id)).away_since == t0
+    back = await db.chats.set_away(chat.id, False, now=later)
+    assert back is not None
+    assert back.away_since is None
+    due = {d.id: d.due_at for d in await db.deadlines.pending_deadlines(game.id)}
+    assert due == {before.id: later + 2 * hour, meanwhile.id: later + hour}
+    assert await db.deadlines.next_due_at() == later + hour
+    again = await db.chats.set_away(chat.id, False, now=later + hour)  # said twice: no change
+    assert again == back
+    assert {d.id: d.due_at for d in await db.deadlines.pending_deadlines(game.id)} == due
+    assert await db.chats.set_away(999, True) is None
