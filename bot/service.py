@@ -1069,11 +1069,38 @@ class Service:
         return await self._person(ctx, name)
 
     async def _person(self, ctx: _Ctx, name: str) -> User | None:
-        """Return the person an @name means: the one the platform tied it to, else by name."""
+        """Return the person an @name means: the one the platform tied it to, else by name.
+
+        Typed (not picked from the platform's list), an @username is its holder's, wherever
+        they play. A name shown is not one person's: the people who play or played in this
+        chat come first, so another chat's Sam is meant only when nobody here goes by the name;
+        of several, the one whose name is written exactly so. Past that it is asked about,
+        never guessed.
+        """
         platform_id = ctx.mentioned.get(name)
         if platform_id is not None:
             return await self.db.users.get_user_by_platform_id(ctx.chat.platform, platform_id)
-        return await self.db.users.find_user_by_name(ctx.chat.platform, name)
+        users = self.db.users
+        everyone = await users.find_users_by_name(ctx.chat.platform, name)
+        if not everyone or everyone[0].handle is not None:  # a handle is one person's
+            return everyone[0] if everyone else None
+        found = await users.find_users_by_name(ctx.chat.platform, name, chat_id=ctx.chat.id)
+        here = bool(found)
+        if not here:
+            found = everyone
+        if len(found) == 1:
+            return found[0]
+        exact = [user for user in found if user.display_name == name]
+        if len(exact) == 1:
+            return exact[0]
+        who = f"{len(found)} people here go by {clip(name, 32)}"
+        if not here:
+            who = f"Nobody here goes by {clip(name, 32)}, and {len(found)} people elsewhere do"
+        raise ServiceError(
+            "AMBIGUOUS_PLAYER",
+            f"{who}: type @ and pick the one you mean from the list of members, so I can tell"
+            " them apart.",
+        )
 
     async def _cmd_join(self, ctx: _Ctx, command: Command) -> list[Reply]:
         if command.game_id is None:
