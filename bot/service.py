@@ -2426,10 +2426,28 @@ class Service:
             for seat, score in enumerate(outcome.scores)
         ]
 
+    def _ranking(self, key: str | None, year: int | None) -> tuple[int | None, bool]:
+        """Return the year and the order (by points?) of a leaderboard asked for.
+
+        Numfeud's World Ranking is yearly (UTC, reset on 1 January) and ranks by points: a
+        Numfeud leaderboard without a year is this year's. Other games count all time, by wins.
+        """
+        if year is None and key == "numfeud":
+            year = self.clock().astimezone(UTC).year
+        return year, year is not None and key == "numfeud"
+
     async def _standings(self, table: _Table) -> dict[int, int]:
-        """Return user id -> rank on this chat's leaderboard of this game."""
+        """Return user id -> rank on this chat's ranking of this game that /leaderboard shows.
+
+        Numfeud's is this year's World Ranking, by points (`_ranking`).
+        """
+        year, by_points = self._ranking(table.row.game_key, None)
         rows = await self.db.results.leaderboard(
-            chat_id=table.row.chat_id, game_key=table.row.game_key, limit=10_000
+            chat_id=table.row.chat_id,
+            game_key=table.row.game_key,
+            limit=LEADERBOARD_READ,
+            year=year,
+            by_points=by_points,
         )
         return {row.user_id: rank for rank, row in zip(_leader_places(rows), rows, strict=True)}
 
@@ -2483,7 +2501,10 @@ class Service:
         # a bot ranks her all the same, and a bare "#1" read like a win).
         new = any(r["after"] and not r["before"] for r in ranking)
         if len(moves) > 1 or new or any("→" in move for move in moves):
-            lines.append(f"{table.gdef.title} leaderboard here: " + ", ".join(moves) + ".")
+            # Named as /leaderboard <game> names the ranking it shows by default.
+            year, by_points = self._ranking(table.row.game_key, None)
+            board = f"World Ranking {year}" if by_points else "leaderboard"
+            lines.append(f"{table.gdef.title} {board} here: " + ", ".join(moves) + ".")
         if ranking:  # a person played: they may want to play again
             lines.append(f"Play again with /rematch game={table.row.id}.")
         return Reply(
@@ -2753,7 +2774,6 @@ class Service:
             raise CommandError(f"{no_such_game(key)} {usage('leaderboard')}")
         everywhere = command.options.get("scope") == "everywhere"
         where = "every chat" if everywhere else "this chat"
-        # Numfeud's World Ranking is yearly (UTC, reset on 1 January) and ranks by points.
         year_text = command.options.get("year")
         year = int(year_text) if year_text else None
         if year is not None and not FIRST_YEAR <= year <= LAST_YEAR:  # (as the parser says it)
@@ -2761,9 +2781,7 @@ class Service:
                 f"There are no results of the year {year}: name one from {FIRST_YEAR} on. "
                 f"{usage('leaderboard')}"
             )
-        if year is None and key == "numfeud":
-            year = self.clock().astimezone(UTC).year
-        by_points = year is not None and key == "numfeud"
+        year, by_points = self._ranking(key, year)
         ranked = await self.db.results.leaderboard(
             chat_id=None if everywhere else ctx.chat.id,
             game_key=key,
