@@ -1069,11 +1069,38 @@ class Service:
         return await self._person(ctx, name)
 
     async def _person(self, ctx: _Ctx, name: str) -> User | None:
-        """Return the person an @name means: the one the platform tied it to, else by name."""
+        """Return the person an @name means: the one the platform tied it to, else by name.
+
+        Typed (not picked from the platform's list), an @username is its holder's, wherever
+        they play. A name shown is not one person's: the people who play or played in this
+        chat come first, so another chat's Sam is meant only when nobody here goes by the name;
+        of several, the one whose name is written exactly so. Past that it is asked about,
+        never guessed.
+        """
         platform_id = ctx.mentioned.get(name)
         if platform_id is not None:
             return await self.db.users.get_user_by_platform_id(ctx.chat.platform, platform_id)
-        return await self.db.users.find_user_by_name(ctx.chat.platform, name)
+        users = self.db.users
+        everyone = await users.find_users_by_name(ctx.chat.platform, name)
+        if not everyone or everyone[0].handle is not None:  # a handle is one person's
+            return everyone[0] if everyone else None
+        found = await users.find_users_by_name(ctx.chat.platform, name, chat_id=ctx.chat.id)
+        here = bool(found)
+        if not here:
+            found = everyone
+        if len(found) == 1:
+            return found[0]
+        exact = [user for user in found if user.display_name == name]
+        if len(exact) == 1:
+            return exact[0]
+        who = f"{len(found)} people here go by {clip(name, 32)}"
+        if not here:
+            who = f"Nobody here goes by {clip(name, 32)}, and {len(found)} people elsewhere do"
+        raise ServiceError(
+            "AMBIGUOUS_PLAYER",
+            f"{who}: type @ and pick the one you mean from the list of members, so I can tell"
+            " them apart.",
+        )
 
     async def _cmd_join(self, ctx: _Ctx, command: Command) -> list[Reply]:
         if command.game_id is None:
@@ -2399,10 +2426,28 @@ class Service:
             for seat, score in enumerate(outcome.scores)
         ]
 
+    def _ranking(self, key: str | None, year: int | None) -> tuple[int | None, bool]:
+        """Return the year and the order (by points?) of a leaderboard asked for.
+
+        Numfeud's World Ranking is yearly (UTC, reset on 1 January) and ranks by points: a
+        Numfeud leaderboard without a year is this year's. Other games count all time, by wins.
+        """
+        if year is None and key == "numfeud":
+            year = self.clock().astimezone(UTC).year
+        return year, year is not None and key == "numfeud"
+
     async def _standings(self, table: _Table) -> dict[int, int]:
-        """Return user id -> rank on this chat's leaderboard of this game."""
+        """Return user id -> rank on this chat's ranking of this game that /leaderboard shows.
+
+        Numfeud's is this year's World Ranking, by points (`_ranking`).
+        """
+        year, by_points = self._ranking(table.row.game_key, None)
         rows = await self.db.results.leaderboard(
-            chat_id=table.row.chat_id, game_key=table.row.game_key, limit=10_000
+            chat_id=table.row.chat_id,
+            game_key=table.row.game_key,
+            limit=LEADERBOARD_READ,
+            year=year,
+            by_points=by_points,
         )
         return {row.user_id: rank for rank, row in zip(_leader_places(rows), rows, strict=True)}
 
@@ -2456,7 +2501,10 @@ class Service:
         # a bot ranks her all the same, and a bare "#1" read like a win).
         new = any(r["after"] and not r["before"] for r in ranking)
         if len(moves) > 1 or new or any("→" in move for move in moves):
-            lines.append(f"{table.gdef.title} leaderboard here: " + ", ".join(moves) + ".")
+            # Named as /leaderboard <game> names the ranking it shows by default.
+            year, by_points = self._ranking(table.row.game_key, None)
+            board = f"World Ranking {year}" if by_points else "leaderboard"
+            lines.append(f"{table.gdef.title} {board} here: " + ", ".join(moves) + ".")
         if ranking:  # a person played: they may want to play again
             lines.append(f"Play again with /rematch game={table.row.id}.")
         return Reply(
@@ -2726,7 +2774,6 @@ class Service:
             raise CommandError(f"{no_such_game(key)} {usage('leaderboard')}")
         everywhere = command.options.get("scope") == "everywhere"
         where = "every chat" if everywhere else "this chat"
-        # Numfeud's World Ranking is yearly (UTC, reset on 1 January) and ranks by points.
         year_text = command.options.get("year")
         year = int(year_text) if year_text else None
         if year is not None and not FIRST_YEAR <= year <= LAST_YEAR:  # (as the parser says it)
@@ -2734,9 +2781,7 @@ class Service:
                 f"There are no results of the year {year}: name one from {FIRST_YEAR} on. "
                 f"{usage('leaderboard')}"
             )
-        if year is None and key == "numfeud":
-            year = self.clock().astimezone(UTC).year
-        by_points = year is not None and key == "numfeud"
+        year, by_points = self._ranking(key, year)
         ranked = await self.db.results.leaderboard(
             chat_id=None if everywhere else ctx.chat.id,
             game_key=key,
@@ -2753,6 +2798,14 @@ class Service:
         mine = next(((r, row) for r, row in board if row.user_id == ctx.user.id), None)
         below = mine if mine is not None and mine not in top else None
         rows = [row for _rank, row in top]
+        # Names as the image draws them: two people who show the same one told apart ("Sam",
+        # "Sam-2"), the asker's row below included, so text and picture name the same rows.
+        ranked_rows = [*top, below] if below is not None else top
+        names = _told_apart([row.display_name for _rank, row in ranked_rows])
+        shown = [
+            (rank, name, row) for (rank, row), name in zip(top, names[: len(top)], strict=True)
+        ]
+        more = f"… and {unshown} more sharing those places" if unshown > 0 else ""
         game = GAMES[key].title if key else "all games"
         if year is None:
             title = f"Leaderboard of {where} — {game}"
@@ -2761,11 +2814,12 @@ class Service:
         else:
             title = f"Leaderboard {year} of {where} — {game}"
         lines = [title]
-        lines += [_leader_line(rank, row) for rank, row in top]
-        if unshown > 0:
-            lines.append(f"… and {unshown} more sharing those places")
-        if below is not None:
-            lines += ["…", _leader_line(*below)]
+        lines += [_leader_line(*line) for line in shown]
+        if more:
+            lines.append(more)
+        asker = None if below is None else (below[0], names[-1], below[1])
+        if asker is not None:
+            lines += ["…", _leader_line(*asker)]
         # Games played alone rank nobody: the best personal records, apart.
         scope = None if everywhere else ctx.chat.id
         solo = (
@@ -2789,21 +2843,28 @@ class Service:
                 lines.append("No finished games yet.")
         elif alone:
             lines.append(f"Solo records: see {listed}.")
+        solo_names = _told_apart([record.display_name for record in solo])
         if solo:
-            lines.append("Solo records: " + ", ".join(f"{r.display_name} {r.best}" for r in solo))
+            lines.append(
+                "Solo records: "
+                + ", ".join(f"{n} {r.best}" for n, r in zip(solo_names, solo, strict=True))
+            )
+        images = await self._leaderboard_images(
+            title, shown, asker, more, list(zip(solo_names, solo, strict=True)), ctx.user.id
+        )
         return [
             Reply(
                 ctx.to_chat,
                 "\n".join(lines),
-                images=await self._leaderboard_images(top, title, mine, solo, ctx.user.id),
+                images=images,
                 event={
                     "type": "leaderboard",
                     "game": key,
                     "year": year,
                     "scope": "everywhere" if everywhere else "chat",
-                    "rows": [_row_json(rank, row) for rank, row in top],
-                    "asker_row": None if below is None else _row_json(*below),
-                    "solo_records": {r.display_name: r.best for r in solo},
+                    "rows": [_row_json(*line) for line in shown],
+                    "asker_row": None if asker is None else _row_json(*asker),
+                    "solo_records": {n: r.best for n, r in zip(solo_names, solo, strict=True)},
                 },
             )
         ]
@@ -2844,7 +2905,7 @@ class Service:
         event: dict[str, Any] = {
             "type": "stats",
             "player": user.display_name,
-            "games": {k: _row_json(None, s) for k, s in per_game.items()},
+            "games": {k: _row_json(None, user.display_name, s) for k, s in per_game.items()},
             "solo_records": {k: r.best for k, r in solo.items()},
         }
         if user.id != ctx.user.id:  # someone else's record: also how the two did together
@@ -2938,12 +2999,18 @@ class Service:
 
     async def _leaderboard_images(
         self,
-        top: Sequence[tuple[int, LeaderboardRow]],
         title: str,
-        mine: tuple[int, LeaderboardRow] | None,
-        solo: Sequence[SoloRecord],
-        asker: int,
+        shown: Sequence[tuple[int, str, LeaderboardRow]],
+        asker: tuple[int, str, LeaderboardRow] | None,
+        more: str,
+        solo: Sequence[tuple[str, SoloRecord]],
+        asker_id: int,
     ) -> tuple[bytes | Image, ...]:
+        """Draw the leaderboard the text lists: the same rows, names, cut and asker's row.
+
+        Only the asker's own row is marked (by user id: others may show the same name and
+        record); `asker` is their row when it is below those `shown`.
+        """
         if not self.render:
             return ()
         try:
@@ -2956,20 +3023,21 @@ class Service:
         if make is None or row_type is None or solo_type is None:
             return ()
         leader_rows = [
-            row_type(rank, row.display_name, row.games, row.wins, row.points) for rank, row in top
+            row_type(rank, name, row.games, row.wins, row.points, mine=row.user_id == asker_id)
+            for rank, name, row in shown
         ]
         viewer = None
-        if mine is not None:
-            rank, row = mine
-            viewer = row_type(rank, row.display_name, row.games, row.wins, row.points)
+        if asker is not None:
+            rank, name, row = asker
+            viewer = row_type(rank, name, row.games, row.wins, row.points, mine=True)
         # Equal records share a place, as on the ranked table (1, 1, 3).
-        ranks = places([record.best for record in solo])
+        ranks = places([record.best for _name, record in solo])
         records = [
-            solo_type(rank, r.display_name, r.games, r.best, mine=r.user_id == asker)
-            for rank, r in zip(ranks, solo, strict=True)
+            solo_type(rank, name, r.games, r.best, mine=r.user_id == asker_id)
+            for rank, (name, r) in zip(ranks, solo, strict=True)
         ]
         data = await asyncio.to_thread(
-            make, leader_rows, title=title, viewer_row=viewer, solo=records
+            make, leader_rows, title=title, viewer_row=viewer, more=more, solo=records
         )
         return (Image("leaderboard.png", data),)
 
@@ -3363,10 +3431,12 @@ def _already_played(game_id: int) -> ServiceError:
 
 
 def _told_apart(names: Sequence[str]) -> tuple[str, ...]:
-    """Return the seats' names with a repeated one numbered, as bots are ("Sam", "Sam-2").
+    """Return names with a repeated one numbered, as bots are ("Sam", "Sam-2").
 
     Two people may show the same name (Telegram users without a username are known by their
-    full name): "Sam vs Sam" would leave nobody knowing whose turn it is.
+    full name): "Sam vs Sam" would leave nobody knowing whose turn it is, and two "1. Sam" rows
+    nobody knowing whose record is whose. A game's seats and a leaderboard's rows (its text and
+    its image alike) are named through it.
     """
     seen: dict[str, int] = {}
     out = []
@@ -3377,10 +3447,13 @@ def _told_apart(names: Sequence[str]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _leader_line(rank: int, row: LeaderboardRow) -> str:
-    """Return one leaderboard line: "2. bob: 3 wins in 5 games, 412 points"."""
+def _leader_line(rank: int, name: str, row: LeaderboardRow) -> str:
+    """Return one leaderboard line: "2. bob: 3 wins in 5 games, 412 points".
+
+    `name` is the row's name as the leaderboard shows it (`_told_apart`).
+    """
     return (
-        f"{rank}. {row.display_name}: {plural(row.wins, 'win')} in"
+        f"{rank}. {name}: {plural(row.wins, 'win')} in"
         f" {plural(row.games, 'game')}, {plural(row.points, 'point')}"
     )
 
@@ -3403,9 +3476,9 @@ def _leader_places(rows: Sequence[LeaderboardRow]) -> list[int]:
     return places([(row.wins, row.points) for row in rows])
 
 
-def _row_json(rank: int | None, row: LeaderboardRow) -> dict[str, Any]:
+def _row_json(rank: int | None, name: str, row: LeaderboardRow) -> dict[str, Any]:
     out: dict[str, Any] = {
-        "player": row.display_name,
+        "player": name,
         "games": row.games,
         "wins": row.wins,
         "points": row.points,

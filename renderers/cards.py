@@ -233,13 +233,14 @@ def render_game_over(state: GameState, *, names: Sequence[str], theme: Theme = D
 
 @dataclass(frozen=True, slots=True)
 class LeaderRow:
-    """One line of a leaderboard (the service maps storage rows to it)."""
+    """One line of a leaderboard (the service maps storage rows to it; `mine`: the asker's)."""
 
     rank: int
     name: str
     games: int
     wins: int
     points: int
+    mine: bool = False
 
     @property
     def values(self) -> tuple[int, ...]:
@@ -366,20 +367,25 @@ def render_leaderboard(
     *,
     title: str,
     viewer_row: LeaderRow | None = None,
+    more: str = "",
     solo: Sequence[SoloRow] = (),
     theme: Theme = DEFAULT,
 ) -> bytes:
     """Return the PNG of a leaderboard: the top 10 places, then the asker's row if not among them.
 
     `rows` come best first; every row that shares one of the top places is drawn (eleven tied
-    at #1 are eleven rows); `viewer_row` is the asking player's own row (None: not ranked).
-    `solo` are the best personal records of games played alone, drawn apart below: they
-    rank nobody against anybody, so they stand in a table of their own.
+    at #1 are eleven rows), the one with `mine` marked as the asker's — never another that
+    merely shows the same name and record. `more` is the line under them that says how many
+    more share those places when they were cut short ("… and 5 more sharing those places", as
+    the text says it). `viewer_row` is the asking player's own row when it is not among `rows`
+    (None: not ranked, or among them): drawn below a dotted line, marked. `solo` are the best
+    personal records of games played alone, drawn apart below: they rank nobody against
+    anybody, so they stand in a table of their own.
     """
     top = [row for row in rows if row.rank <= TOP]
     extra = viewer_row is not None and viewer_row not in top
     pad, width = theme.padding, theme.width
-    body = max(1, len(top)) * LINE + (LINE + 24 if extra else 0)
+    body = max(1, len(top)) * LINE + (LINE if more else 0) + (LINE + 24 if extra else 0)
     records = (SOLO_GAP + len(solo) * LINE) if solo else 0
     height = pad + 60 + 40 + body + records + pad + 8
     image = new_canvas(width, height, theme)
@@ -401,7 +407,11 @@ def render_leaderboard(
     drawn = [*top, viewer_row] if extra and viewer_row is not None else top
     shown = told_apart([player_name(r.name, fallback=f"player #{r.rank}") for r in drawn])
     for k, row in enumerate(top):
-        _leader_line(image, row, shown[k], y, shade=k % 2 == 0, mine=row == viewer_row, theme=theme)
+        _leader_line(image, row, shown[k], y, shade=k % 2 == 0, mine=row.mine, theme=theme)
+        y += LINE
+    if more:
+        line = fit_text(more, size=20, max_width=width - 2 * pad - 160)
+        text(draw, (pad + 80, y + LINE / 2), line, size=20, fill=theme.text_muted, anchor="lm")
         y += LINE
     if extra and viewer_row is not None:
         y += 12

@@ -7,6 +7,9 @@
 - `get_user_by_platform_id(platform, platform_user_id) -> User | None`
 - `find_user_by_name(platform, name) -> User | None` (the handle first, then a display name of
   someone without a handle; ASCII case-insensitive)
+- `find_users_by_name(platform, name, *, chat_id=None) -> list[User]`: everyone the name may
+  mean, in the order `find_user_by_name` prefers them; with `chat_id`, only the people who sit
+  or sat at a game of that chat
 - `set_dm_allowed(user_id, allowed) -> bool`
 
 `ChatRepository` (`db.chats`):
@@ -127,17 +130,38 @@ class UserRepository(Repository):
         their name. Display names are not unique: an exact-case match wins, then the most
         recently seen user.
         """
+        found = await self.find_users_by_name(platform, name, limit=1)
+        return found[0] if found else None
+
+    async def find_users_by_name(
+        self, platform: str, name: str, *, chat_id: int | None = None, limit: int = 100
+    ) -> list[User]:
+        """Return everyone `name` may mean, best first, as `find_user_by_name` picks.
+
+        With `chat_id`, only the people who sit or sat at a game of that chat (a lobby's
+        seat, a game played: a finished game keeps its seats beside its results): one chat's
+        Sam is not another's.
+        """
+        where = (
+            "platform = ? AND (handle = lower(?)"
+            " OR (handle IS NULL AND display_name = ? COLLATE NOCASE))"
+        )
+        params: list[object] = [platform, name, name]
+        if chat_id is not None:
+            where += (
+                " AND EXISTS (SELECT 1 FROM seats s JOIN games g ON g.id = s.game_id"
+                " WHERE s.user_id = users.id AND g.chat_id = ?)"
+            )
+            params.append(chat_id)
         async with self._db.read() as conn:
             rows = await fetch_all(
                 conn,
-                f"SELECT {_USER_COLUMNS} FROM users"
-                " WHERE platform = ? AND (handle = lower(?)"
-                " OR (handle IS NULL AND display_name = ? COLLATE NOCASE))"
+                f"SELECT {_USER_COLUMNS} FROM users WHERE {where}"
                 " ORDER BY handle IS NOT NULL DESC, display_name = ? DESC, updated_at DESC,"
-                " id DESC LIMIT 1",
-                (platform, name, name, name),
+                " id DESC LIMIT ?",
+                (*params, name, limit),
             )
-        return _user(rows[0]) if rows else None
+        return [_user(row) for row in rows]
 
     async def set_dm_allowed(self, user_id: int, allowed: bool) -> bool:
         """Record whether the bot may send this user direct messages; False if no such user."""

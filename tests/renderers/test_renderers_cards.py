@@ -20,7 +20,7 @@ from renderers import (
     render_game_over,
     render_leaderboard,
 )
-from renderers.cards import _ending, _headline, finishing_order
+from renderers.cards import LINE, _ending, _headline, finishing_order
 from renderers.toolkit import signed
 
 
@@ -140,13 +140,42 @@ def test_everyone_sharing_a_top_place_is_drawn() -> None:
 
 
 def test_the_asker_outside_the_top_ten_gets_a_row_below() -> None:
-    """A viewer ranked 17th adds a separated row; one in the top ten adds nothing."""
+    """A viewer ranked 17th adds a separated row; one in the top ten adds nothing: marked there."""
     base = size(render_leaderboard(rows(12), title="T"))
     outside = size(render_leaderboard(rows(12), title="T", viewer_row=LeaderRow(17, "Me", 2, 1, 9)))
-    inside_png = render_leaderboard(rows(12), title="T", viewer_row=rows(12)[3])
+    inside_png = render_leaderboard([replace(r, mine=r.rank == 4) for r in rows(12)], title="T")
     assert outside[1] > base[1]
     assert size(inside_png) == base
     assert inside_png != render_leaderboard(rows(12), title="T")  # the asker's row is marked
+
+
+def test_only_the_row_marked_mine_is_the_askers(monkeypatch) -> None:
+    """Two rows alike in name, place and record: only the one that is the asker's is marked."""
+    import renderers.cards as cards
+
+    marked: list[bool] = []
+    line = cards._leader_line
+
+    def spy(image, row, shown, y, **kw):
+        marked.append(kw["mine"])
+        line(image, row, shown, y, **kw)
+
+    monkeypatch.setattr(cards, "_leader_line", spy)
+    twins = [LeaderRow(1, "Sam", 2, 1, 10), LeaderRow(1, "Sam", 2, 1, 10, mine=True)]
+    render_leaderboard(twins, title="T")
+    assert marked == [False, True]
+
+
+def test_the_rows_cut_from_a_crowded_place_are_counted_under_the_rows() -> None:
+    """The text's "… and 5 more sharing those places" is a line of the picture too."""
+    tied = [LeaderRow(1, f"p{i}", 1, 1, 0) for i in range(25)]
+    more = "… and 5 more sharing those places"
+    plain = render_leaderboard(tied, title="T")
+    assert size(render_leaderboard(tied, title="T", more=more))[1] == size(plain)[1] + LINE
+    me = LeaderRow(31, "me", 30, 0, 0, mine=True)
+    below = render_leaderboard(tied, title="T", viewer_row=me)
+    counted = render_leaderboard(tied, title="T", viewer_row=me, more=more)
+    assert size(counted)[1] == size(below)[1] + LINE
 
 
 def test_an_empty_leaderboard_renders() -> None:

@@ -100,6 +100,17 @@ def test_names_that_only_undrawable_characters_told_apart_stay_apart(drawn: list
     assert any("bob-2" in line for line in drawn)
 
 
+def test_the_leaderboard_draws_how_many_more_share_the_places_after_the_rows(
+    drawn: list[str],
+) -> None:
+    """The cut crowd's line comes after the rows and before the asker's own row below."""
+    tied = [renderers.cards.LeaderRow(1, f"p{i}", 1, 1, 0) for i in range(3)]
+    me = renderers.cards.LeaderRow(31, "me", 30, 0, 0, mine=True)
+    more = "… and 5 more sharing those places"
+    renderers.cards.render_leaderboard(tied, title="T", viewer_row=me, more=more)
+    assert drawn.index("p2") < drawn.index(more) < drawn.index("me")
+
+
 def test_the_leaderboard_draws_the_solo_records_apart(drawn: list[str]) -> None:
     """Solo records get a table of their own below the ranking: names, games, best scores."""
     solo = [renderers.cards.SoloRow(1, "zoe", 3, 112), renderers.cards.SoloRow(2, "yan", 1, 95)]

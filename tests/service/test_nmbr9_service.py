@@ -376,6 +376,25 @@ async def test_solo_games_keep_the_personal_record(say, db) -> None:
     assert overall.text.splitlines()[-1] == "Solo records: see /leaderboard nmbr9."
 
 
+async def test_solo_records_of_two_players_showing_one_name_are_told_apart(service, db) -> None:
+    """Two Sams' solo records read "Sam …, Sam-2 …" in the text, as the image draws them."""
+    from bot.service import CONSOLE, ChatRef, UserRef
+
+    room = ChatRef(CONSOLE, "room")
+    for n in (1, 2):
+        sam = UserRef(CONSOLE, f"sam{n}", "Sam")
+        await service.handle(room, sam, f"/new nmbr9 seed={n}")
+        replies = await service.handle(room, sam, "/start")
+        game_id = next(r.event["game_id"] for r in replies if r.kind == "game_started")
+        for _ in range(ROUNDS):
+            state = await state_of(db, game_id)
+            await service.handle(room, sam, f"/place {move_of(state, 0)}")
+    [board] = await service.handle(room, UserRef(CONSOLE, "alice", "alice"), "/leaderboard nmbr9")
+    best = [r.best for r in await db.results.solo_records("nmbr9")]
+    assert board.text.splitlines()[-1] == f"Solo records: Sam {best[0]}, Sam-2 {best[1]}"
+    assert board.event["solo_records"] == {"Sam": best[0], "Sam-2": best[1]}
+
+
 async def test_the_leaderboard_image_shows_the_solo_records(db, clock) -> None:
     """The picture of /leaderboard nmbr9 holds the solo records too, the asker's row marked."""
     import renderers

@@ -116,6 +116,41 @@ async def test_world_ranking_sums_points_per_utc_year_and_resets(service, clock)
     assert START.year == 2026
 
 
+async def test_the_game_over_place_is_the_world_ranking_place(service, clock) -> None:
+    """A Numfeud game's end tells each place on this year's World Ranking, by points — the one
+    /leaderboard numfeud shows — not the all-time wins (alice's two wins of 2026).
+    """
+    for seed in (4, 5):  # 2026: alice wins twice, bob resigns after moving (-50)
+        await new_game(service, seed=seed)
+        await send(service, "alice", "/pass")
+        await send(service, "bob", "/pass")
+        await send(service, "bob", "/resign")
+    clock.now = datetime(2027, 3, 1, tzinfo=UTC)
+    await new_game(service, seed=6)
+    await send(service, "alice", "/pass")
+    await send(service, "bob", "/pass")
+    replies = await send(service, "alice", "/resign")  # alice: -50, bob wins
+    [over] = [r for r in replies if r.kind == "game_over"]
+    assert "\nNumfeud World Ranking 2027 here: alice new at #2, bob new at #1.\n" in over.text
+    [board] = await send(service, "alice", "/leaderboard numfeud")
+    places = {row["player"]: row["rank"] for row in board.event["rows"]}
+    assert (
+        places
+        == {r["player"]: r["after"] for r in over.event["ranking"]}
+        == {
+            "bob": 1,
+            "alice": 2,
+        }
+    )
+    # Another game the same year moves places on that ranking: bob's -50 ties them at -50.
+    await new_game(service, seed=7)
+    await send(service, "alice", "/pass")
+    await send(service, "bob", "/pass")
+    replies = await send(service, "bob", "/resign")
+    [over] = [r for r in replies if r.kind == "game_over"]
+    assert "\nNumfeud World Ranking 2027 here: alice #2→#1, bob #1.\n" in over.text, over.text
+
+
 async def test_a_year_without_a_game_ranks_every_game_finished_that_year(service, clock) -> None:
     """/leaderboard 2026 counts the games of every kind finished in 2026 (UTC), by wins."""
     await new_game(service, seed=4)

@@ -142,3 +142,54 @@ async def test_names_that_look_alike_never_seat_more_than_the_game_takes(service
         "Webfeud is played by 2 players, not 3: invite fewer, e.g. /new webfeud @bob."
     )
     assert await service.db.games.list_games() == []
+
+
+SAM_HERE = UserRef("telegram", "2001", "Sam")  # no username: known by the name shown
+SAM_THERE = UserRef("telegram", "2002", "Sam")
+OTHER_GROUP = ChatRef("telegram", "-200")
+
+
+async def test_a_typed_at_name_means_this_chats_person_before_another_chats(service, clock) -> None:
+    """/stats @Sam and /new … @Sam mean the Sam who plays here, though another chat's Sam is
+    seen later; in that other chat @Sam means theirs.
+    """
+    await service.handle(GROUP, SAM_HERE, "/new webfeud bot=easy")
+    await service.handle(GROUP, SAM_HERE, "/resign")
+    clock.advance(timedelta(minutes=5))
+    for _ in range(2):
+        await service.handle(OTHER_GROUP, SAM_THERE, "/new webfeud bot=easy")
+        await service.handle(OTHER_GROUP, SAM_THERE, "/resign")
+    [here] = await service.handle(GROUP, ALICE, "/stats @Sam")
+    assert here.event["games"]["webfeud"]["games"] == 1, here.text
+    [there] = await service.handle(OTHER_GROUP, ALICE, "/stats @sam")
+    assert there.event["games"]["webfeud"]["games"] == 2, there.text
+    created = await service.handle(GROUP, ALICE, "/new webfeud @Sam")
+    assert created[0].kind == "game_created", created[0].text
+    assert await seated(service, 4) == ["1001", "2001"]
+
+
+async def test_two_people_here_sharing_a_name_are_asked_about_not_guessed(service, clock) -> None:
+    """Two Sams who both play here: @Sam typed is answered with how to pick one, and changes
+    nothing; picked from the platform's list (a mention tied to the person), it is that Sam.
+    """
+    for sam in (SAM_HERE, SAM_THERE):
+        await service.handle(GROUP, sam, "/new webfeud bot=easy")
+        await service.handle(GROUP, sam, "/resign")
+        clock.advance(timedelta(minutes=5))
+    games = await service.db.games.list_games()
+    for line in ("/stats @Sam", "/new webfeud @Sam"):
+        [asked] = await service.handle(GROUP, ALICE, line)
+        assert asked.kind == "error", line
+        assert asked.event["reason"] == "AMBIGUOUS_PLAYER"
+        assert asked.text == (
+            "2 people here go by Sam: type @ and pick the one you mean from the list of "
+            "members, so I can tell them apart."
+        )
+    assert await service.db.games.list_games() == games
+    [picked] = await service.handle(GROUP, ALICE, "/stats @Sam", mentioned={"Sam": "2001"})
+    assert picked.event["player"] == "Sam"
+    assert picked.event["games"]["webfeud"]["games"] == 1
+    # Nobody here goes by the name but two elsewhere do: asked about too, never guessed.
+    [elsewhere] = await service.handle(OTHER_GROUP, ALICE, "/stats @Sam")
+    assert elsewhere.event["reason"] == "AMBIGUOUS_PLAYER"
+    assert elsewhere.text.startswith("Nobody here goes by Sam, and 2 people elsewhere do:")

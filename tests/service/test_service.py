@@ -1046,6 +1046,36 @@ async def test_two_players_showing_the_same_name_are_told_apart(service) -> None
     assert started.text.startswith("Game #1 (Webfeud) has started: Sam vs Sam-2. Sam to move.")
 
 
+async def test_the_leaderboard_tells_apart_two_players_showing_one_name(db, clock, monkeypatch):
+    """Two Sams with one record: the text says "Sam" and "Sam-2", as the image draws them, and
+    the image marks the asker's row only (not the other Sam's, alike in name, place and record).
+    """
+    import renderers.cards as cards
+    from renderers.toolkit import _unmark
+
+    drawn: list[tuple[str, bool]] = []
+    line = cards._leader_line
+
+    def spy(image, row, shown, y, **kw):
+        drawn.append((_unmark(shown), kw["mine"]))
+        line(image, row, shown, y, **kw)
+
+    monkeypatch.setattr(cards, "_leader_line", spy)
+    service = Service(db, clock=clock, render=True)
+    group = ChatRef("telegram", "-100")
+    one, two = UserRef("telegram", "1", "Sam"), UserRef("telegram", "2", "Sam")
+    for sam in (one, two):
+        await service.handle(group, sam, "/new webfeud bot=easy")
+        await service.handle(group, sam, "/resign")
+    [board] = await service.handle(group, two, "/leaderboard webfeud")
+    assert board.text.splitlines()[1:] == [
+        "1. Sam: 0 wins in 1 game, 0 points",
+        "1. Sam-2: 0 wins in 1 game, 0 points",
+    ]
+    assert [row["player"] for row in board.event["rows"]] == ["Sam", "Sam-2"]
+    assert drawn == [("Sam", False), ("Sam-2", True)]
+
+
 async def test_a_new_game_with_too_many_players_is_refused_before_anyone_is_made(say, db) -> None:
     """A refused /new changes nothing: not even the console's hot-seat players it named."""
     refusal = error_of(await say("alice", "/new webfeud @bob @carol"))
@@ -1096,6 +1126,44 @@ async def test_a_crowd_sharing_the_last_top_place_is_cut_short(say) -> None:
         "…",
         "31. alice: 0 wins in 30 games, 0 points",
     ]
+
+
+async def test_the_leaderboard_image_counts_the_crowd_it_cuts_as_the_text_does(
+    say, db, clock, monkeypatch
+) -> None:
+    """The picture of a cut crowd says "… and 5 more sharing those places" too, then the
+    asker's own row below; the same rows as the text, the asker's alone marked.
+    """
+    import renderers.cards as cards
+    from renderers.toolkit import _unmark
+
+    drawn: list[str] = []
+    marked: list[str] = []
+    real, line = cards.text, cards._leader_line
+
+    def spy_text(draw, xy, content, **kw):
+        drawn.append(_unmark(content))
+        real(draw, xy, content, **kw)
+
+    def spy_line(image, row, shown, y, **kw):
+        if kw["mine"]:
+            marked.append(_unmark(shown))
+        line(image, row, shown, y, **kw)
+
+    monkeypatch.setattr(cards, "text", spy_text)
+    monkeypatch.setattr(cards, "_leader_line", spy_line)
+    for i in range(30):
+        await say("alice", f"/new webfeud @q{i:02d}")
+        await say("alice", "/resign")
+    service = Service(db, clock=clock, render=True)
+    [board] = await service.handle(
+        ChatRef("console", "room"), UserRef("console", "alice", "alice"), "/leaderboard webfeud"
+    )
+    assert board.images
+    names = [line.split(".", 1)[1].split(":")[0].strip() for line in board.text.splitlines()[1:26]]
+    more = "… and 5 more sharing those places"
+    assert drawn.index(names[-1]) < drawn.index(more) < drawn.index("alice")
+    assert marked == ["alice"]
 
 
 async def test_a_game_started_beside_others_says_how_bare_moves_are_read(say) -> None:

@@ -54,6 +54,25 @@ async def test_find_user_by_name_prefers_exact_case_then_recent(db, t0):
     assert older.id not in {newer.id, exact.id}
 
 
+async def test_find_users_by_name_in_a_chat_keeps_the_people_who_play_there(db, make, t0):
+    """With a chat, only those seated at its games (a lobby, a game, a result) are found."""
+    here, there = await make.chat("telegram", "-1"), await make.chat("telegram", "-2")
+    sam = await db.users.upsert_user("telegram", "1", "Sam", now=t0)
+    other = await db.users.upsert_user("telegram", "2", "Sam", now=t0 + timedelta(hours=1))
+    waiting = await db.users.upsert_user("telegram", "3", "sam", now=t0)
+    await make.finished(here, [(sam, 10), ("easy", 20)])
+    await make.finished(there, [(other, 10), ("easy", 20)])
+    await make.lobby(here, [waiting])
+    assert await db.users.find_user_by_name("telegram", "Sam") == other  # the latest seen
+    assert await db.users.find_users_by_name("telegram", "Sam", chat_id=here.id) == [
+        sam,
+        waiting,
+    ]
+    assert await db.users.find_users_by_name("telegram", "sam", chat_id=there.id) == [other]
+    assert await db.users.find_users_by_name("telegram", "Sam") == [other, sam, waiting]
+    assert await db.users.find_users_by_name("discord", "Sam", chat_id=here.id) == []
+
+
 async def test_a_handle_finds_its_holder_before_anyone_showing_that_name(db, t0):
     """@bob is the person whose handle (Telegram @username) is bob, whoever else is shown "bob".
 

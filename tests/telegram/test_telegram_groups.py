@@ -92,6 +92,27 @@ async def test_at_bob_is_the_person_whose_username_is_bob(tg, people) -> None:
     assert "you are not playing here" in calls[-1].text.lower()
 
 
+async def test_a_typed_name_two_players_here_share_is_asked_about(tg, people) -> None:
+    """Two Sams without usernames play in the group, a third plays elsewhere: /stats @Sam typed
+    asks which (never another chat's Sam); picked from the mention menu, it is that Sam.
+    """
+    api = tg.api
+    elsewhere = api.group(-1009, "Other club")
+    sams = [api.user(2001, "Sam"), api.user(2002, "Sam"), api.user(2003, "Sam")]
+    for games, sam, chat in zip((1, 2, 1), sams, (None, None, elsewhere), strict=True):
+        for _ in range(games):
+            await tg.say(sam, "/new webfeud bot=easy seed=1", chat=chat)
+            await tg.say(sam, "/resign", chat=chat)
+    calls = await tg.say(people.alice, "/stats @Sam")
+    assert calls[-1].text.endswith(
+        ": 2 people here go by Sam: type @ and pick the one you mean from the list of members, "
+        "so I can tell them apart."
+    )
+    calls = await tg.say(people.alice, "/stats @Sam", mentions={"@Sam": sams[1]})
+    assert calls[-1].text.startswith("Sam:\nall games: 2 games, 0 wins"), calls[-1].text
+    assert tg.errors == []
+
+
 async def test_a_private_chat_takes_no_invitations(tg, people) -> None:
     """/new with @bob in alice's private chat is refused: bob could never play there."""
     api = tg.api
