@@ -297,6 +297,34 @@ def board_problem(board: Sequence[str]) -> RuleError | None:
     return None
 
 
+def check_whole_line(board: Sequence[str], cells: Sequence[int], across: bool) -> None:
+    """Raise `WORD_NOT_COMPLETE` if board tiles continue the line written on `cells`.
+
+    The message names the tiles that continue it and shows the whole line to type (and, when
+    that line is no combination either, says so: copied, it would only be refused next).
+    """
+    step = 1 if across else SIZE
+    before, _ = _cross(board, cells[0], across)
+    _, after = _cross(board, cells[-1], across)
+    if not before and not after:
+        return
+    ends: list[str] = []
+    if before:
+        ends.append(f"{before[-1]} on {_name(cells[0] - step)}")
+    if after:
+        ends.append(f"{after[0]} on {_name(cells[-1] + step)}")
+    first = cells[0] - step * len(before)
+    codes = [*before, *(board[c] for c in cells), *after]
+    whole = (
+        f"{' and '.join(ends)} {'continue' if len(ends) > 1 else 'continues'} your line: "
+        f"write it whole, as {Anchor(*divmod(first, SIZE), across)} {' '.join(codes)}"
+    )
+    verdict = check_line(codes)
+    if not verdict.valid:
+        whole += f"; but that line {verdict.problem}"
+    raise RuleError(Reason.WORD_NOT_COMPLETE, whole + ".")
+
+
 # --- moves -------------------------------------------------------------------------------------
 
 
@@ -1027,7 +1055,7 @@ class NumfeudState:
                 Reason.TILE_NOT_IN_RACK,
                 f"You have {lacking} in your inventory. See your tiles with /rack.",
             )
-        laid = 0
+        laid = filled = 0
         for cell, token in zip(cells, step.tiles, strict=True):
             on_board = board[cell]
             if not on_board:
@@ -1043,6 +1071,7 @@ class NumfeudState:
                 played.append(tile)
                 new_cells.add(cell)
                 laid += 1
+                filled += 1
             elif on_board == token:
                 continue
             elif _frees(on_board, token):
@@ -1080,6 +1109,11 @@ class NumfeudState:
             raise RuleError(
                 Reason.NO_NEW_TILES, f"Those tiles are already on the board from {anchor}."
             )
+        # The written line is the whole line, as in the word games: the tiles laid and every
+        # board tile in line with them, before, between and after, are one combination. A step
+        # that only frees jokers lays no line: it writes tiles over board tiles in place.
+        if filled:
+            check_whole_line(board, cells, anchor.across)
 
     def _swap(self, seat: int, move: Swap) -> Self:
         k = len(move.tiles)
