@@ -88,6 +88,8 @@ NOTATION_HELP = (
     "first with K8>L9; join steps with ;. Free a joker by writing its tile over it. "
     "Also: swap R5 B7 J, pass, resign."
 )
+# A joker laid without the tile it stands for (8H R5 J R7), by a player who holds one.
+JOKER_FACE = "Say what a laid joker stands for, e.g. 8H R5 J=R6 R7."
 # The short form errors end with (whole messages fit a Telegram alert; /rules has the rest).
 USAGE = "8H R5 R6 R7 (across from 8H) or H8 R5 R6 R7 (down); also swap R5 J, pass, resign."
 
@@ -330,7 +332,10 @@ def check_whole_line(board: Sequence[str], cells: Sequence[int], across: bool) -
 
 @dataclass(frozen=True, slots=True)
 class Lay:
-    """Lay tiles from the anchor, one token per cell; board tiles are written as they are."""
+    """Lay tiles from the anchor, one token per cell; board tiles are written as they are.
+
+    A bare ``J`` parses, so that a player with no joker hears so; playing it is refused.
+    """
 
     anchor: Anchor
     tiles: tuple[str, ...]
@@ -397,10 +402,9 @@ def _parse_step(text: str) -> Step:
             f"{quoted(parts[0])} is a tile, not a square: start with the square to lay from, e.g. "
             f"8H {clip(' '.join(parts), 40)} (row 8, column H, across) or H8 … (down)."
         )
-    tiles = tuple(parse_token(t) for t in parts[1:])
-    if JOKER in tiles:
-        raise InvalidMove("Say what a laid joker stands for, e.g. 8H R5 J=R6 R7.")
-    return Lay(anchor, tiles)
+    # A bare J (no tile it stands for) parses: `NumfeudState._lay` tells a player with no joker
+    # so first, as any tile not held, and asks the others what the joker stands for.
+    return Lay(anchor, tuple(parse_token(t) for t in parts[1:]))
 
 
 def parse_numfeud_move(text: str) -> NumfeudMove:
@@ -1055,6 +1059,8 @@ class NumfeudState:
                 Reason.TILE_NOT_IN_RACK,
                 f"You have {lacking} in your inventory. See your tiles with /rack.",
             )
+        if JOKER in step.tiles:
+            raise InvalidMove(JOKER_FACE)
         laid = filled = 0
         for cell, token in zip(cells, step.tiles, strict=True):
             on_board = board[cell]
