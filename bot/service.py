@@ -1884,13 +1884,12 @@ class Service:
                 text += f"; {len(invalid) - 1} more invalid"
             text += ". Fix it, /undo or /reset."
         elif view.get("draft"):
-            # Valid melds may still not make a turn (an initial meld under 30): /done says why.
-            try:
-                state.apply(seat_no, table.gdef.parse_move("done"))
-            except RuleError as error:
-                text += f"every meld is valid, but it is not a turn yet. {error.message}"
-            else:
+            # Valid melds may still not make a turn (an initial meld under 30): the view says
+            # why, as /done would (it ran /done once for its "ready").
+            if view.get("ready"):
                 text += "every meld is valid. /done ends your turn."
+            else:
+                text += f"every meld is valid, but it is not a turn yet. {view['not_a_turn']}"
         else:
             text += "nothing is drafted: the table is as the turn found it."
         replies = [

@@ -90,6 +90,8 @@ async def test_steps_update_a_draft_and_done_names_the_invalid_meld(
     assert valid.text == (
         "#1 alice (draft): 1+R1 — every meld is valid, but it is not a turn yet. " + low.text
     )
+    # The reply reads it from the view, which ran /done once for its "ready": no second run.
+    assert (valid.event["view"]["ready"], valid.event["view"]["not_a_turn"]) == (False, low.text)
 
     undone = only(await say("alice", "/undo"), "draft")
     assert undone.event["view"]["melds"][0]["tiles"] == ["K1", "Y1"]
