@@ -30,6 +30,9 @@ _OPTION_COLON = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*):([^\s/]\S*)$")
 # What people write for a bot seat instead of bot=<level>: @bot, @bot-hard, @bot:easy, @bot-hard-3.
 _BOT_MENTION = re.compile(r"^bot(?:[-:](?:easy|medium|hard)(?:-\d+)?)?$", re.IGNORECASE)
 HISTORY_SHOWN = 15  # moves `/history` lists, the newest
+# A move of many steps (a Rummikub rearrangement) is wrapped between its steps to at most
+# HISTORY_LINES lines of HISTORY_WIDTH characters: /history stays one Telegram message (4096).
+HISTORY_WIDTH, HISTORY_LINES = 100, 2
 _EXAMPLE = re.compile(r"e\.g\. `([^`]+)`")  # a command's example in its summary
 # Moves people type as commands, and how to make them.
 MOVE_WORDS = {

@@ -42,7 +42,9 @@ from typing import Any, cast
 
 from bot.commands import (
     FIRST_YEAR,
+    HISTORY_LINES,
     HISTORY_SHOWN,
+    HISTORY_WIDTH,
     LAST_YEAR,
     MAX_DIGITS,
     SPECS,
@@ -58,7 +60,7 @@ from bot.commands import (
 from bot.config import DEFAULT_REMINDERS
 from bot.core.errors import GameError, InvalidMove, NoSuchMove, Reason, RuleError
 from bot.core.game import RESIGNED, GameDef, GameState, Move, MoveRecord, best_moves
-from bot.core.words import and_list, clip, plural, visible_name
+from bot.core.words import and_list, clip, plural, visible_name, wrap_steps
 from bot.games import GAMES
 from bot.games.wordgame import LOST_TURN
 from bot.replies import Button, ChatTarget, Image, Reply, UserTarget
@@ -1909,13 +1911,12 @@ class Service:
                 text += f"; {len(invalid) - 1} more invalid"
             text += ". Fix it, /undo or /reset."
         elif view.get("draft"):
-            # Valid melds may still not make a turn (an initial meld under 30): /done says why.
-            try:
-                state.apply(seat_no, table.gdef.parse_move("done"))
-            except RuleError as error:
-                text += f"every meld is valid, but it is not a turn yet. {error.message}"
-            else:
+            # Valid melds may still not make a turn (an initial meld under 30): the view says
+            # why, as /done would (it ran /done once for its "ready").
+            if view.get("ready"):
                 text += "every meld is valid. /done ends your turn."
+            else:
+                text += f"every meld is valid, but it is not a turn yet. {view['not_a_turn']}"
         else:
             text += "nothing is drafted: the table is as the turn found it."
         replies = [
@@ -2596,7 +2597,10 @@ class Service:
         first = max(0, len(records) - HISTORY_SHOWN)
         shown = list(enumerate(records[first:], start=first + 1))
         lines = [
-            f"{n}. {table.names[r.seat]}: {r.shown}{_points(r.score)}"
+            wrap_steps(
+                f"{n}. {table.names[r.seat]}: {r.shown}", width=HISTORY_WIDTH, lines=HISTORY_LINES
+            )
+            + _points(r.score)
             + (" (placed at the deadline)" if "deadline" in r.words else "")
             for n, r in shown
         ]

@@ -29,6 +29,7 @@ from bot.games.numtiles import COLOUR_NAMES, JOKER, colour, is_joker, number, ra
 from bot.games.rummikub import Line, Put, parse_rummikub_move
 from renderers.toolkit import (
     DEFAULT,
+    ENDED_BY,
     SUPERSAMPLE,
     PlayerBadge,
     Theme,
@@ -296,13 +297,14 @@ def _last_seat(view: Mapping[str, Any]) -> int | None:
 
 
 def _result(outcome: Outcome, names: Sequence[str], last_seat: int | None) -> str:
-    """Say who won and how it ended, as Numfeud's line does: "game over: ann wins (went out)"."""
-    who = names[last_seat] if last_seat is not None else "a player"
-    how = {
-        "out": "went out",
-        "resign": f"{who} resigned",
-        "timeout": f"{who} ran out of time",
-    }.get(outcome.reason, outcome.ending)
+    """Say who won and how it ended, as Numfeud's line does: "game over: ann wins (went out)".
+
+    The words are the panels' (`ENDED_BY`), naming whose move it was but for the winner's own
+    "went out": "game over: cy wins (bo resigned)".
+    """
+    how = ENDED_BY.get(outcome.reason, outcome.ending)
+    if outcome.reason in ENDED_BY and outcome.reason != "out":
+        how = f"{names[last_seat] if last_seat is not None else 'a player'} {how}"
     winners = [names[seat] for seat in outcome.winners]
     if not winners:
         return f"game over ({how})"

@@ -25,6 +25,7 @@ from PIL import Image, ImageDraw, ImageFont, features
 
 __all__ = [
     "DEFAULT",
+    "ENDED_BY",
     "Grid",
     "PlayerBadge",
     "Theme",

@@ -27,6 +27,36 @@ def clip(text: str, limit: int = 20) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def wrap_steps(text: str, *, width: int, lines: int, indent: str = "   ") -> str:
+    """Return steps joined by "; " wrapped after a step's ";": at most `lines` lines of `width`.
+
+    A step is never cut (one longer than `width` has a line of its own, and the first stays on
+    the first line); the steps that do not fit are counted at the end: "… (+9 steps)". A text
+    that fits one line comes back unchanged.
+    """
+    if len(text) <= width:
+        return text
+    steps = text.split("; ")
+    rows: list[list[str]] = [[]]
+    for step in steps:
+        room = width - 1 - (len(indent) if len(rows) > 1 else 0)  # 1: the ";" that ends a line
+        if rows[-1] and len("; ".join([*rows[-1], step])) > room:
+            rows.append([])
+        rows[-1].append(step)
+    if len(rows) > lines:
+        rows = rows[:lines]
+        last = rows[-1]
+        room = width - (len(indent) if lines > 1 else 0)
+        keep = 1 if lines == 1 else 0  # the first line keeps the move's head: "12. bob: 3+R1"
+        while True:
+            mark = f"… (+{plural(len(steps) - sum(len(row) for row in rows), 'step')})"
+            if len(last) <= keep or len("; ".join([*last, mark])) <= room:
+                break
+            last.pop()
+        last.append(mark)
+    return f";\n{indent}".join("; ".join(row) for row in rows)
+
+
 def quoted(text: str, limit: int = 24) -> str:
     """Return a user's input quoted for an error message, cut so that the rest still fits.
 

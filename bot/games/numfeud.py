@@ -88,6 +88,8 @@ NOTATION_HELP = (
     "first with K8>L9; join steps with ;. Free a joker by writing its tile over it. "
     "Also: swap R5 B7 J, pass, resign."
 )
+# A joker laid without the tile it stands for (8H R5 J R7), by a player who holds one.
+JOKER_FACE = "Say what a laid joker stands for, e.g. 8H R5 J=R6 R7."
 # The short form errors end with (whole messages fit a Telegram alert; /rules has the rest).
 USAGE = "8H R5 R6 R7 (across from 8H) or H8 R5 R6 R7 (down); also swap R5 J, pass, resign."
 
@@ -297,12 +299,43 @@ def board_problem(board: Sequence[str]) -> RuleError | None:
     return None
 
 
+def check_whole_line(board: Sequence[str], cells: Sequence[int], across: bool) -> None:
+    """Raise `WORD_NOT_COMPLETE` if board tiles continue the line written on `cells`.
+
+    The message names the tiles that continue it and shows the whole line to type (and, when
+    that line is no combination either, says so: copied, it would only be refused next).
+    """
+    step = 1 if across else SIZE
+    before, _ = _cross(board, cells[0], across)
+    _, after = _cross(board, cells[-1], across)
+    if not before and not after:
+        return
+    ends: list[str] = []
+    if before:
+        ends.append(f"{before[-1]} on {_name(cells[0] - step)}")
+    if after:
+        ends.append(f"{after[0]} on {_name(cells[-1] + step)}")
+    first = cells[0] - step * len(before)
+    codes = [*before, *(board[c] for c in cells), *after]
+    whole = (
+        f"{' and '.join(ends)} {'continue' if len(ends) > 1 else 'continues'} your line: "
+        f"write it whole, as {Anchor(*divmod(first, SIZE), across)} {' '.join(codes)}"
+    )
+    verdict = check_line(codes)
+    if not verdict.valid:
+        whole += f"; but that line {verdict.problem}"
+    raise RuleError(Reason.WORD_NOT_COMPLETE, whole + ".")
+
+
 # --- moves -------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
 class Lay:
-    """Lay tiles from the anchor, one token per cell; board tiles are written as they are."""
+    """Lay tiles from the anchor, one token per cell; board tiles are written as they are.
+
+    A bare ``J`` parses, so that a player with no joker hears so; playing it is refused.
+    """
 
     anchor: Anchor
     tiles: tuple[str, ...]
@@ -369,10 +402,9 @@ def _parse_step(text: str) -> Step:
             f"{quoted(parts[0])} is a tile, not a square: start with the square to lay from, e.g. "
             f"8H {clip(' '.join(parts), 40)} (row 8, column H, across) or H8 … (down)."
         )
-    tiles = tuple(parse_token(t) for t in parts[1:])
-    if JOKER in tiles:
-        raise InvalidMove("Say what a laid joker stands for, e.g. 8H R5 J=R6 R7.")
-    return Lay(anchor, tiles)
+    # A bare J (no tile it stands for) parses: `NumfeudState._lay` tells a player with no joker
+    # so first, as any tile not held, and asks the others what the joker stands for.
+    return Lay(anchor, tuple(parse_token(t) for t in parts[1:]))
 
 
 def parse_numfeud_move(text: str) -> NumfeudMove:
@@ -1027,7 +1059,9 @@ class NumfeudState:
                 Reason.TILE_NOT_IN_RACK,
                 f"You have {lacking} in your inventory. See your tiles with /rack.",
             )
-        laid = 0
+        if JOKER in step.tiles:
+            raise InvalidMove(JOKER_FACE)
+        laid = filled = 0
         for cell, token in zip(cells, step.tiles, strict=True):
             on_board = board[cell]
             if not on_board:
@@ -1043,6 +1077,7 @@ class NumfeudState:
                 played.append(tile)
                 new_cells.add(cell)
                 laid += 1
+                filled += 1
             elif on_board == token:
                 continue
             elif _frees(on_board, token):
@@ -1080,6 +1115,11 @@ class NumfeudState:
             raise RuleError(
                 Reason.NO_NEW_TILES, f"Those tiles are already on the board from {anchor}."
             )
+        # The written line is the whole line, as in the word games: the tiles laid and every
+        # board tile in line with them, before, between and after, are one combination. A step
+        # that only frees jokers lays no line: it writes tiles over board tiles in place.
+        if filled:
+            check_whole_line(board, cells, anchor.across)
 
     def _swap(self, seat: int, move: Swap) -> Self:
         k = len(move.tiles)

@@ -25,7 +25,8 @@ LOW, HIGH = 1, 13
 MIN_MELD = 3
 JOKER_PENALTY = 30  # a joker left on a rack at the end of the game
 
-_TILE = notation(r"^(?:([KBYR])(1[0-3]|[1-9])|J)$", re.IGNORECASE)
+# A joker may come with the tile it stands for, as Numfeud writes it (J=R6): its meld decides.
+_TILE = notation(r"^(?:([KBYR])(1[0-3]|[1-9])|J(?:=[KBYR](?:1[0-3]|[1-9]))?)$", re.IGNORECASE)
 
 
 def full_set(copies: int = 2, jokers: int = 2) -> dict[str, int]:
@@ -38,7 +39,9 @@ def full_set(copies: int = 2, jokers: int = 2) -> dict[str, int]:
 def parse_tile(text: str, example: str = "") -> str:
     """Return the canonical code of a tile (``r5`` -> ``R5``); raise `InvalidMove` if unknown.
 
-    The refusal ends with `example`, the caller's example of a whole move, if given.
+    A joker written with the tile it stands for (``J=R6``, Numfeud's notation) is a joker: what
+    it stands for follows from its meld. The refusal ends with `example`, the caller's example of
+    a whole move, if given.
     """
     match = _TILE.match(text.strip())
     if match is None:

@@ -536,11 +536,13 @@ class RummikubState:
         sizes = [len(rack) for rack in self.racks]
         if self.draft:
             sizes[self.to_move] = len(self.draft_rack)
+        refusal = self._refusal()
         return {
             "game": self.game_key,
             "melds": self.meld_verdicts(),
             "draft": [str(step) for step in self.draft],
-            "ready": self._ready(),
+            "ready": bool(self.draft) and self.outcome is None and refusal is None,
+            "not_a_turn": refusal.message if refusal is not None else "",
             "scores": list(self.scores),
             "to_move": None if self.outcome else self.to_move,
             "turn": self.turn,
@@ -624,18 +626,19 @@ class RummikubState:
             state = state._step(step)
         return state
 
-    def _ready(self) -> bool:
-        """Return whether the draft makes a turn: whether /done would play it.
+    def _refusal(self) -> RuleError | None:
+        """Return why /done would refuse the draft, or None if it makes a turn (or is empty).
 
-        (An initial meld under 30 has valid melds and is still no turn.)
+        (An initial meld under 30 has valid melds and is still no turn.) The view carries it,
+        so that the draft's reply says why without running /done again.
         """
         if not self.draft or self.outcome is not None:
-            return False
+            return None
         try:
             self._done()
-        except RuleError:
-            return False
-        return True
+        except RuleError as error:
+            return error
+        return None
 
     def _done(self, *, line: bool = False) -> Self:
         """End the turn with the draft; `line`: the draft includes a line's steps ending in done.

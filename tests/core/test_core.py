@@ -14,6 +14,7 @@ from bot.core.game import GameDef, Resign, signed
 from bot.core.grid import Anchor, cell_name, parse_anchor
 from bot.core.notation import notation
 from bot.core.tiles import draw, missing_from, new_bag, remove_tiles, return_to_bag, shortage
+from bot.core.words import wrap_steps
 from bot.games import GAMES
 
 
@@ -237,3 +238,15 @@ def test_visible_name_drops_what_draws_nothing_but_keeps_what_shapes() -> None:
     assert visible_name("👨\u200d💻dev") == "👨\u200d💻dev"  # one emoji, not two
     scotland = "🏴\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f"
     assert visible_name(scotland) == scotland
+
+
+def test_wrap_steps_breaks_after_a_step_and_counts_what_is_left() -> None:
+    """Steps wrap after their ";" (never cut), to the lines allowed; the rest is counted."""
+    text = "1. bob: 3+R1; 5:K3 6:K4>new; 11:K6 6:K7>new; 4:B1 B3>new; done"
+    assert wrap_steps(text, width=len(text), lines=1) == text
+    assert wrap_steps(text, width=40, lines=3) == (
+        "1. bob: 3+R1; 5:K3 6:K4>new;\n   11:K6 6:K7>new; 4:B1 B3>new; done"
+    )
+    assert wrap_steps(text, width=40, lines=1) == "1. bob: 3+R1; … (+4 steps)"
+    assert wrap_steps(text, width=30, lines=2) == ("1. bob: 3+R1; 5:K3 6:K4>new;\n   … (+3 steps)")
+    assert all(len(line) <= 30 for line in wrap_steps(text, width=30, lines=2).splitlines())

@@ -170,15 +170,27 @@ def test_a_swap_forgives_commas_between_tiles(text: str) -> None:
     assert parse_numfeud_move(text) == Swap(("R1", "Y1"))
 
 
-@pytest.mark.parametrize(
-    "text", ["", "8H", "8H X5", "8H J R6 R7", "swap", "swap J=R5", "8H R14", "H8 1 2 3"]
-)
+@pytest.mark.parametrize("text", ["", "8H", "8H X5", "swap", "swap J=R5", "8H R14", "H8 1 2 3"])
 def test_bad_notation_says_what_to_type(text: str) -> None:
     """Unreadable moves raise InvalidMove with a whole example move."""
     with pytest.raises(InvalidMove) as info:
         NUMFEUD.parse_move(text)
     assert len(str(info.value)) <= 200
     assert "8H R5 " in str(info.value) or "swap R5 B7 J" in str(info.value)
+
+
+def test_a_bare_joker_is_told_no_joker_or_asked_what_it_stands_for() -> None:
+    """A laid bare J: "no joker" if none is held (as any tile), else how to say what it is."""
+    assert str(parse_numfeud_move("8H R5 J R7")) == "8H R5 J R7"
+    state = rig({}, [["R5", "R7", "B1"], ["J", "Y1"]])
+    with pytest.raises(RuleError) as info:
+        play(state, "8G R5 J R7")
+    assert info.value.reason is Reason.TILE_NOT_IN_RACK
+    assert str(info.value) == "You have no joker in your inventory. See your tiles with /rack."
+    state = rig({}, [["R5", "R7", "J", "B1"], ["Y1"]])
+    with pytest.raises(InvalidMove, match=r"^Say what a laid joker stands for, e\.g\. 8H R5 J=R6"):
+        play(state, "8G R5 J R7")
+    play(state, "8G R5 J=R6 R7").check_invariants()
 
 
 @pytest.mark.parametrize(("text", "bad"), [("swap R99", "'R99'"), ("swap R5 X7 J", "'X7'")])
@@ -226,7 +238,7 @@ def test_freeing_a_joker_counts_the_freeing_tile_with_the_others() -> None:
     with pytest.raises(RuleError, match=r"only 1 Y9|no Y9") as info:
         state.apply(0, parse_numfeud_move("I8 Y9 Y9"))
     assert info.value.reason is Reason.TILE_NOT_IN_RACK
-    after = play(state, "8I Y9 J=B9")
+    after = play(state, "8G G9 R9 Y9 J=B9")
     assert [after.board[CENTRE + d] for d in (1, 2)] == ["Y9", "J=B9"]
     assert after.rack(0) == ("B5", "B6")
     after.check_invariants()
@@ -297,7 +309,54 @@ def test_example_1_add_tiles_to_an_existing_set() -> None:
     after = play(state, "8F R4 R5 R6 R7 R8")
     assert after.rack(0) == ("B1",)
     after.check_invariants()
-    assert str(play(state, "8J R8").history[-1].text) == "8J R8"
+    assert str(play(state, "8G R5 R6 R7 R8").history[-1].text) == "8G R5 R6 R7 R8"
+
+
+def test_a_line_is_written_whole_with_the_board_tiles_it_runs_into() -> None:
+    """A lay leaving out a board tile in its line is refused, naming it, showing the line whole."""
+    gap = {"K8": "R9", "L8": "R10", "M8": "R11"}  # a run beyond the hole J8
+    cases = {
+        (): {
+            "8J R8": "R7 on I8 continues your line: write it whole, as 8G R5 R6 R7 R8.",
+            "8F R4": "R5 on G8 continues your line: write it whole, as 8F R4 R5 R6 R7.",
+            "H9 B6 Y6": "R6 on H8 continues your line: write it whole, as H8 R6 B6 Y6.",
+        },
+        tuple(gap.items()): {
+            "8J R8": "R7 on I8 and R9 on K8 continue your line: write it whole, as "
+            "8G R5 R6 R7 R8 R9 R10 R11.",
+        },
+    }
+    for extra, refusals in cases.items():
+        state = rig(RUN | dict(extra), [["R8", "R4", "B6", "Y6", "B9"], ["Y1"]])
+        before = state.to_json()
+        for text, message in refusals.items():
+            with pytest.raises(RuleError) as info:
+                play(state, text)
+            assert info.value.reason is Reason.WORD_NOT_COMPLETE
+            assert str(info.value) == message
+            assert state.to_json() == before
+            # Copied, the whole line is the same play, and legal.
+            play(state, message.split("as ", 1)[1].rstrip(".")).check_invariants()
+    # A whole line that is no combination either says so: copied, it would be refused next.
+    with pytest.raises(RuleError) as info:
+        play(rig(RUN, [["B9", "Y1"], ["Y2"]]), "8J B9")
+    assert str(info.value).endswith(
+        "as 8G R5 R6 R7 B9; but that line mixes colours and numbers."
+    ), str(info.value)
+
+
+def test_cross_lines_count_every_board_tile_in_line() -> None:
+    """A laid tile's cross line is judged whole: all the board tiles above it, however many."""
+    group = {"H8": "R9", "H9": "B9", "H10": "Y9"}  # R9 B9 Y9 down column H
+    state = rig(group, [["G8", "G9", "G10", "R1"], ["Y1"]])
+    after = play(state, "11G G8 G9 G10")  # G9 ends the group: R9 B9 Y9 G9 down column H
+    assert after.board[CENTRE + 45] == "G9"
+    after.check_invariants()
+    state = rig(group, [["Y8", "Y9", "Y10", "R1"], ["Y1"]])
+    with pytest.raises(RuleError) as info:
+        play(state, "11G Y8 Y9 Y10")  # a run in itself, but H8 R9 B9 Y9 Y9 repeats a colour
+    assert info.value.reason is Reason.INVALID_MELD
+    assert "H8 R9 B9 Y9 Y9" in str(info.value)
 
 
 def test_example_2_remove_a_fourth_tile_and_use_it_in_a_new_set() -> None:
@@ -317,7 +376,7 @@ def test_example_3_add_a_fourth_tile_and_remove_another_for_a_new_set() -> None:
     """3. Add G9 to R9 B9 Y9, move R9 away and build R9 B9 Y9 down column I with it."""
     group = {"H8": "R9", "I8": "B9", "J8": "Y9"}
     state = rig(group, [["G9", "Y9", "Y1"], ["Y2"]])
-    after = play(state, "8K G9; H8>I7; I7 R9 B9 Y9")
+    after = play(state, "8H R9 B9 Y9 G9; H8>I7; I7 R9 B9 Y9")
     assert after.board[CENTRE] == ""
     assert [after.board[CENTRE + d] for d in (1, 2, 3)] == ["B9", "Y9", "G9"]
     assert after.rack(0) == ("Y1",)
@@ -336,7 +395,7 @@ def test_rearranging_must_leave_a_valid_board() -> None:
     state = rig(RUN, [["B9", "Y1"], ["Y2"]])
     before = state.to_json()
     assert refused(state, "I8>I10; 8J B9") is Reason.NOT_ADJACENT
-    assert refused(state, "I8>G9; 9H B9") is Reason.INVALID_MELD
+    assert refused(state, "I8>G9; 9G R7 B9") is Reason.INVALID_MELD
     assert state.to_json() == before
 
 
@@ -439,7 +498,7 @@ def test_a_joker_may_not_be_part_of_the_play_that_empties_the_inventory() -> Non
     state = rig(RUN, [["J", "R9"], ["Y2"]])
     assert refused(state, "8G R5 R6 R7 J=R8 R9") is Reason.JOKER_IN_LAST_PLAY
     state = rig(RUN, [["R8", "R9"], ["Y2"]])
-    assert play(state, "8J R8 R9").outcome is not None
+    assert play(state, "8G R5 R6 R7 R8 R9").outcome is not None
 
 
 # --- pass and swap -----------------------------------------------------------------------------
@@ -561,7 +620,7 @@ def test_a_player_at_20_whose_only_play_moves_a_board_tile_goes_on() -> None:
 def test_going_out_wins_the_opponents_remaining_tiles() -> None:
     """The winner gains the opponent's remaining sum (joker 15); the loser loses their own."""
     state = rig(RUN, [["R8"], ["Y2", "B10", "J"]])
-    after = play(state, "8J R8")
+    after = play(state, "8G R5 R6 R7 R8")
     assert after.outcome is not None
     assert after.outcome.reason == "out"
     assert after.scores == (27, -27)
@@ -622,7 +681,7 @@ def test_a_play_between_empty_bag_passes_resets_the_count() -> None:
     state = rig(RUN, [["Y2", "R8", *a[:20]], a[20:]], bag=())
     one = play(state, "pass")
     assert one.passes == 1
-    two = play(replace(one, to_move=0), "8J R8")
+    two = play(replace(one, to_move=0), "8G R5 R6 R7 R8")
     assert two.passes == 0
 
 
@@ -632,7 +691,7 @@ def test_not_your_turn_and_game_over() -> None:
     with pytest.raises(RuleError) as info:
         state.apply(1, NUMFEUD.parse_move("pass"))
     assert info.value.reason is Reason.NOT_YOUR_TURN
-    over = play(state, "8J R8")
+    over = play(state, "8G R5 R6 R7 R8")
     with pytest.raises(RuleError) as info:
         over.apply(1, NUMFEUD.parse_move("pass"))
     assert info.value.reason is Reason.GAME_OVER
@@ -699,7 +758,7 @@ def test_ending_note_blocked_with_equal_sums_says_nobody_wins() -> None:
 
 def test_ending_note_is_empty_for_the_other_endings() -> None:
     """Going out or resigning: the scores say enough."""
-    out = play(rig(RUN, [["R8"], ["Y2", "B10", "J"]]), "8J R8")
+    out = play(rig(RUN, [["R8"], ["Y2", "B10", "J"]]), "8G R5 R6 R7 R8")
     assert out.outcome is not None
     assert NUMFEUD.ending_note(out, NAMES) == ""
     assert NUMFEUD.ending_note(play(rig(RUN, [["R8"], ["Y2"]]), "resign"), NAMES) == ""

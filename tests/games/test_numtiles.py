@@ -34,7 +34,13 @@ def test_parse_tile_is_case_insensitive_and_canonical(text: str, code: str) -> N
     assert parse_tile(text) == code
 
 
-@pytest.mark.parametrize("text", ["R0", "R14", "G5", "5R", "JJ", ""])
+@pytest.mark.parametrize("text", ["J=R6", "j=k11", "J=B13"])
+def test_a_joker_written_with_its_tile_is_a_joker(text: str) -> None:
+    """Numfeud's J=R6 reads as a joker: its meld decides what it stands for."""
+    assert parse_tile(text) == "J"
+
+
+@pytest.mark.parametrize("text", ["R0", "R14", "G5", "5R", "JJ", "J=G5", "J=R14", "J=", ""])
 def test_parse_tile_refuses_non_tiles(text: str) -> None:
     """Anything but K/B/Y/R + 1–13 or J is refused with the expected form."""
     with pytest.raises(InvalidMove, match="R5"):

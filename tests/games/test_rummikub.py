@@ -246,6 +246,17 @@ def test_draft_marks_invalid_melds_in_the_view() -> None:
     assert melds[1]["new"]
 
 
+def test_the_view_says_whether_done_would_take_the_draft_and_why_not() -> None:
+    """`ready` and `not_a_turn` are what /done would do with the draft: play it or refuse why."""
+    state = rig([["K4", "R5", "R6", "B1"], ["K1"]], [["K5", "K6", "K7"]])
+    assert (state.view(None)["ready"], state.view(None)["not_a_turn"]) == (False, "")
+    drafted = play(state, 0, "1+K4")  # adds a tile: a turn
+    assert (drafted.view(None)["ready"], drafted.view(None)["not_a_turn"]) == (True, "")
+    short = play(state, 0, "R5 R6")
+    why = refusal(short, 0, "done")
+    assert (short.view(None)["ready"], short.view(None)["not_a_turn"]) == (False, why.message)
+
+
 def test_a_turn_must_play_a_rack_tile() -> None:
     """Only rearranging the table is not a turn: at least one rack tile must be played."""
     state = rig([["B1"], ["K1", "K2"]], [["R4", "R5", "R6", "R7", "R8", "R9"]])

@@ -88,7 +88,7 @@ def test_the_panels_say_who_resigned_timed_out_or_went_out() -> None:
     assert captions(resigned) == ["resigned · 16 tiles", "winner · 16 tiles"]
     timed_out = NUMFEUD.on_timeout(state, 0)
     assert captions(timed_out, viewer=0) == ["you · timed out · 16 tiles", "winner · 16 tiles"]
-    went_out = rig(RUN, [["R8"], ["Y2", "B10", "J"]]).apply(0, NUMFEUD.parse_move("8J R8"))
+    went_out = rig(RUN, [["R8"], ["Y2", "B10", "J"]]).apply(0, NUMFEUD.parse_move("8G R5 R6 R7 R8"))
     assert captions(went_out) == ["winner · went out · 0 tiles", "3 tiles"]
     assert captions(state) == ["to move · 16 tiles", "16 tiles"]  # the game goes on (as Rummikub)
 
@@ -124,7 +124,7 @@ def golden_position() -> NumfeudState:
     """Joker example 2 with a group crossing it, after a lay of bob's (highlighted)."""
     board = dict(JOKER_EXAMPLE_2) | {"G11": "R8", "I11": "B8", "J11": "Y8", "F8": "G3"}
     state = rig(board, [["B9", "Y1", "J", "G13", "R10"], ["G8", "Y2"]], to_move=1)
-    return state.apply(1, NUMFEUD.parse_move("11H G8"))
+    return state.apply(1, NUMFEUD.parse_move("11G R8 G8 B8 Y8"))
 
 
 @pytest.mark.parametrize("case", ["numfeud_board", "numfeud_rack"])

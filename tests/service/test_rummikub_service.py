@@ -10,6 +10,7 @@ import pytest
 
 from bot.ai import choose_move
 from bot.ai.rummikub import assist_move
+from bot.commands import HISTORY_WIDTH
 from bot.core.errors import Reason, RuleError
 from bot.games import GAMES
 from bot.games.rummikub import RUMMIKUB, Draw, Line
@@ -89,6 +90,8 @@ async def test_steps_update_a_draft_and_done_names_the_invalid_meld(
     assert valid.text == (
         "#1 alice (draft): 1+R1 — every meld is valid, but it is not a turn yet. " + low.text
     )
+    # The reply reads it from the view, which ran /done once for its "ready": no second run.
+    assert (valid.event["view"]["ready"], valid.event["view"]["not_a_turn"]) == (False, low.text)
 
     undone = only(await say("alice", "/undo"), "draft")
     assert undone.event["view"]["melds"][0]["tiles"] == ["K1", "Y1"]
@@ -346,3 +349,37 @@ async def test_a_rack_that_also_lost_tiles_names_no_new_ones(say, db) -> None:
     [after] = [r for r in replies if r.kind == "rack"]
     assert "(new:" not in after.text
     assert after.event["new"] == []
+
+
+async def test_history_wraps_a_long_rearrangement_between_its_steps(say, db) -> None:
+    """A move of many steps is wrapped after a ";" to two lines of 100, the rest counted."""
+    await say("alice", "/new rummikub @bob seed=3")  # the hard moves rearrange 15+ melds
+    game_id = only(await say("alice", "/start"), "game_started").event["game_id"]
+    names = ("alice", "bob")
+    long = ""
+    for _ in range(200):
+        state = load_state(await db.games.get_game(game_id))
+        if state.outcome is not None or len(long) > 2 * HISTORY_WIDTH:
+            break
+        seat = state.waiting_for()[0]
+        move = choose_move(state, seat, "hard", state.turn)
+        text = "/draw" if isinstance(move, Draw) else f"/play {move}"
+        await say(names[seat], text)
+        record = load_state(await db.games.get_game(game_id)).history[-1]
+        long = max(long, record.text, key=len)
+    assert len(long) > 2 * HISTORY_WIDTH, long  # a rearrangement too long for two lines
+    [history] = await say("carol", f"/history game={game_id}")
+    lines = history.text.splitlines()
+    assert max(len(line) for line in lines) <= HISTORY_WIDTH
+    assert len(history.text) <= 4096  # one Telegram message
+    [entry] = [m for m in history.event["moves"] if m["move"] == long]  # the event has it whole
+    head = f"{entry['n']}. {entry['player']}: "
+    first = next(i for i, line in enumerate(lines) if line.startswith(head))
+    one, two = lines[first : first + 2]
+    assert one.endswith(";")
+    assert two.startswith("   ")
+    # The steps shown are the move's first steps, whole; the others are counted.
+    shown = [*one.removeprefix(head).removesuffix(";").split("; "), *two.strip().split("; ")[:-1]]
+    steps = long.split("; ")
+    assert steps[: len(shown)] == shown
+    assert two.endswith(f"; … (+{len(steps) - len(shown)} steps)"), two

@@ -97,3 +97,26 @@ async def test_try_in_pro_mode_names_the_word_play_would_lose_the_turn_on(say, t
         "Your move in game #1, 8H FLAIT, lost the turn: FLAIT is not in the dictionary. In pro "
         "mode, playing it loses your turn.",
     )
+
+
+async def test_a_joker_not_held_is_told_as_any_tile_not_held(say, table_rows) -> None:
+    """/try and /play with a joker the player lacks say "no joker", not the joker's notation."""
+    await say("alice", "/new numfeud @bob seed=1")  # alice: R3 R5 …, no joker
+    before = table_rows()
+    for line in ("/try 8G R3 J R5", "/play 8G R3 J R5", "/try 8G R3 J=R4 R5"):
+        [reply] = await say("alice", line)
+        assert (reply.kind, reply.text) == (
+            "error",
+            "You have no joker in your inventory. See your tiles with /rack.",
+        ), line
+    assert table_rows() == before
+    await say("alice", "/new rummikub @bob seed=4")  # alice: K12 K13 …, no joker
+    await say("alice", "/start game=2")
+    before = table_rows()
+    for line in ("/play K12 J K13 game=2", "/play K12 J=K11 K13 game=2"):
+        [reply] = await say("alice", line)
+        assert (reply.kind, reply.text) == (
+            "error",
+            "You have no joker on your rack; see your tiles with /rack.",
+        ), line
+    assert table_rows() == before
