@@ -659,10 +659,57 @@ class Service:
         the new id at once. Returns the chat, or None when the old id was never seen.
         """
         moved = await self.db.chats.move_chat(platform, old_chat_id, new_chat_id, now=self.clock())
-        for key, chat in list(self._chats.items()):
-            if chat.platform == platform and chat.platform_chat_id == str(old_chat_id):
-                del self._chats[key]
+        self._forget_chat(platform, old_chat_id)
         return moved
+
+    async def chat_away(self, platform: str, platform_chat_id: str, away: bool) -> list[Reply]:
+        """Note the bot removed from a group (`away`) or added back; return what to tell.
+
+        Away, the group's games keep their state and their deadlines are held, so nobody times
+        out where nobody can see it; each player of a running game is told privately. Back,
+        each deadline has the time it had left and the group is told which games go on. Said
+        twice (Telegram tells a removal with its update and with a refused send), nothing.
+        """
+        chat = await self.db.chats.get_chat_by_platform_id(platform, platform_chat_id)
+        if chat is None or (chat.away_since is not None) == away:
+            return []
+        chat = await self.db.chats.set_away(chat.id, away, now=self.clock())
+        self._forget_chat(platform, platform_chat_id)
+        assert chat is not None  # it was just read
+        rows = await self.db.games.list_games(chat_id=chat.id, statuses=("active",))
+        tables = [await self._table(row) for row in reversed(rows)]  # oldest first
+        if not tables:
+            return []
+        if not away:
+            games = and_list(f"#{t.row.id} ({t.gdef.title})" for t in tables)
+            what = f"game {games} goes" if len(tables) == 1 else f"games {games} go"
+            text = (
+                f"I am back: {what} on, every turn with the time it had left when I was "
+                "removed. /games shows them."
+            )
+            event: dict[str, Any] = {"type": "chat_back", "games": [t.row.id for t in tables]}
+            return [Reply(_chat_target(chat), text, event=event)]
+        replies = []
+        for table in tables:
+            assert table.state is not None
+            playing = table.gdef.seats_in_game(table.state)
+            for seat, user in enumerate(table.users):
+                if user is None or seat not in playing:
+                    continue
+                text = (
+                    f"I was removed from {_chat_named(chat)}, so {_game_named(table)} waits: "
+                    "its clock stands still, and nobody's time runs out, until someone adds me "
+                    "back there."
+                )
+                event = {"type": "chat_away", "game_id": table.row.id, "chat_id": chat.id}
+                replies.append(Reply(_user_target(user), text, event=event))
+        return replies
+
+    def _forget_chat(self, platform: str, platform_chat_id: str) -> None:
+        """Drop a chat from the cache, so that the next read sees what changed in it."""
+        for key, chat in list(self._chats.items()):
+            if chat.platform == platform and chat.platform_chat_id == str(platform_chat_id):
+                del self._chats[key]
 
     async def _chat(self, chat_id: int) -> Chat:
         for chat in self._chats.values():
@@ -1431,7 +1478,14 @@ class Service:
                 return await self._commit_draft(table, state, seat_no, move)
             replies = await self._commit(table, state, seat_no, move, "move")
             table = replace(table, row=_advanced(table.row, state), state=state)
-            return await self._with_bots(table, state, replies)
+            replies = await self._with_bots(table, state, replies)
+            if table.chat.away_since is not None:  # played privately while the bot is out
+                unseen = (
+                    f"I am not in {_chat_named(table.chat)} now, so the group does not see this "
+                    "move; the game's clock stands still until someone adds me back there."
+                )
+                replies.append(Reply(ctx.to_user, unseen, event={"type": "chat_away"}))
+            return replies
 
     async def _waits_for(self, row: GameRow, user_id: int) -> bool:
         """Return whether running game `row` waits for `user_id` to move (or place)."""
@@ -2357,7 +2411,7 @@ class Service:
             d.kind == "timeout"
             and d.turn == key
             and d.payload.get("seat") == seat_no
-            and d.due_at <= now
+            and d.due_at <= _held_now(table.chat, d, now)
             for d in await self.db.deadlines.pending_deadlines(table.row.id)
         )
 
@@ -2566,7 +2620,11 @@ class Service:
         """Return "alice to move" (a round: "to place") and, with a deadline, "; 3 hours left"."""
         task = "place" if table.gdef.round_of(state) is not None else "move"
         text = f"{self._to_move_names(table, state)} to {task}"
-        return text + (f"; {_left_words(left)}" if left is not None else "")
+        if left is None:
+            return text
+        if table.chat.away_since is not None:  # held: say why the clock does not run
+            return f"{text}; {_fmt_delta(left)} left when I am back in {_chat_named(table.chat)}"
+        return f"{text}; {_left_words(left)}"
 
     async def _time_left(self, table: _Table, state: GameState) -> timedelta | None:
         """Return the time left for the turn (or round) being played, in whole minutes.
@@ -2576,14 +2634,15 @@ class Service:
         if state.outcome is not None:
             return None
         key = _deadline_key(table.gdef, state)
-        due = [
-            d.due_at
+        now = self.clock()
+        left_of = [
+            d.due_at - _held_now(table.chat, d, now)
             for d in await self.db.deadlines.pending_deadlines(table.row.id)
             if d.kind == "timeout" and d.turn == key
         ]
-        if not due:
+        if not left_of:
             return None
-        left = max(min(due) - self.clock(), timedelta(0))
+        left = max(min(left_of), timedelta(0))
         return (
             left if left < timedelta(minutes=1) else timedelta(minutes=left // timedelta(minutes=1))
         )
@@ -3290,6 +3349,22 @@ def _ender(table: _Table, state: GameState) -> int | None:
         if not (record.text == RESIGNED and table.seats[record.seat].bot_level is not None):
             return record.seat
     return state.history[-1].seat if state.history else None
+
+
+def _held_now(chat: Chat, deadline: Deadline, now: datetime) -> datetime:
+    """Return the moment `deadline`'s clock stands at: `now`, or where it stopped (bot away).
+
+    A chat the bot is out of holds its deadlines from when it left, or from when a deadline
+    was set there if later (`db.chats.set_away` puts them off by as much on its return).
+    """
+    if chat.away_since is None:
+        return now
+    return max(chat.away_since, deadline.created_at or chat.away_since)
+
+
+def _chat_named(chat: Chat) -> str:
+    """Return a group's name for a private message about it: "Feud club", or "the group"."""
+    return chat.title or "the group"
 
 
 def _game_named(table: _Table, *, here: bool = False) -> str:

@@ -609,3 +609,54 @@ async def test_a_move_minutes_after_a_timeout_is_simply_played(service, clock) -
     clock.advance(LATE_MOVE_GRACE + timedelta(seconds=1))
     played = await service.handle(room, alice, "/pass")
     assert played[0].kind == "move_played", played[0].text
+
+
+async def test_a_group_that_removed_the_bot_holds_its_clocks_until_it_is_back(
+    service, clock
+) -> None:
+    """Removed from a group, the bot holds its games' deadlines: nobody times out unseen.
+
+    The players are told privately; a move sent privately meanwhile is played, and its sender
+    told the group cannot see it; back, every turn has the time it had left.
+    """
+    group = ChatRef("telegram", "-100", "Feud club")
+    alice, bob = UserRef("telegram", "1001", "alice"), UserRef("telegram", "1002", "bob")
+    await service.handle(group, bob, "/help")
+    started = await service.handle(group, alice, "/new webfeud @bob")
+    game_id = next(r.event["game_id"] for r in started if r.kind == "game_started")
+    dispatcher = Dispatcher(service, Outbox())
+    clock.advance(10 * HOUR)  # alice's turn: 62 h left
+    told = await service.chat_away("telegram", "-100", True)
+    assert sorted(r.to.platform_user_id for r in told) == ["1001", "1002"]
+    assert all(r.private for r in told)
+    assert told[0].text == (
+        f"I was removed from Feud club, so game #{game_id} (Webfeud in Feud club) waits: its "
+        "clock stands still, and nobody's time runs out, until someone adds me back there."
+    )
+    assert await service.chat_away("telegram", "-100", True) == []  # said twice: once
+    assert await dispatcher.run_due(clock.advance(100 * HOUR)) == []  # no reminder, no loss
+    # Typed privately, routed to the group's game (`private_route`), as the adapters do.
+    assert await service.private_route(
+        ChatRef("telegram", "1001", private=True), alice, "board", None, "/board"
+    ) == ChatRef("telegram", "-100")
+    [board, *_] = await service.handle(group, alice, "/board")
+    assert "alice to move; 62 hours left when I am back in Feud club." in board.text
+    moved = await service.handle(group, alice, "/pass")
+    assert moved[-1].text == (
+        "I am not in Feud club now, so the group does not see this move; the game's clock "
+        "stands still until someone adds me back there."
+    )
+    assert moved[-1].to.platform_user_id == "1001"
+    clock.advance(5 * HOUR)  # bob's turn, set while away: its 72 h start when the bot is back
+    [back] = await service.chat_away("telegram", "-100", False)
+    assert back.text == (
+        f"I am back: game #{game_id} (Webfeud) goes on, every turn with the time it had left "
+        "when I was removed. /games shows them."
+    )
+    assert not back.private
+    [board, *_] = await service.handle(group, bob, "/board")
+    assert "bob to move; 72 hours left." in board.text
+    assert await dispatcher.run_due(clock.advance(48 * HOUR - timedelta(seconds=1))) == []
+    [reminder] = await dispatcher.run_due(clock.advance(timedelta(seconds=1)))
+    assert reminder.event["player"] == "bob"
+    assert reminder.event["left_seconds"] == 24 * 3600
