@@ -670,8 +670,15 @@ class Service:
         each deadline has the time it had left and the group is told which games go on. Said
         twice (Telegram tells a removal with its update and with a refused send), nothing.
         """
-        chat = await self.db.chats.get_chat_by_platform_id(platform, platform_chat_id)
-        if chat is None or (chat.away_since is not None) == away:
+        chat = next(
+            (
+                c
+                for c in self._chats.values()
+                if c.platform == platform and c.platform_chat_id == platform_chat_id
+            ),
+            None,
+        ) or await self.db.chats.get_chat_by_platform_id(platform, platform_chat_id)
+        if chat is None or (chat.away_since is not None) == away:  # (a cache hit, usually)
             return []
         chat = await self.db.chats.set_away(chat.id, away, now=self.clock())
         self._forget_chat(platform, platform_chat_id)

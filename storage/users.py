@@ -218,6 +218,17 @@ class ChatRepository(Repository):
             )
         return None if row is None else _chat(row)
 
+    async def away_chats(self, platform: str) -> list[Chat]:
+        """Return the chats of `platform` the bot is out of (`set_away`), oldest first."""
+        async with self._db.read() as conn:
+            rows = await fetch_all(
+                conn,
+                f"SELECT {_CHAT_COLUMNS} FROM chats WHERE platform = ? AND away_since IS NOT NULL"
+                " ORDER BY id",
+                (platform,),
+            )
+        return [_chat(row) for row in rows]
+
     async def move_chat(
         self,
         platform: str,

@@ -663,6 +663,44 @@ class FeudBot(commands.Bot):
             self._in_flight.add(interaction.id)
             self._idle.clear()
 
+    # -- servers that remove the bot or add it back --
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """Hold the games of every channel of a server that removed the bot; tell the players.
+
+        (A server that is only unavailable, in an outage, is not removed.)
+        """
+        replies: list[Reply] = []
+        for channel in (*guild.channels, *guild.threads):
+            replies += await self.service.chat_away(PLATFORM, str(channel.id), True)
+        await self.send_replies(replies)
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        """A server added the bot: the games held in its channels go on."""
+        await self._back_where_seen()
+
+    async def on_ready(self) -> None:
+        """Connected: games held in channels the bot sees again (added back while down) go on."""
+        await self._back_where_seen()
+
+    async def _back_where_seen(self) -> None:
+        replies: list[Reply] = []
+        for chat in await self.service.db.chats.away_chats(PLATFORM):
+            channel_id = int(chat.platform_chat_id)
+            if self.get_channel(channel_id) is None and not any(
+                guild.get_thread(channel_id) for guild in self.guilds
+            ):
+                continue
+            replies += await self.service.chat_away(PLATFORM, chat.platform_chat_id, False)
+        await self.send_replies(replies)
+
+    async def _back_in(self, interaction: discord.Interaction[Any]) -> None:
+        """A command from a server the bot is in: its channel's held games go on (if any)."""
+        if interaction.guild is not None and interaction.channel_id is not None:
+            await self.send_replies(
+                await self.service.chat_away(PLATFORM, str(interaction.channel_id), False)
+            )
+
     # -- who and where --
 
     @staticmethod
@@ -703,6 +741,7 @@ class FeudBot(commands.Bot):
         for member in invite:
             # A member the command names becomes known to the service, found by their id.
             await self.service.db.users.upsert_user(PLATFORM, str(member.id), member.display_name)
+        await self._back_in(interaction)
         replies = await self.service.execute(
             self.chat_ref(interaction), self.user_ref(interaction), command
         )

@@ -683,6 +683,8 @@ class TelegramFrontEnd:
             if routed is not None:
                 # Played in the group's game: news goes there, answers come here.
                 where, ref, origin.routed = routed, user_ref(user), True
+        if not private:  # written in the group: the bot is in it, whatever it missed meanwhile
+            await self._away(chat.id, False)
         replies = await self.service.handle(where, ref, text, mentioned=mentioned)
         await self.deliver(replies, origin)
         if (
@@ -919,7 +921,7 @@ class TelegramFrontEnd:
         return text if game_id is None else f"{text} game={game_id}"
 
     async def on_my_membership(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """Greet a group that has just added the bot (as a member or an administrator)."""
+        """Greet a group that has just added the bot; hold its games while it is out of it."""
         change = update.my_chat_member
         if change is None or change.chat.type not in (ChatType.GROUP, ChatType.SUPERGROUP):
             return
@@ -927,10 +929,20 @@ class TelegramFrontEnd:
         now = change.new_chat_member.status
         if now in gone:
             self._welcomed.discard(change.chat.id)  # added again later: greet again
+            await self._away(change.chat.id, True)
             return
         present = (ChatMemberStatus.MEMBER, ChatMemberStatus.ADMINISTRATOR)
         if change.old_chat_member.status in gone and now in present:  # not a promotion
             await self._welcome_group(change.chat.id)
+            await self._away(change.chat.id, False)
+
+    async def _away(self, chat_id: int, away: bool) -> None:
+        """Note the bot out of group `chat_id` (`away`) or in it again; send what that tells.
+
+        Out, the group's games wait and their players hear it privately; back, the group hears
+        which games go on. Either is said once, however often Telegram shows it.
+        """
+        await self.deliver(await self.service.chat_away(PLATFORM, str(chat_id), away), None)
 
     async def on_new_members(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Greet a group when the service message says the bot was added to it."""
@@ -938,6 +950,7 @@ class TelegramFrontEnd:
         me = self._bot().id
         if message is not None and any(u.id == me for u in message.new_chat_members):
             await self._welcome_group(message.chat.id)
+            await self._away(message.chat.id, False)
 
     async def _welcome_group(self, chat_id: int) -> None:
         if chat_id in self._welcomed:
@@ -1033,6 +1046,9 @@ class TelegramFrontEnd:
                     await self._send_private(step, origin, notices)
             except Forbidden:
                 log.warning("Telegram refused a message (the bot was removed or blocked)")
+                to = step[0].to if isinstance(step, list) else step.to
+                if isinstance(to, ChatTarget):  # out of the group (removed while not running)
+                    await self._away(int(to.platform_chat_id), True)
             except TelegramError:
                 # One failed send (after the rate limiter's retries) must not lose the others.
                 log.exception("sending a %s reply failed", _kind(step))

@@ -199,6 +199,7 @@ class FakeDiscord:
         self._ws: web.WebSocketResponse | None = None
         self._seq = 0
         self._ready = asyncio.Event()
+        self._posted = asyncio.Event()  # set at each new message (`wait_message`)
         self._runner: web.AppRunner | None = None
         self.port = 0
 
@@ -434,6 +435,19 @@ class FakeDiscord:
     async def wait_ready(self) -> None:
         """Wait until a client has identified (bounded by the caller's timeout)."""
         await self._ready.wait()
+
+    async def remove_bot(self) -> None:
+        """Remove the bot from the server, as a kick does: GUILD_DELETE without ``unavailable``."""
+        await self.dispatch("GUILD_DELETE", {"id": str(self.guild_id)})
+
+    async def add_bot(self) -> None:
+        """Add the bot to the server (again): GUILD_CREATE, as for a server it just joined.
+
+        (Without ``unavailable``: with it, discord.py reads the end of an outage instead.)
+        """
+        payload = self._guild_payload()
+        del payload["unavailable"]
+        await self.dispatch("GUILD_CREATE", payload)
 
     async def close_gateway(self, code: int = 4004) -> None:
         """Close the gateway as Discord does (4004: authentication failed, e.g. a revoked token)."""
@@ -783,7 +797,19 @@ class FakeDiscord:
             self.errors.append(f"400 {problem}")
             raise web.HTTPBadRequest(text=problem)
         self.messages[msg.id] = msg
+        self._posted.set()
         return msg
+
+    async def wait_message(self, check: Callable[[Message], bool], seconds: float = 10) -> Message:
+        """Wait for a new message that passes `check` (e.g. one a gateway event's handler sends)."""
+        seen = set(self.messages)
+        async with asyncio.timeout(seconds):
+            while True:
+                self._posted.clear()
+                new = [m for i, m in self.messages.items() if i not in seen and check(m)]
+                if new:
+                    return new[0]
+                await self._posted.wait()
 
     @staticmethod
     def _check_message(msg: Message) -> str | None:

@@ -675,3 +675,36 @@ async def test_every_commands_slash_syntax_names_only_its_own_options(harness):
         assert {name for _, name in named} <= {o["name"] for o in options}, shown
         required = {o["name"] for o in options if o.get("required")}
         assert {name for bracket, name in named if not bracket} == required, shown
+
+
+async def test_a_server_that_removes_the_bot_holds_its_games_until_it_is_back(fake, db):
+    """Removed from the server: the game waits (no reminder, no timeout), its players told by DM.
+
+    Added back (GUILD_CREATE), the channel hears the game goes on with the time it had left.
+    """
+    async with clocked(fake, db) as (h, start):
+        await h.slash(h.alice, "notify", dm=True)
+        await h.slash(h.alice, "new", game="webfeud", player=str(h.bob))
+        told = asyncio.ensure_future(fake.wait_message(lambda m: m in fake.dms_to(h.alice)))
+        await asyncio.sleep(0)  # it notes the messages so far
+        await fake.remove_bot()
+        assert (await told).text == (
+            "I was removed from #games, so game #1 (Webfeud in #games) waits: its clock stands "
+            "still, and nobody's time runs out, until someone adds me back there."
+        )
+        assert h.bot is not None
+        assert h.bot.dispatcher is not None
+        assert await h.bot.dispatcher.run_due(now=start + timedelta(days=30)) == []
+        assert (await db.games.get_game(1)).status == "active"
+        h.clock.now = start + timedelta(hours=100)
+        told = asyncio.ensure_future(fake.wait_message(lambda m: m.public))
+        await asyncio.sleep(0)  # it notes the messages so far
+        await fake.add_bot()
+        assert (await told).text == (
+            "I am back: game #1 (Webfeud) goes on, every turn with the time it had left when I "
+            "was removed. /games shows them."
+        )
+        back = h.clock.now
+        assert await h.bot.dispatcher.run_due(now=back + timedelta(hours=47)) == []
+        fired = await h.bot.dispatcher.run_due(now=back + timedelta(hours=48, seconds=1))
+        assert [r.kind for r in fired] == ["reminder"]

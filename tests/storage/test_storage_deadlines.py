@@ -237,6 +237,8 @@ async def test_a_chat_the_bot_left_holds_its_deadlines_until_it_is_back(db, make
     before = await add(game.id, NewDeadline("timeout", t0 + 2 * hour, 0), now=t0 - hour)
     elsewhere = await add(there.id, NewDeadline("timeout", t0 + hour, 0), now=t0)
     assert (await db.chats.set_away(chat.id, True, now=t0)).away_since == t0
+    assert [c.id for c in await db.chats.away_chats(chat.platform)] == [chat.id]
+    assert await db.chats.away_chats("discord") == []
     meanwhile = await add(
         game.id, NewDeadline("timeout", t0 + 90 * timedelta(minutes=1), 1), now=t0 + hour / 2
     )
@@ -251,6 +253,7 @@ async def test_a_chat_the_bot_left_holds_its_deadlines_until_it_is_back(db, make
     back = await db.chats.set_away(chat.id, False, now=later)
     assert back is not None
     assert back.away_since is None
+    assert await db.chats.away_chats(chat.platform) == []
     due = {d.id: d.due_at for d in await db.deadlines.pending_deadlines(game.id)}
     assert due == {before.id: later + 2 * hour, meanwhile.id: later + hour}
     assert await db.deadlines.next_due_at() == later + hour

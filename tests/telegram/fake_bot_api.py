@@ -15,7 +15,8 @@ identical edits, 400 for a callback query answered twice, texts over 4096, capti
 alerts over 200 characters or callback data over 64 bytes, and 400 "group chat was upgraded
 to a supergroup chat" (with ``migrate_to_chat_id``) for a basic group after `migrate`, 400
 "message can't be deleted" for someone else's group message unless the bot is an admin that
-may delete (`bot_admin`), and getUpdates delivers only the kinds of ``allowed_updates``.
+may delete (`bot_admin`), 403 "bot was kicked from the group chat" once `my_chat_member` has
+removed it (until it is added back), and getUpdates delivers only the kinds of ``allowed_updates``.
 Failures can be injected per method (`fail_next`), e.g. a 429 with ``parameters.retry_after``.
 """
 
@@ -183,6 +184,7 @@ class FakeBotAPI:
         self.admins: dict[int, set[int]] = {}
         self.started: set[int] = set()  # users who wrote to the bot privately
         self.blocked: set[int] = set()  # users who blocked the bot
+        self.bot_out: set[int] = set()  # groups the bot was removed from (`my_chat_member`)
         self.migrated: dict[int, int] = {}  # basic group id -> the supergroup it became
         self.messages: dict[tuple[int, int], dict[str, Any]] = {}
         self.answered: set[str] = set()
@@ -318,10 +320,15 @@ class FakeBotAPI:
             "old_chat_member": member(old),
             "new_chat_member": member(new),
         }
+        if new in ("left", "kicked"):
+            self.bot_out.add(chat["id"])
+        else:
+            self.bot_out.discard(chat["id"])
         return self._update({"my_chat_member": change})
 
     def added_to_group(self, chat: Mapping[str, Any], by: Mapping[str, Any]) -> dict[str, Any]:
         """Build the service message "`by` added the bot" (``new_chat_members``) in `chat`."""
+        self.bot_out.discard(chat["id"])
         message = {
             "message_id": self._next_message_id(chat["id"]),
             "from": dict(by),
@@ -555,6 +562,9 @@ class FakeBotAPI:
                 {"migrate_to_chat_id": self.migrated[chat_id]},
             )
         chat = self.chats.get(chat_id)
+        if chat is not None and chat_id in self.bot_out:
+            kind = "supergroup" if chat["type"] == "supergroup" else "group"
+            raise ApiError(403, f"Forbidden: bot was kicked from the {kind} chat")
         if chat is None and chat_id in self.users:
             chat = self.private(self.users[chat_id])
         if chat is None:

@@ -168,3 +168,79 @@ async def test_the_private_welcome_says_the_bot_can_be_played_right_there(tg, pe
     assert "/new webfeud bot=easy" in calls[0].text
     assert "/new webfeud @friend" in calls[0].text
     assert tg.errors == []
+
+
+async def test_a_group_that_removes_the_bot_holds_its_games_until_it_is_back(tg, people) -> None:
+    """Removed: players hear privately their game waits, no deadline runs; back, it goes on."""
+    api, group = tg.api, people.group
+    for person in (people.alice, people.bob):
+        await tg.say(person, "/start", chat=api.private(person))
+    start = utcnow()
+    await tg.say(people.alice, "/new webfeud @bob seed=3")
+    calls = await tg.process(api.my_chat_member(group, people.alice, "member", "kicked"))
+    assert sorted(c.chat_id for c in calls) == [ALICE_ID, 1002]
+    assert all(c.ok for c in calls)
+    assert calls[0].text == (
+        "I was removed from Feud club, so game #1 (Webfeud in Feud club) waits: its clock "
+        "stands still, and nobody's time runs out, until someone adds me back there."
+    )
+    assert await tg.process(api.my_chat_member(group, people.alice, "kicked", "left")) == []
+    first = len(api.calls)
+    await Dispatcher(tg.service, tg.front.send_replies).run_due(now=start + timedelta(days=30))
+    assert api.calls[first:] == []  # no reminder into the void, no timeout
+    assert (await tg.db.games.get_game(1)).status == "active"
+    # A move sent privately is played, and its sender told the group does not see it.
+    state = load_state(await tg.db.games.get_game(1))
+    mover = (people.alice, people.bob)[state.to_move]
+    calls = await tg.say(mover, "/pass", chat=api.private(mover))
+    assert load_state(await tg.db.games.get_game(1)).turn == state.turn + 1
+    assert [c.ok for c in calls if c.chat_id == group["id"]] == [False]  # refused, 403
+    assert any(
+        "so the group does not see this move" in c.text
+        for c in calls
+        if c.chat_id == mover["id"] and c.ok
+    )
+    assert tg.errors == []
+    # Added back: the welcome, then which games go on; the deadlines run from there.
+    calls = await tg.process(api.my_chat_member(group, people.alice, "left", "member"))
+    assert [(c.chat_id, c.ok) for c in calls] == [(group["id"], True)] * 2
+    assert calls[1].text == (
+        "I am back: game #1 (Webfeud) goes on, every turn with the time it had left when I was "
+        "removed. /games shows them."
+    )
+    back = utcnow()
+    first = len(api.calls)
+    await Dispatcher(tg.service, tg.front.send_replies).run_due(now=back + timedelta(hours=47))
+    assert api.calls[first:] == []
+    await Dispatcher(tg.service, tg.front.send_replies).run_due(now=back + timedelta(hours=49))
+    reminders = api.calls[first:]  # to the one to move now, privately (they started the bot)
+    other = people.bob if mover is people.alice else people.alice
+    assert [(c.chat_id, c.ok) for c in reminders] == [(other["id"], True)]
+    assert "runs out in 24 hours" in reminders[0].text
+
+
+async def test_a_removal_missed_while_down_is_learnt_from_the_refusal(tg, people) -> None:
+    """Removed while the bot was not running: the first refused group send holds the games."""
+    api, group = tg.api, people.group
+    for person in (people.alice, people.bob):
+        await tg.say(person, "/start", chat=api.private(person))
+    start = utcnow()
+    await tg.say(people.alice, "/new webfeud @bob seed=3")
+    api.bot_out.add(group["id"])  # the my_chat_member update was never seen
+    state = load_state(await tg.db.games.get_game(1))
+    mover = (people.alice, people.bob)[state.to_move]
+    calls = await tg.say(mover, "/pass", chat=api.private(mover))  # its board edit is refused
+    assert [c.ok for c in calls if c.chat_id == group["id"]] == [False]
+    told = [c for c in calls if "I was removed from Feud club" in c.text]
+    assert sorted((c.chat_id, c.ok) for c in told) == [(ALICE_ID, True), (1002, True)]
+    first = len(api.calls)
+    await Dispatcher(tg.service, tg.front.send_replies).run_due(now=start + timedelta(days=9))
+    assert api.calls[first:] == []  # the timeout waits
+    assert (await tg.db.games.get_game(1)).status == "active"
+    # Back (no update seen again): a command in the group says so first.
+    api.bot_out.discard(group["id"])
+    calls = await tg.say(people.bob, "/games")
+    assert calls[0].text.startswith("I am back: game #1 (Webfeud) goes on")
+    assert (
+        await tg.db.chats.get_chat_by_platform_id("telegram", str(group["id"]))
+    ).away_since is None
