@@ -2843,7 +2843,9 @@ class Service:
         if key is not None and key not in GAMES:
             raise CommandError(f"{no_such_game(key)} {usage('leaderboard')}")
         everywhere = command.options.get("scope") == "everywhere"
-        where = "every chat" if everywhere else "this chat"
+        # Named as the group is (an image may be shared elsewhere): "Feud club", "#games".
+        here = ctx.chat.title if ctx.chat.title and not ctx.private else "this chat"
+        where = "every chat" if everywhere else here
         year_text = command.options.get("year")
         year = int(year_text) if year_text else None
         if year is not None and not FIRST_YEAR <= year <= LAST_YEAR:  # (as the parser says it)

@@ -142,13 +142,19 @@ async def test_a_bot_whose_level_fails_still_moves(service: Service, db, monkeyp
 
 
 async def test_leaderboard_of_the_chat_or_everywhere(service: Service) -> None:
-    """/leaderboard counts this chat; /leaderboard webfeud everywhere counts every chat."""
-    other = ChatRef(CONSOLE, "other")
+    """/leaderboard counts this chat; /leaderboard webfeud everywhere counts every chat.
+
+    A chat with a name is called by it (the picture may be shared elsewhere).
+    """
+    other = ChatRef(CONSOLE, "other", "Feud club")
     await service.handle(ROOM, ALICE, "/new webfeud @bob seed=1")
     await service.handle(ROOM, BOB, "/resign")
     await service.handle(other, ALICE, "/new webfeud @bob seed=2")
     await service.handle(other, ALICE, "/resign")
     here = await service.handle(ROOM, ALICE, "/leaderboard")
+    assert here[0].text.startswith("Leaderboard of this chat — all games\n")
+    there = await service.handle(other, ALICE, "/leaderboard webfeud")
+    assert there[0].text.startswith("Leaderboard of Feud club — Webfeud\n")
     assert [(r["player"], r["wins"]) for r in here[0].event["rows"]] == [("alice", 1), ("bob", 0)]
     everywhere = await service.handle(ROOM, ALICE, "/leaderboard webfeud everywhere")
     rows = everywhere[0].event["rows"]
