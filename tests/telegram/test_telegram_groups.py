@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 
@@ -170,13 +170,19 @@ async def test_the_private_welcome_says_the_bot_can_be_played_right_there(tg, pe
     assert tg.errors == []
 
 
+async def game_with_dms(tg, people) -> datetime:
+    """Open alice's and bob's private chats, then start Webfeud in the group; return when."""
+    for person in (people.alice, people.bob):
+        await tg.say(person, "/start", chat=tg.api.private(person))
+    start = utcnow()
+    await tg.say(people.alice, "/new webfeud @bob seed=3")
+    return start
+
+
 async def test_a_group_that_removes_the_bot_holds_its_games_until_it_is_back(tg, people) -> None:
     """Removed: players hear privately their game waits, no deadline runs; back, it goes on."""
     api, group = tg.api, people.group
-    for person in (people.alice, people.bob):
-        await tg.say(person, "/start", chat=api.private(person))
-    start = utcnow()
-    await tg.say(people.alice, "/new webfeud @bob seed=3")
+    start = await game_with_dms(tg, people)
     calls = await tg.process(api.my_chat_member(group, people.alice, "member", "kicked"))
     assert sorted(c.chat_id for c in calls) == [ALICE_ID, 1002]
     assert all(c.ok for c in calls)
@@ -222,10 +228,7 @@ async def test_a_group_that_removes_the_bot_holds_its_games_until_it_is_back(tg,
 async def test_a_removal_missed_while_down_is_learnt_from_the_refusal(tg, people) -> None:
     """Removed while the bot was not running: the first refused group send holds the games."""
     api, group = tg.api, people.group
-    for person in (people.alice, people.bob):
-        await tg.say(person, "/start", chat=api.private(person))
-    start = utcnow()
-    await tg.say(people.alice, "/new webfeud @bob seed=3")
+    start = await game_with_dms(tg, people)
     api.bot_out.add(group["id"])  # the my_chat_member update was never seen
     state = load_state(await tg.db.games.get_game(1))
     mover = (people.alice, people.bob)[state.to_move]
