@@ -33,6 +33,7 @@ import re
 import signal
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -105,6 +106,9 @@ RATE_LIMIT_RETRIES = 3
 # A button press is answered with the outcome when the service is this quick (seconds), else
 # with "Working on it…" at once (Telegram shows a spinner until the answer, for 15 s at most).
 ANSWER_WITHIN = 1.0
+# Board pressed under the game's board message posted less than this long ago: it is at the
+# bottom of the chat already, so no copy is posted (a press after press would flood the group).
+BOARD_AGAIN_AFTER = timedelta(minutes=1)
 
 # Button actions: the callback_data action word -> the label under the message.
 ACTIONS: dict[str, str] = {
@@ -214,6 +218,7 @@ BOARD = "board"  # the slot of a game's board message in storage (`db.messages`)
 ROUND = "round "  # + the round: the group notice of a round that opened (`_round_notice`)
 SEE_TILES = "how to see the tiles"  # told once a game, in `db.notices` (unasked)
 ELSEWHERE = "That button belongs to game #{id} of another chat; nothing was changed."
+JUST_POSTED = "This board of game #{id} was posted a moment ago: it is the newest one."
 WELCOME = (
     "Hello! Private messages are on: your racks and reminders will arrive here. "
     "Play me right here with /new webfeud bot=easy, or friends in a group with "
@@ -821,6 +826,9 @@ class TelegramFrontEnd:
             message = query.message
             board = BoardMessage(message.chat.id, message.message_id, bool(message.photo))
             await self.boards.put(game_id, board)
+        if action == "board" and await self._just_posted(query.message, game_id):
+            await self._answer(origin, JUST_POSTED.format(id=game_id))
+            return
         ref = user_ref(query.from_user)
         game_chat = ChatRef(PLATFORM, chat.platform_chat_id)
         if action in CONFIRM_ACTIONS or (
@@ -840,6 +848,16 @@ class TelegramFrontEnd:
             await self._answer(origin, "Working on it…")
         replies = await work
         await self.deliver(replies, origin)
+
+    async def _just_posted(self, message: object, game_id: int) -> bool:
+        """Return whether `message` is the game's board message, posted a moment ago."""
+        board = await self.boards.get(game_id)
+        return (
+            isinstance(message, Message)
+            and board is not None
+            and (board.chat_id, board.message_id) == (message.chat.id, message.message_id)
+            and datetime.now(UTC) - message.date < BOARD_AGAIN_AFTER
+        )
 
     async def _confirm_pass(
         self,

@@ -437,3 +437,30 @@ async def test_a_command_replying_to_a_board_means_that_game(tg, people) -> None
     calls = await tg.say(people.alice, "/board")  # no reply: which game?
     assert any("several games" in c.text for c in calls), [c.text for c in calls]
     assert tg.errors == []
+
+
+async def test_board_posts_the_board_again_but_not_under_one_just_posted(tg, people) -> None:
+    """Board under an older board: a fresh one at the bottom, the old one's buttons cleared.
+
+    Under the board posted a moment ago it is at the bottom already: a toast, no new message
+    (pressing it over and over must not flood the group).
+    """
+    from bot.adapters.telegram_bot import JUST_POSTED
+
+    group = people.group
+    await tg.say(people.bob, "/help")
+    await tg.say(people.alice, "/new webfeud @bob seed=7")
+    board = tg.board(1)
+    calls = await tg.press(people.carol, board, "Board")  # anyone may; not a player here
+    assert [c.method for c in calls] == ["answerCallbackQuery"]
+    assert calls[0].text == JUST_POSTED.format(id=1)
+    assert calls[0].params.get("show_alert") in (None, False)
+    board["date"] -= 120  # two minutes on, with the chat's talk below it
+    calls = await tg.press(people.carol, board, "Board")
+    posted = [c for c in calls if c.method == "sendPhoto"]
+    assert [c.chat_id for c in posted] == [group["id"]]
+    assert "Game #1 (Webfeud)" in posted[0].text
+    assert tg.board(1)["message_id"] == posted[0].result["message_id"] != board["message_id"]
+    assert tg.api.message(group["id"], board["message_id"]).get("reply_markup") in (None, {})
+    assert labels(posted[0].result) == ["My rack", "Pass", "Board"]
+    assert tg.errors == []
