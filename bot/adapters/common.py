@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
+from datetime import timedelta
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
@@ -19,6 +20,10 @@ from bot.replies import ChatTarget, Image, Reply
 from storage import Database, GameMessage
 
 APOLOGY = "Sorry, something went wrong on my side; please try again in a moment."
+# Board pressed under the game's newest message, posted less than `BOARD_AGAIN_AFTER` ago: it
+# is at the bottom of the chat already, so no copy is posted (presses would flood the group).
+BOARD_AGAIN_AFTER = timedelta(minutes=1)
+JUST_POSTED = "This board of game #{id} was posted a moment ago: it is the newest one."
 
 
 def ended_game(game_id: int, status: str) -> str:

@@ -51,6 +51,8 @@ from discord.utils import MISSING
 
 from bot.adapters.common import (
     APOLOGY,
+    BOARD_AGAIN_AFTER,
+    JUST_POSTED,
     KeptMessages,
     ended_game,
     image_bytes,
@@ -759,6 +761,12 @@ class FeudBot(commands.Bot):
             )
             self._handled(interaction)
             return
+        if action == "board" and await self._just_posted(interaction, game_id):
+            await interaction.response.send_message(
+                JUST_POSTED.format(id=game_id), ephemeral=True, allowed_mentions=NO_MENTIONS
+            )
+            self._handled(interaction)
+            return
         if action == "rack":
             await self._defer(interaction, ephemeral=True, thinking=True)
         elif action == "passok":  # the question is answered: its button goes with the click
@@ -787,6 +795,16 @@ class FeudBot(commands.Bot):
             self.chat_ref(interaction), self.user_ref(interaction), command
         )
         await self.deliver(interaction, replies)
+
+    async def _just_posted(self, interaction: discord.Interaction[Any], game_id: int) -> bool:
+        """Return whether the button is under the game's newest message, posted a moment ago."""
+        message, live = interaction.message, await self._live.get(game_id)
+        return (
+            message is not None
+            and live is not None
+            and message.id == live.message_id
+            and discord.utils.utcnow() - message.created_at < BOARD_AGAIN_AFTER
+        )
 
     async def _confirm_pass(
         self, interaction: discord.Interaction[Any], game_id: int, turn: int

@@ -33,7 +33,7 @@ import re
 import signal
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -68,6 +68,8 @@ from telegram.request import BaseRequest
 
 from bot.adapters.common import (
     APOLOGY,
+    BOARD_AGAIN_AFTER,
+    JUST_POSTED,
     KeptMessages,
     ended_game,
     image_bytes,
@@ -106,9 +108,6 @@ RATE_LIMIT_RETRIES = 3
 # A button press is answered with the outcome when the service is this quick (seconds), else
 # with "Working on it…" at once (Telegram shows a spinner until the answer, for 15 s at most).
 ANSWER_WITHIN = 1.0
-# Board pressed under the game's board message posted less than this long ago: it is at the
-# bottom of the chat already, so no copy is posted (a press after press would flood the group).
-BOARD_AGAIN_AFTER = timedelta(minutes=1)
 
 # Button actions: the callback_data action word -> the label under the message.
 ACTIONS: dict[str, str] = {
@@ -218,7 +217,6 @@ BOARD = "board"  # the slot of a game's board message in storage (`db.messages`)
 ROUND = "round "  # + the round: the group notice of a round that opened (`_round_notice`)
 SEE_TILES = "how to see the tiles"  # told once a game, in `db.notices` (unasked)
 ELSEWHERE = "That button belongs to game #{id} of another chat; nothing was changed."
-JUST_POSTED = "This board of game #{id} was posted a moment ago: it is the newest one."
 WELCOME = (
     "Hello! Private messages are on: your racks and reminders will arrive here. "
     "Play me right here with /new webfeud bot=easy, or friends in a group with "

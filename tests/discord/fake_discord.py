@@ -24,7 +24,6 @@ Discord semantics the fake models (they are where adapters go wrong):
 from __future__ import annotations
 
 import asyncio
-import itertools
 import json
 import re
 import time
@@ -36,6 +35,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 EPHEMERAL = 64
+DISCORD_EPOCH_MS = 1_420_070_400_000  # 2015-01-01, where snowflake time starts
 ALL_PERMISSIONS = str((1 << 50) - 1)
 # A member's permissions without Manage Server (1 << 5) and without Administrator (1 << 3).
 MEMBER_PERMISSIONS = str(((1 << 50) - 1) & ~(1 << 5) & ~(1 << 3))
@@ -175,7 +175,7 @@ class FakeDiscord:
 
     def __init__(self, *, ack_deadline: float = 3.0) -> None:
         self.ack_deadline = ack_deadline
-        self._ids = itertools.count(1_100_000_000_000_000_000)
+        self._last_id = 0
         self.app_id = self.new_id()
         self.bot_user = self._user_payload(self.app_id, "feudbot", bot=True)
         self.guild_id = self.new_id()
@@ -206,8 +206,13 @@ class FakeDiscord:
     # -- ids and payloads --
 
     def new_id(self) -> int:
-        """Return a fresh snowflake."""
-        return next(self._ids)
+        """Return a fresh snowflake: the time it is made in its top bits, as Discord's are.
+
+        (discord.py reads a message's `created_at` from its id.) Each is above the last.
+        """
+        made = (int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22
+        self._last_id = max(made, self._last_id + 1)
+        return self._last_id
 
     @staticmethod
     def _user_payload(uid: int, name: str, *, bot: bool = False) -> dict[str, Any]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from copy import deepcopy
+from datetime import timedelta
 
 import pytest
 
@@ -337,3 +338,29 @@ async def test_the_lobby_loses_its_buttons_when_the_game_starts(harness):
     await harness.slash(harness.alice, "cancel", game=3)
     assert lobby.custom_ids() == []
     assert fake.errors == []
+
+
+async def test_board_posts_the_board_again_but_not_under_one_just_posted(
+    harness, monkeypatch
+) -> None:
+    """Board under the game's newest message, posted a moment ago: only its clicker is told so.
+
+    Later, Board posts the board anew at the bottom of the channel, with the buttons.
+    """
+    import bot.adapters.discord_bot as adapter
+    from bot.adapters.common import JUST_POSTED
+
+    fake = harness.fake
+    await harness.slash(harness.alice, "new", game="webfeud", player=str(harness.bob), seed=7)
+    newest = fake.last_with_buttons("fb:board:")
+    public = len(fake.public_messages())
+    inter = await harness.click(harness.carol, newest, newest.button("fb:board:"))
+    [told] = harness.replies(inter)
+    assert (told.text, told.ephemeral) == (JUST_POSTED.format(id=1), True)
+    assert len(fake.public_messages()) == public
+    monkeypatch.setattr(adapter, "BOARD_AGAIN_AFTER", timedelta(0))  # a minute on
+    inter = await harness.click(harness.carol, newest, newest.button("fb:board:"))
+    [board] = [m for m in harness.replies(inter) if m.public]
+    assert board.text.startswith("Game #1 (Webfeud)"), board.text
+    assert board.custom_ids()[:2] == ["fb:rack:1:0", "fb:board:1:0"]
+    assert fake.last_with_buttons("fb:board:") is board

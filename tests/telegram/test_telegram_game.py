@@ -445,7 +445,7 @@ async def test_board_posts_the_board_again_but_not_under_one_just_posted(tg, peo
     Under the board posted a moment ago it is at the bottom already: a toast, no new message
     (pressing it over and over must not flood the group).
     """
-    from bot.adapters.telegram_bot import JUST_POSTED
+    from bot.adapters.common import JUST_POSTED
 
     group = people.group
     await tg.say(people.bob, "/help")
