@@ -202,6 +202,13 @@ def _chat_target(chat: Chat, thread_id: int | None = None) -> ChatTarget:
     return ChatTarget(chat.id, chat.platform, chat.platform_chat_id, thread_id)
 
 
+def _in_topic(rows: list[GameRow], thread_id: int | None) -> list[GameRow]:
+    """Of several games, those of the forum topic a bare command was typed in (if any are)."""
+    if len(rows) < 2 or thread_id is None:
+        return rows
+    return [row for row in rows if row.thread_id == thread_id] or rows
+
+
 def _game_target(table: _Table) -> ChatTarget:
     """Return where a game's news goes: its chat, in the forum topic it was created in."""
     return _chat_target(table.chat, table.row.thread_id)
@@ -773,9 +780,11 @@ class Service:
         if len(rows) > 1:  # a bare command means a game the asker still plays that takes it
             rows = await self._still_in(rows, ctx.user.id) or rows
             rows = await self._taking(rows, ctx.command)
+            rows = _in_topic(rows, ctx.thread_id)
         if not mine and len(rows) != 1:
             rows = await self.db.games.list_games(chat_id=ctx.chat.id, statuses=wanted)
             rows = await self._taking(rows, ctx.command) if len(rows) > 1 else rows
+            rows = _in_topic(rows, ctx.thread_id)
         if not rows:
             if "lobby" not in wanted:
                 # The asker's own lobbies, which they can start; else (a look) the chat's,

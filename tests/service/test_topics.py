@@ -90,3 +90,18 @@ async def test_a_rematch_lives_where_the_game_it_replays_lived(service: Service,
     started = next(r for r in again if r.kind == "game_started")
     assert started.to.thread_id == 7
     assert (await db.games.get_game(started.event["game_id"])).thread_id == 7
+
+
+async def test_a_bare_command_in_a_topic_means_that_topics_game(service: Service) -> None:
+    """Of the asker's games in several topics, a bare /board or /pass means the topic's own."""
+    await service.handle(topic(7), ALICE, "/new webfeud @bob seed=1")
+    await service.handle(topic(9), ALICE, "/new webfeud @bob seed=2")
+    shown = await service.handle(topic(9), BOB, "/board")
+    assert [(r.kind, r.event.get("game_id")) for r in shown] == [("board", 2)]
+    passed = await service.handle(topic(7), ALICE, "/pass")
+    assert [r.event["game_id"] for r in passed if r.kind == "move_played"] == [1]
+    # In General (or a topic without a game of theirs) it still asks which.
+    asked = await service.handle(topic(None), ALICE, "/board")
+    assert asked[0].kind == "error"
+    assert "#1" in asked[0].text
+    assert "#2" in asked[0].text
