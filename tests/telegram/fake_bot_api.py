@@ -16,12 +16,13 @@ alerts over 200 characters or callback data over 64 bytes, and 400 "group chat w
 to a supergroup chat" (with ``migrate_to_chat_id``) for a basic group after `migrate`, 400
 "message can't be deleted" for someone else's group message unless the bot is an admin that
 may delete (`bot_admin`), and getUpdates delivers only the kinds of ``allowed_updates``.
+Failures can be injected per method (`fail_next`), e.g. a 429 with ``parameters.retry_after``.
+
 Forum supergroups (`forum`) have topics (`topic`): messages typed in one carry
 ``message_thread_id`` and ``is_topic_message`` (a reply in a plain group carries a
 ``message_thread_id`` too, but no ``is_topic_message``); sends with ``message_thread_id`` land
 in that topic, and one that names no topic of a forum (`delete_topic`), or any thread outside a
 forum, gets 400 "message thread not found".
-Failures can be injected per method (`fail_next`), e.g. a 429 with ``parameters.retry_after``.
 """
 
 from __future__ import annotations
