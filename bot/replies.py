@@ -14,11 +14,17 @@ from typing import Any
 
 @dataclass(frozen=True, slots=True)
 class ChatTarget:
-    """The chat a command came from (storage id and the platform's own id)."""
+    """A chat (storage id and the platform's own id), and the topic in it if it has topics.
+
+    `thread_id` is a forum topic (a Telegram supergroup's `message_thread_id`): a game's news
+    goes to the topic the game was created in, an answer to the topic the command was typed
+    in. None: the chat itself (its General topic).
+    """
 
     chat_id: int
     platform: str
     platform_chat_id: str
+    thread_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

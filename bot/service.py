@@ -131,6 +131,9 @@ class ChatRef:
     chat_id: str
     title: str | None = None
     private: bool = False  # a one-to-one chat with the bot: nobody else can join or play here
+    # The topic of a forum chat (a Telegram supergroup with topics) the command was typed in,
+    # None outside one: answers go back there, and a game created there lives there.
+    thread_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,10 +178,16 @@ class _Ctx:
     # mention picked from Telegram's menu names someone without a username, whose name may be
     # taken; a typed name that differs even in case is looked up as usual.
     mentioned: Mapping[str, str] = field(default_factory=dict)
+    thread_id: int | None = None  # the forum topic the command was typed in
 
     @property
     def to_chat(self) -> ChatTarget:
-        return ChatTarget(self.chat.id, self.chat.platform, self.chat.platform_chat_id)
+        """Return where an answer to the command goes: its chat, in the topic it was typed in."""
+        return _chat_target(self.chat, self.thread_id)
+
+    def to_game(self, row: GameRow) -> ChatTarget:
+        """Return where news of a game of this chat goes: the topic the game lives in."""
+        return _chat_target(self.chat, row.thread_id)
 
     @property
     def to_user(self) -> UserTarget:
@@ -189,8 +198,20 @@ def _user_target(user: User) -> UserTarget:
     return UserTarget(user.id, user.platform, user.platform_user_id, user.display_name)
 
 
-def _chat_target(chat: Chat) -> ChatTarget:
-    return ChatTarget(chat.id, chat.platform, chat.platform_chat_id)
+def _chat_target(chat: Chat, thread_id: int | None = None) -> ChatTarget:
+    return ChatTarget(chat.id, chat.platform, chat.platform_chat_id, thread_id)
+
+
+def _in_topic(rows: list[GameRow], thread_id: int | None) -> list[GameRow]:
+    """Of several games, those of the forum topic a bare command was typed in (if any are)."""
+    if len(rows) < 2 or thread_id is None:
+        return rows
+    return [row for row in rows if row.thread_id == thread_id] or rows
+
+
+def _game_target(table: _Table) -> ChatTarget:
+    """Return where a game's news goes: its chat, in the forum topic it was created in."""
+    return _chat_target(table.chat, table.row.thread_id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -613,7 +634,8 @@ class Service:
                 chat.platform, chat.chat_id, chat.title, now=self.clock()
             )
             self._chats[ckey] = stored_chat
-        return _Ctx(stored_chat, stored_user, user, chat.private)
+        thread_id = None if chat.private else chat.thread_id
+        return _Ctx(stored_chat, stored_user, user, chat.private, thread_id=thread_id)
 
     def _lock(self, game_id: int) -> asyncio.Lock:
         lock = self._locks.get(game_id)
@@ -765,9 +787,11 @@ class Service:
         if len(rows) > 1:  # a bare command means a game the asker still plays that takes it
             rows = await self._still_in(rows, ctx.user.id) or rows
             rows = await self._taking(rows, ctx.command)
+            rows = _in_topic(rows, ctx.thread_id)
         if not mine and len(rows) != 1:
             rows = await self.db.games.list_games(chat_id=ctx.chat.id, statuses=wanted)
             rows = await self._taking(rows, ctx.command) if len(rows) > 1 else rows
+            rows = _in_topic(rows, ctx.thread_id)
         if not rows:
             if "lobby" not in wanted:
                 # The asker's own lobbies, which they can start; else (a look) the chat's,
@@ -985,6 +1009,7 @@ class Service:
             ctx.user.id,
             occupants,
             now=self.clock(),
+            thread_id=ctx.thread_id,
         )
         table = await self._table(row)
         seated = ", ".join(table.names)
@@ -1015,7 +1040,7 @@ class Service:
             buttons.append(Button("Start", f"start:{row.id}"))
         replies = [
             Reply(
-                ctx.to_chat,
+                ctx.to_game(row),
                 text,
                 buttons=tuple(buttons),
                 event={
@@ -1083,6 +1108,7 @@ class Service:
                 ctx.user.id,
                 [(seat.user_id, seat.bot_level) for seat in seats],
                 now=self.clock(),
+                thread_id=old.thread_id,  # where the game it replays lived
             )
         table = await self._table(row)
         async with self._lock(row.id):
@@ -1185,7 +1211,7 @@ class Service:
             table = await self._table(row)
             replies = [
                 Reply(
-                    ctx.to_chat,
+                    ctx.to_game(row),
                     f"{ctx.user.display_name} joined game #{row.id} ({', '.join(table.names)}).",
                     event={
                         "type": "game_joined",
@@ -1237,7 +1263,7 @@ class Service:
                 text += f" {after.host.display_name} hosts it now (and may /cancel it)."
             return [
                 Reply(
-                    ctx.to_chat,
+                    ctx.to_game(row),
                     text,
                     event={"type": "game_left", "game_id": row.id, "player": ctx.user.display_name},
                 )
@@ -1325,7 +1351,7 @@ class Service:
             text += f"\n{how} /rules {gdef.key} has the rest."
         replies = [
             Reply(
-                _chat_target(table.chat),
+                _game_target(table),
                 text,
                 images=await self._news_images(table, state),
                 buttons=_play_buttons(row.id),
@@ -1380,7 +1406,7 @@ class Service:
                 raise ServiceError("ALREADY_PLAYED", "The game changed meanwhile; try again.")
         return [
             Reply(
-                ctx.to_chat,
+                ctx.to_game(row),
                 f"Game #{row.id} was cancelled by {ctx.user.display_name}.",
                 event={"type": "game_cancelled", "game_id": row.id, "by": ctx.user.display_name},
             )
@@ -1776,7 +1802,7 @@ class Service:
         """Return the chat's news of a stored move (or timeout): text, board and its event."""
         over = state.outcome is not None
         return Reply(
-            _chat_target(table.chat),
+            _game_target(table),
             text,
             images=await self._news_images(table, state),
             buttons=() if over else _play_buttons(table.row.id),
@@ -1982,7 +2008,7 @@ class Service:
             text += "nothing is drafted: the table is as the turn found it."
         replies = [
             Reply(
-                _chat_target(table.chat),
+                _game_target(table),
                 text,
                 images=await self._board_images(table, state),
                 event={
@@ -2082,7 +2108,7 @@ class Service:
         notices = [_turn_notice(table, state, s, text, nudge=nudger, task=yours) for s in waiting]
         said = f"{nudger} nudged {names} in game #{row.id}{still}."
         event = {"type": "nudged", "game_id": row.id, "players": [table.names[s] for s in waiting]}
-        return [Reply(ctx.to_chat, said, event=event), *notices]
+        return [Reply(ctx.to_game(row), said, event=event), *notices]
 
     async def _cmd_try(self, ctx: _Ctx, command: Command) -> list[Reply]:
         """Say privately whether a move is legal and what it would score, and play nothing."""
@@ -2199,7 +2225,7 @@ class Service:
                 text = f"#{row.id} {player} has placed this round's tile"
             replies = [
                 Reply(
-                    _chat_target(table.chat),
+                    _game_target(table),
                     f"{text}. Waiting for {waiting}.",
                     event={
                         "type": "resigned" if resigned else "placed",
@@ -2360,7 +2386,7 @@ class Service:
         elif score == earlier[0].best:
             text += f" This game's {score} equals it."
         return Reply(
-            _chat_target(table.chat),
+            _game_target(table),
             text,
             event={
                 "type": "solo_record",
@@ -2570,7 +2596,7 @@ class Service:
         if ranking:  # a person played: they may want to play again
             lines.append(f"Play again with /rematch game={table.row.id}.")
         return Reply(
-            _chat_target(table.chat),
+            _game_target(table),
             "\n".join(lines),
             images=await self._render("game_over", state, names=table.names),
             buttons=(Button("Rematch", f"rematch:{table.row.id}"),) if ranking else (),
@@ -2602,7 +2628,7 @@ class Service:
             text += f". The game is over ({_ending_words(table, state)})."
         return [
             Reply(
-                ctx.to_chat,
+                ctx.to_game(row),  # a game's board lives in its topic, asked from where it may
                 text,
                 # Shown to the whole chat: nobody's badge says "you".
                 images=await self._board_images(table, state),

@@ -2,9 +2,9 @@
 
 `GameRepository` (`db.games`):
 
-- `create_game(chat_id, game_key, options, creator_user_id, seats=(), *, now=None) -> GameRow`
-  (status 'lobby', version 0; `seats` are `(user_id, None)` or `(None, bot_level)` pairs,
-  numbered 0, 1, … in order)
+- `create_game(chat_id, game_key, options, creator_user_id, seats=(), *, now=None,
+  thread_id=None) -> GameRow` (status 'lobby', version 0; `seats` are `(user_id, None)` or
+  `(None, bot_level)` pairs, numbered 0, 1, … in order; `thread_id` the forum topic, if any)
 - `add_seat(game_id, user_id=None, bot_level=None, *, expected_version=None, now=None)
   -> Seat | None` and `remove_seat(game_id, seat_no, *, expected_version=None, now=None) -> bool`
   (lobby only; later seats move down so seats stay 0..n-1; both bump the version)
@@ -59,6 +59,7 @@ _GAME_FIELDS = (
     "created_at",
     "updated_at",
     "finished_at",
+    "thread_id",
 )
 _GAME_COLUMNS = ", ".join(_GAME_FIELDS)
 _G_GAME_COLUMNS = ", ".join(f"g.{name}" for name in _GAME_FIELDS)
@@ -85,6 +86,7 @@ def _game(row: sqlite3.Row) -> GameRow:
         created_at=from_epoch(row["created_at"]),
         updated_at=from_epoch(row["updated_at"]),
         finished_at=from_epoch_or_none(row["finished_at"]),
+        thread_id=row["thread_id"],
     )
 
 
@@ -139,8 +141,12 @@ class GameRepository(Repository):
         seats: Sequence[tuple[int | None, BotLevel | None]] = (),
         *,
         now: datetime | None = None,
+        thread_id: int | None = None,
     ) -> GameRow:
-        """Create a game in the lobby (version 0) with the given seats, numbered from 0."""
+        """Create a game in the lobby (version 0) with the given seats, numbered from 0.
+
+        `thread_id` is the chat's topic the game lives in (a forum's), None without one.
+        """
         for user_id, bot_level in seats:
             _check_occupant(user_id, bot_level)
         stamp = to_epoch(now or utcnow())
@@ -148,8 +154,8 @@ class GameRepository(Repository):
             row = await fetch_one(
                 conn,
                 "INSERT INTO games (chat_id, game_key, options, creator_user_id, created_at,"
-                f" updated_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING {_GAME_COLUMNS}",
-                (chat_id, game_key, dump_json(options), creator_user_id, stamp, stamp),
+                f" updated_at, thread_id) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING {_GAME_COLUMNS}",
+                (chat_id, game_key, dump_json(options), creator_user_id, stamp, stamp, thread_id),
             )
             assert row is not None  # INSERT … RETURNING yields the new row
             await execute_many(

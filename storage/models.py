@@ -61,6 +61,8 @@ class GameRow:
     created_at: datetime
     updated_at: datetime
     finished_at: datetime | None
+    # The topic of a forum chat the game lives in (its messages go there); None without one.
+    thread_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,7 +31,7 @@ import html
 import logging
 import re
 import signal
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -364,6 +364,24 @@ def board_caption(text: str) -> str:
     return kept
 
 
+def topic_of(message: Message | None) -> int | None:
+    """Return the forum topic a message was sent in, None outside one.
+
+    Only ``is_topic_message`` says so: a reply in a group without topics (or in a forum's
+    General topic) carries a ``message_thread_id`` too, that of its thread of replies, which
+    is no topic to send to. A private chat has none.
+    """
+    if message is None or message.chat.type == ChatType.PRIVATE or not message.is_topic_message:
+        return None
+    return message.message_thread_id
+
+
+def thread_gone(error: TelegramError) -> bool:
+    """Return whether Telegram refused a send because its forum topic is gone or closed."""
+    text = str(error).lower()
+    return isinstance(error, BadRequest) and ("thread not found" in text or "topic_closed" in text)
+
+
 def is_anonymous(message: Message) -> bool:
     """Return True for a message posted as a chat (an anonymous admin, a channel), not a person."""
     user = message.from_user
@@ -518,6 +536,7 @@ class Origin:
     steps: int = 1  # the steps of a move typed (Numfeud's "K8>L9; 9L R9 R10 R11" has two)
     game_id: int | None = None  # the game=<id> typed, if any
     routed: bool = False  # typed in the private chat, acting on the player's game in a group
+    thread_id: int | None = None  # the forum topic it came from: answers go back there
 
 
 def _kind(step: Reply | Sequence[Reply]) -> str:
@@ -573,6 +592,8 @@ class TelegramFrontEnd:
         self._started: set[int] = set()  # Telegram ids known to have written to us privately
         self._moved: dict[int, int] = {}  # a basic group's id -> its supergroup's (upgrades seen)
         self._welcomed: set[int] = set()  # groups greeted since the bot was (last) added
+        # Forum topics found deleted (chat id, thread id): their games' news goes to General.
+        self._gone_topics: set[tuple[int, int]] = set()
 
     # -- wiring --
 
@@ -651,7 +672,9 @@ class TelegramFrontEnd:
             text = ANONYMOUS
             if sender is not None and sender.id != chat.id:  # a channel, not the group itself
                 text = AS_CHANNEL.format(name=sender.title or sender.username or sender.id)
-            await self._send_text(chat.id, text, reply_to=message.message_id)
+            await self._send_text(
+                chat.id, text, reply_to=message.message_id, thread=topic_of(message)
+            )
             return
         private = chat.type == ChatType.PRIVATE
         name = message.text.split()[0][1:].split("@", 1)[0].lower()
@@ -662,6 +685,7 @@ class TelegramFrontEnd:
             message_id=message.message_id,
             asked_secret=name in ASKED_SECRETS,
             command=name,
+            thread_id=topic_of(message),
         )
         if private:
             await self._allow_dm(user)
@@ -670,7 +694,7 @@ class TelegramFrontEnd:
         text, mentioned = await self._command_text(message)
         if private and name == "start" and await self._private_start(text, ref, origin):
             return
-        where = self._chat_ref(chat)
+        where = self._chat_ref(chat, origin.thread_id)
         text = await self._replied_game(message, text)
         parsed = _parse_quietly(text)
         if parsed is not None:
@@ -780,6 +804,7 @@ class TelegramFrontEnd:
             query.from_user.id,
             chat is not None and chat.type == ChatType.PRIVATE,
             query=query,
+            thread_id=topic_of(query.message if isinstance(query.message, Message) else None),
         )
         try:
             await self._press(query, origin)
@@ -828,7 +853,7 @@ class TelegramFrontEnd:
             await self._answer(origin, JUST_POSTED.format(id=game_id))
             return
         ref = user_ref(query.from_user)
-        game_chat = ChatRef(PLATFORM, chat.platform_chat_id)
+        game_chat = ChatRef(PLATFORM, chat.platform_chat_id, thread_id=origin.thread_id)
         if action in CONFIRM_ACTIONS or (
             action == "pass" and pass_label(row.game_key) == ACTIONS["pass"]
         ):
@@ -977,10 +1002,11 @@ class TelegramFrontEnd:
         except TelegramError as error:  # e.g. a group where members may not write
             log.info("could not greet the group %s: %s", chat_id, error)
 
-    def _chat_ref(self, chat: TgChat) -> ChatRef:
+    def _chat_ref(self, chat: TgChat, thread_id: int | None = None) -> ChatRef:
+        """Return the service's view of a chat (and of the forum topic a message came from)."""
         if chat.type == ChatType.PRIVATE:
             return ChatRef(PLATFORM, str(chat.id), private=True)
-        return ChatRef(PLATFORM, str(chat.id), chat.title)
+        return ChatRef(PLATFORM, str(chat.id), chat.title, thread_id=thread_id)
 
     async def _is_admin(self, chat: TgChat, user: TgUser) -> bool:
         try:
@@ -1044,7 +1070,7 @@ class TelegramFrontEnd:
                 boards[game_id].append(reply)
             else:
                 plan.append(reply)
-        notices: dict[tuple[int, int, str], list[UserTarget]] = {}
+        notices: dict[tuple[int, int | None, int, str], list[UserTarget]] = {}
         for step in plan:
             try:
                 if isinstance(step, list):
@@ -1068,10 +1094,10 @@ class TelegramFrontEnd:
             except TelegramError:
                 # One failed send (after the rate limiter's retries) must not lose the others.
                 log.exception("sending a %s reply failed", _kind(step))
-        for (chat_id, game_id, about), users in notices.items():
+        for (chat_id, thread, game_id, about), users in notices.items():
             try:
                 if about == PLACED:
-                    await self._placed_notice(chat_id, game_id, users)
+                    await self._placed_notice(chat_id, game_id, users, thread)
                 elif about.startswith(ROUND):
                     await self._invite_privately(
                         chat_id,
@@ -1079,9 +1105,10 @@ class TelegramFrontEnd:
                         deep_link(self.username, game_id),
                         f"place your tile of {about} in game #{game_id}: “{ACTIONS['rack']}” "
                         "under the board shows it (or a private chat with me).",
+                        thread,
                     )
                 else:
-                    await self._rack_notice(chat_id, game_id, users)
+                    await self._rack_notice(chat_id, game_id, users, thread)
             except TelegramError:
                 log.exception("sending the %s notice of game %d failed", about, game_id)
 
@@ -1184,7 +1211,7 @@ class TelegramFrontEnd:
         """Show a batch of board replies of one game: edit its board message, else post one."""
         last = replies[-1]
         assert isinstance(last.to, ChatTarget)
-        chat_id = self._chat_id(last.to)
+        chat_id, thread = self._chat_id(last.to), last.to.thread_id
         game_id = int(last.event["game_id"])
         text = "\n".join(r.text for r in replies)
         markup = await self._keyboard(game_id)
@@ -1202,9 +1229,9 @@ class TelegramFrontEnd:
                 if image is not None and len(text) > CAPTION_LIMIT:
                     # As under a new board photo: the whole news as a message of its own (a cut
                     # caption lost whose turn it is). The edit notifies nobody; this message does.
-                    await self._send_text(chat_id, text)
+                    await self._send_text(chat_id, text, thread=thread)
                 return
-        await self._post_board(chat_id, game_id, text, image, markup)
+        await self._post_board(chat_id, game_id, text, image, markup, thread)
 
     async def _edit(
         self,
@@ -1235,11 +1262,12 @@ class TelegramFrontEnd:
         text: str,
         image: bytes | Image | None,
         markup: InlineKeyboardMarkup | None,
+        thread: int | None = None,
     ) -> None:
         if image is None:
-            message = await self._send_text(chat_id, text, markup=markup)
+            message = await self._send_text(chat_id, text, markup=markup, thread=thread)
         else:
-            message = await self._send_photo(chat_id, image, text, markup=markup)
+            message = await self._send_photo(chat_id, image, text, markup=markup, thread=thread)
         old = await self.boards.get(game_id)
         board = BoardMessage(chat_id, message.message_id, image is not None, markup is not None)
         await self.boards.put(game_id, board)
@@ -1257,13 +1285,13 @@ class TelegramFrontEnd:
 
     async def _send_chat(self, reply: Reply, origin: Origin | None) -> None:
         assert isinstance(reply.to, ChatTarget)
-        chat_id = self._chat_id(reply.to)
+        chat_id, thread = self._chat_id(reply.to), reply.to.thread_id
         game_id = reply.event.get("game_id")
         image = reply.images[0] if reply.images else None
         if reply.kind == "board" and game_id:
             # An explicit /board becomes the game's board message.
             await self._post_board(
-                chat_id, game_id, reply.text, image, await self._keyboard(game_id)
+                chat_id, game_id, reply.text, image, await self._keyboard(game_id), thread
             )
             return
         if reply.kind == "game_created" and game_id:
@@ -1272,13 +1300,13 @@ class TelegramFrontEnd:
             # "created" line gets no buttons (none to clear from it a moment later).
             lobby = await self._keyboard(game_id, lobby_only=True)
             if lobby is not None:
-                await self._post_board(chat_id, game_id, reply.text, image, lobby)
+                await self._post_board(chat_id, game_id, reply.text, image, lobby, thread)
                 return
         if reply.kind in ("game_joined", "game_left") and game_id:
             # The newest word of a lobby (its roster as it now stands) carries Join · Start.
             lobby = await self._keyboard(game_id, lobby_only=True)
             if lobby is not None:
-                await self._post_board(chat_id, game_id, reply.text, image, lobby)
+                await self._post_board(chat_id, game_id, reply.text, image, lobby, thread)
                 return
         cancelled = reply.kind in ("game_cancelled", "game_left")  # left: by the last player
         if cancelled and game_id and (old := await self.boards.get(game_id)):
@@ -1291,17 +1319,17 @@ class TelegramFrontEnd:
                 [[InlineKeyboardButton(ACTIONS["rematch"], callback_data=data)]]
             )
         if image is None:
-            await self._send_text(chat_id, reply.text, markup=markup)
+            await self._send_text(chat_id, reply.text, markup=markup, thread=thread)
         else:
-            await self._send_photo(chat_id, image, reply.text, markup=markup)
+            await self._send_photo(chat_id, image, reply.text, markup=markup, thread=thread)
         for extra in reply.images[1:]:
-            await self._send_photo(chat_id, extra, "")
+            await self._send_photo(chat_id, extra, "", thread=thread)
 
     async def _send_private(
         self,
         reply: Reply,
         origin: Origin | None,
-        notices: dict[tuple[int, int, str], list[UserTarget]],
+        notices: dict[tuple[int, int | None, int, str], list[UserTarget]],
     ) -> None:
         """Send a reply meant for one user: here if private, else by DM, else a safe fallback."""
         user = reply.to
@@ -1329,6 +1357,7 @@ class TelegramFrontEnd:
                 f"{mention(user)}: {html.escape(reply.text)}",
                 html_mode=True,
                 reply_to=origin.message_id,
+                thread=origin.thread_id,
             )
             return
         if await self._may_dm(user):
@@ -1338,14 +1367,17 @@ class TelegramFrontEnd:
             except Forbidden:
                 log.info("user %s does not accept private messages", user.platform_user_id)
                 await self._forbid_dm(user)
-        chat_id = await self._game_chat_id(reply, origin)
-        if chat_id is None:
+        place = await self._game_chat_id(reply, origin)
+        if place is None:
             log.warning("no chat to reach %s for a %s reply", user.name, reply.kind)
             return
+        chat_id, thread = place
+        if here and origin is not None and origin.chat_id == chat_id:
+            thread = origin.thread_id  # an answer to a command: in the topic it was typed in
         if secret and reply.kind in PRIVATE_WHAT and origin is not None:
             # Nothing to tap for (a refusal, a list of games, /try's or /hint's answer): say
             # where it goes, not what it says.
-            await self._ask_privately(chat_id, user, reply, origin)
+            await self._ask_privately(chat_id, user, reply, origin, thread)
             return
         if secret:
             game_id = int(reply.event.get("game_id", 0))
@@ -1353,12 +1385,12 @@ class TelegramFrontEnd:
                 # A tile placed at a round deadline is news each time: a mention that says so
                 # but not where (the round's news shows that), nor the next tile.
                 await self.db.notices.first_notice(game_id, f"user {user.user_id}", SEE_TILES)
-                notices.setdefault((chat_id, game_id, PLACED), []).append(user)
+                notices.setdefault((chat_id, thread, game_id, PLACED), []).append(user)
                 return
             # Never the tiles in a group: say how to see them (unasked: once per game).
             first = await self.db.notices.first_notice(game_id, f"user {user.user_id}", SEE_TILES)
             if asked or first:
-                notices.setdefault((chat_id, game_id, "rack"), []).append(user)
+                notices.setdefault((chat_id, thread, game_id, "rack"), []).append(user)
             elif (
                 reply.kind == "rack"
                 and isinstance(round_no := reply.event.get("round"), int)
@@ -1367,25 +1399,34 @@ class TelegramFrontEnd:
             ):
                 # A round that opens is news for each who must place (the round's news only
                 # edits the board, which notifies nobody); not for whoever just closed it.
-                notices.setdefault((chat_id, game_id, f"{ROUND}{round_no}"), []).append(user)
+                key = (chat_id, thread, game_id, f"{ROUND}{round_no}")
+                notices.setdefault(key, []).append(user)
             return
         await self._send_text(
-            chat_id, f"{mention(user)}: {html.escape(reply.here)}", html_mode=True
+            chat_id, f"{mention(user)}: {html.escape(reply.here)}", html_mode=True, thread=thread
         )
 
-    async def _game_chat_id(self, reply: Reply, origin: Origin | None) -> int | None:
-        """Return the group where a player can be mentioned about a reply."""
+    async def _game_chat_id(
+        self, reply: Reply, origin: Origin | None
+    ) -> tuple[int, int | None] | None:
+        """Return the group (and its forum topic) where a player can be mentioned about a reply.
+
+        About a game: the game's group, in the topic the game lives in. Else the chat (and
+        topic) the command came from.
+        """
         game_id = reply.event.get("game_id")
         if game_id:
             row = await self.db.games.get_game(int(game_id))
             chat = await self.db.chats.get_chat(row.chat_id) if row is not None else None
-            if chat is not None:
-                return int(chat.platform_chat_id)
+            if row is not None and chat is not None:
+                return int(chat.platform_chat_id), row.thread_id
         if origin is not None and not origin.private:
-            return origin.chat_id
+            return origin.chat_id, origin.thread_id
         return None
 
-    async def _rack_notice(self, chat_id: int, game_id: int, users: Sequence[UserTarget]) -> None:
+    async def _rack_notice(
+        self, chat_id: int, game_id: int, users: Sequence[UserTarget], thread: int | None = None
+    ) -> None:
         """Tell players who have not started the bot how to see their tiles (not the tiles).
 
         A finished game's board has no buttons left: then only the private chat is offered.
@@ -1399,9 +1440,12 @@ class TelegramFrontEnd:
             deep_link(self.username, game_id),
             f"I cannot send you your tiles privately yet. {how} a private chat with me and I "
             "will send them there.",
+            thread,
         )
 
-    async def _placed_notice(self, chat_id: int, game_id: int, users: Sequence[UserTarget]) -> None:
+    async def _placed_notice(
+        self, chat_id: int, game_id: int, users: Sequence[UserTarget], thread: int | None = None
+    ) -> None:
         """Tell players without a private chat that a round deadline placed their tile."""
         tiles = "your tile was" if len(users) == 1 else "your tiles were"
         await self._invite_privately(
@@ -1410,18 +1454,31 @@ class TelegramFrontEnd:
             deep_link(self.username, game_id),
             f"the round deadline of game #{game_id} passed, so {tiles} placed for you (the "
             "round's news shows where). Start a private chat with me to get such news there.",
+            thread,
         )
 
     async def _invite_privately(
-        self, chat_id: int, users: Sequence[UserTarget], link: str, text: str
+        self,
+        chat_id: int,
+        users: Sequence[UserTarget],
+        link: str,
+        text: str,
+        thread: int | None = None,
     ) -> None:
-        """Mention `users` in the group with `text` and a button opening the private chat."""
+        """Mention `users` in the group (topic `thread`) with `text` and a private chat button."""
         names = ", ".join(mention(u) for u in users)
         markup = InlineKeyboardMarkup([[InlineKeyboardButton("Open a private chat", url=link)]])
-        await self._send_text(chat_id, f"{names}: {text}", markup=markup, html_mode=True)
+        await self._send_text(
+            chat_id, f"{names}: {text}", markup=markup, html_mode=True, thread=thread
+        )
 
     async def _ask_privately(
-        self, chat_id: int, user: UserTarget, reply: Reply, origin: Origin
+        self,
+        chat_id: int,
+        user: UserTarget,
+        reply: Reply,
+        origin: Origin,
+        thread: int | None = None,
     ) -> None:
         """Tell a player in the group that an answer is private, with a button to open the chat.
 
@@ -1438,7 +1495,7 @@ class TelegramFrontEnd:
         link = (
             deep_link(self.username, int(game_id)) if game_id else f"https://t.me/{self.username}"
         )
-        await self._invite_privately(chat_id, [user], link, text)
+        await self._invite_privately(chat_id, [user], link, text, thread)
 
     async def _game_asked_about(self, origin: Origin) -> int | None:
         """Return the game a command typed in a chat is about: game=<id>, or the asker's one."""
@@ -1512,25 +1569,60 @@ class TelegramFrontEnd:
         markup: InlineKeyboardMarkup | None = None,
         html_mode: bool = False,
         reply_to: int | None = None,
+        thread: int | None = None,
     ) -> Message:
+        """Send a text (in parts of at most 4096 characters) to a chat, in topic `thread`."""
         bot = self._bot()
         parts = split_text(text)
         message: Message | None = None
         for n, part in enumerate(parts):
             last = n == len(parts) - 1
-            message = await bot.send_message(
+            message = await self._in_topic(
                 chat_id,
-                part,
-                parse_mode=ParseMode.HTML if html_mode else None,
-                reply_markup=markup if last else None,
-                reply_parameters=(
-                    ReplyParameters(reply_to, allow_sending_without_reply=True)
-                    if reply_to and n == 0
-                    else None
+                thread,
+                functools.partial(
+                    bot.send_message,
+                    chat_id,
+                    part,
+                    parse_mode=ParseMode.HTML if html_mode else None,
+                    reply_markup=markup if last else None,
+                    reply_parameters=(
+                        ReplyParameters(reply_to, allow_sending_without_reply=True)
+                        if reply_to and n == 0
+                        else None
+                    ),
                 ),
             )
         assert message is not None
         return message
+
+    async def _in_topic(
+        self, chat_id: int, thread: int | None, send: Callable[..., Awaitable[Message]]
+    ) -> Message:
+        """Send with ``message_thread_id=thread``; to the General topic once it is gone.
+
+        A forum topic can be deleted (or closed) while a game lives in it: Telegram then
+        answers "message thread not found" (or TOPIC_CLOSED). The message is not lost: it is
+        sent again without the topic, and the topic is not tried again until a restart.
+        """
+        if thread is not None and (chat_id, thread) in self._gone_topics:
+            thread = None
+        if thread is None:
+            return await send()
+        try:
+            return await send(message_thread_id=thread)
+        except BadRequest as error:
+            if not thread_gone(error):
+                raise
+            log.warning(
+                "topic %s of chat %s is gone (%s); sending to the General topic",
+                thread,
+                chat_id,
+                error,
+            )
+            if "not found" in str(error).lower():
+                self._gone_topics.add((chat_id, thread))
+            return await send()
 
     async def _send_photo(
         self,
@@ -1539,18 +1631,24 @@ class TelegramFrontEnd:
         caption: str,
         *,
         markup: InlineKeyboardMarkup | None = None,
+        thread: int | None = None,
     ) -> Message:
         bot = self._bot()
         long_text = len(caption) > CAPTION_LIMIT
-        message = await bot.send_photo(
+        message = await self._in_topic(
             chat_id,
-            image_bytes(image),
-            caption=None if long_text or not caption else caption,
-            filename=image_name(image, "image.png"),
-            reply_markup=markup,
+            thread,
+            functools.partial(
+                bot.send_photo,
+                chat_id,
+                image_bytes(image),
+                caption=None if long_text or not caption else caption,
+                filename=image_name(image, "image.png"),
+                reply_markup=markup,
+            ),
         )
         if long_text:
-            await self._send_text(chat_id, caption)
+            await self._send_text(chat_id, caption, thread=thread)
         return message
 
     # -- failures --
@@ -1567,7 +1665,11 @@ class TelegramFrontEnd:
                     await update.callback_query.answer(APOLOGY, show_alert=True)
                     return
             if update.effective_chat is not None:
-                await context.bot.send_message(update.effective_chat.id, APOLOGY)
+                await context.bot.send_message(
+                    update.effective_chat.id,
+                    APOLOGY,
+                    message_thread_id=topic_of(update.effective_message),
+                )
 
 
 # --- building and running ----------------------------------------------------------------------

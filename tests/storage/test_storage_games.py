@@ -26,6 +26,21 @@ async def move(db, game, seat_no=0, *, snapshot=SNAPSHOT_1, deadlines=(), versio
     )
 
 
+async def test_a_game_keeps_the_topic_it_was_created_in(db, make, t0):
+    """`thread_id` (a forum topic) is stored and read back; the game is still the chat's."""
+    chat = await make.chat()
+    alice = await make.user("Alice")
+    topical = await db.games.create_game(
+        chat.id, "webfeud", {}, alice.id, [(alice.id, None)], now=t0, thread_id=42
+    )
+    plain = await db.games.create_game(chat.id, "webfeud", {}, alice.id, [], now=t0)
+    assert topical.thread_id == 42
+    assert (await db.games.get_game(topical.id)).thread_id == 42
+    assert (await db.games.get_game(plain.id)).thread_id is None
+    listed = await db.games.list_games(chat_id=chat.id)
+    assert {game.id: game.thread_id for game in listed} == {topical.id: 42, plain.id: None}
+
+
 async def test_create_game_round_trips(db, make, t0):
     """A created game is in the lobby at version 0 with its options and seats."""
     chat = await make.chat()
@@ -51,6 +66,7 @@ async def test_create_game_round_trips(db, make, t0):
         created_at=t0,
         updated_at=t0,
         finished_at=None,
+        thread_id=None,
     )
     assert await db.games.get_game(game.id) == game
     assert await db.games.seats(game.id) == [

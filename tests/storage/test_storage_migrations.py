@@ -189,3 +189,33 @@ async def test_deadlines_keep_their_rows_when_claims_arrive(db_path):
     with sqlite3.connect(db_path) as conn:
         indexes = {row[1] for row in conn.execute("PRAGMA index_list(deadlines)")}
     assert {"deadlines_state_due", "deadlines_game_state"} <= indexes
+
+
+async def test_games_from_before_topics_have_no_thread(db_path):
+    """0007 adds games.thread_id: a game stored before it has none (NULL), new ones keep theirs."""
+    older = [m for m in load_migrations() if m.version < 7]
+    db = await Database.open(db_path, migrations=older)
+    async with db.transaction() as conn:  # the schema of then
+        await conn.execute(
+            "INSERT INTO chats (id, platform, platform_chat_id, title, created_at, updated_at)"
+            " VALUES (1, 'telegram', '-100', 'Forum', 5, 5)"
+        )
+        await conn.execute(
+            "INSERT INTO games (id, chat_id, game_key, created_at, updated_at)"
+            " VALUES (3, 1, 'webfeud', 5, 5)"
+        )
+    await db.close()
+    assert version_of(db_path) == 6
+    db = await Database.open(db_path)
+    try:
+        assert version_of(db_path) == latest_version() >= 7
+        old = await db.games.get_game(3)
+        assert old is not None
+        assert old.thread_id is None
+        new = await db.games.create_game(1, "webfeud", {}, None, thread_id=17)
+        assert (await db.games.get_game(new.id)).thread_id == 17
+    finally:
+        await db.close()
+    with sqlite3.connect(db_path) as conn:
+        columns = {row[1]: row[2] for row in conn.execute("PRAGMA table_info(games)")}
+    assert columns["thread_id"] == "INTEGER"

@@ -90,11 +90,22 @@ class Harness:
         *,
         mentions: dict[str, dict[str, Any]] | None = None,
         sender_chat: dict[str, Any] | None = None,
+        topic: int | None = None,
+        reply_to: dict[str, Any] | None = None,
     ) -> list[Any]:
-        """`user` writes `text` in `chat` (default: the group); return the calls it caused."""
+        """`user` writes `text` in `chat` (default: the group); return the calls it caused.
+
+        `topic`: typed in that topic of a forum; `reply_to`: as a reply to that message.
+        """
         chat = chat if chat is not None else self.api.chats[GROUP_ID]
         update = self.api.message_update(
-            chat, user, text, mentions=mentions, sender_chat=sender_chat
+            chat,
+            user,
+            text,
+            mentions=mentions,
+            sender_chat=sender_chat,
+            topic=topic,
+            reply_to=reply_to,
         )
         return await self._process(update)
 

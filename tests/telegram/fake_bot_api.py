@@ -18,6 +18,12 @@ to a supergroup chat" (with ``migrate_to_chat_id``) for a basic group after `mig
 may delete (`bot_admin`), 403 "bot was kicked from the group chat" once `my_chat_member` has
 removed it (until it is added back), and getUpdates delivers only the kinds of ``allowed_updates``.
 Failures can be injected per method (`fail_next`), e.g. a 429 with ``parameters.retry_after``.
+
+Forum supergroups (`forum`) have topics (`topic`): messages typed in one carry
+``message_thread_id`` and ``is_topic_message`` (a reply in a plain group carries a
+``message_thread_id`` too, but no ``is_topic_message``); sends with ``message_thread_id`` land
+in that topic, and one that names no topic of a forum (`delete_topic`), or any thread outside a
+forum, gets 400 "message thread not found".
 """
 
 from __future__ import annotations
@@ -126,6 +132,12 @@ class Call:
         return self.status == 200
 
     @property
+    def thread_id(self) -> int | None:
+        """The ``message_thread_id`` the bot sent with (the forum topic), if any."""
+        value = self.params.get("message_thread_id")
+        return None if value is None else int(value)
+
+    @property
     def text(self) -> str:
         """The text a person sees: message text, caption, or an alert/toast."""
         media = self.params.get("media")
@@ -153,7 +165,8 @@ class Call:
         return [b for row in markup.get("inline_keyboard", []) for b in row]
 
     def __repr__(self) -> str:  # short, for assertion messages
-        return f"Call({self.method} {self.status} chat={self.chat_id} {self.text[:60]!r})"
+        topic = f" topic={self.thread_id}" if self.thread_id is not None else ""
+        return f"Call({self.method} {self.status} chat={self.chat_id}{topic} {self.text[:60]!r})"
 
 
 def png_size(data: bytes) -> tuple[int, int]:
@@ -203,6 +216,7 @@ class FakeBotAPI:
         self.allowed_updates: list[str] | None = None  # None: Telegram's default kinds
         self.bot_deletes: set[int] = set()  # groups where the bot is an admin that may delete
         self.deleted: list[tuple[int, int]] = []  # (chat id, message id) deleted by the bot
+        self.topics: dict[int, set[int]] = {}  # forum id -> the ids of its topics (not deleted)
 
     # -- people and chats (what the tests "type") --
 
@@ -221,6 +235,40 @@ class FakeBotAPI:
         self.chats[chat_id] = out
         self.admins[chat_id] = set(admins)
         return out
+
+    def forum(self, chat_id: int, title: str, *, admins: tuple[int, ...] = ()) -> dict[str, Any]:
+        """Register a supergroup with topics enabled (``is_forum``) and return its JSON."""
+        out = self.group(chat_id, title, admins=admins)
+        out["is_forum"] = True
+        self.topics[chat_id] = set()
+        return out
+
+    def topic(self, chat: Mapping[str, Any], by: Mapping[str, Any], name: str) -> int:
+        """Open a topic in a forum, as `by` does; return its id (``message_thread_id``).
+
+        As in Telegram, the id is that of the service message ``forum_topic_created``, which
+        opens the topic and is its first message.
+        """
+        message_id = self._next_message_id(chat["id"])
+        message = {
+            "message_id": message_id,
+            "message_thread_id": message_id,
+            "is_topic_message": True,
+            "from": dict(by),
+            "chat": dict(chat),
+            "date": int(time.time()),
+            "forum_topic_created": {"name": name, "icon_color": 7322096},
+        }
+        self.messages[(chat["id"], message_id)] = message
+        self.topics[chat["id"]].add(message_id)
+        return message_id
+
+    def delete_topic(self, chat_id: int, thread_id: int) -> None:
+        """Delete a forum topic with its messages (an admin did): it is not found any more."""
+        self.topics[chat_id].discard(thread_id)
+        for key, message in list(self.messages.items()):
+            if key[0] == chat_id and message.get("message_thread_id") == thread_id:
+                del self.messages[key]
 
     def anonymous_admin(self) -> dict[str, Any]:
         """Return the stand-in sender of anonymous group admins ("GroupAnonymousBot")."""
@@ -351,8 +399,15 @@ class FakeBotAPI:
         *,
         mentions: Mapping[str, Mapping[str, Any]] | None = None,
         sender_chat: Mapping[str, Any] | None = None,
+        topic: int | None = None,
+        reply_to: Mapping[str, Any] | None = None,
     ) -> dict[str, Any]:
         """Build (and store) the update of `user` writing `text` in `chat`.
+
+        `topic`: the forum topic it is typed in (``message_thread_id`` with
+        ``is_topic_message``; Telegram also makes it a reply to the topic's first message).
+        `reply_to`: the message it replies to; in a group without topics the reply still gets
+        a ``message_thread_id`` (the thread of replies it starts), but no ``is_topic_message``.
 
         `mentions` maps a span of `text` to the user picked from the mention menu (a
         ``text_mention`` entity, as Telegram sends for users without a username).
@@ -368,6 +423,19 @@ class FakeBotAPI:
         }
         if sender_chat is not None:
             message["sender_chat"] = dict(sender_chat)
+        if topic is not None:
+            if topic not in self.topics.get(chat["id"], set()):
+                raise ValueError(f"chat {chat['id']} has no topic {topic}")
+            message["message_thread_id"] = topic
+            message["is_topic_message"] = True
+            if reply_to is None:
+                reply_to = self.messages.get((chat["id"], topic))
+        if reply_to is not None:
+            message["reply_to_message"] = dict(reply_to)
+            if topic is None and chat["type"] != "private":
+                message["message_thread_id"] = reply_to.get(
+                    "message_thread_id", reply_to["message_id"]
+                )
         if text.startswith("/"):
             command = text.split()[0]
             message["entities"] = [{"type": "bot_command", "offset": 0, "length": len(command)}]
@@ -604,9 +672,20 @@ class FakeBotAPI:
         if len(text) > limit:
             raise ApiError(400, f"Bad Request: {what} is too long")
 
+    def _thread(self, chat: Mapping[str, Any], params: Mapping[str, Any]) -> int | None:
+        """Return the forum topic a send names, refusing one that is not (any more) there."""
+        value = params.get("message_thread_id")
+        if value is None:
+            return None
+        if int(value) not in self.topics.get(chat["id"], set()):
+            # A deleted topic, or a thread id outside a forum (a plain group's reply thread).
+            raise ApiError(400, "Bad Request: message thread not found")
+        return int(value)
+
     def _new_message(
         self, chat: dict[str, Any], params: Mapping[str, Any], **content: Any
     ) -> dict[str, Any]:
+        thread = self._thread(chat, params)
         message: dict[str, Any] = {
             "message_id": self._next_message_id(chat["id"]),
             "from": self.me,
@@ -614,6 +693,9 @@ class FakeBotAPI:
             "date": int(time.time()),
             **content,
         }
+        if thread is not None:
+            message["message_thread_id"] = thread
+            message["is_topic_message"] = True
         markup = self._markup(params)
         if markup and markup.get("inline_keyboard"):
             message["reply_markup"] = markup

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from telegram.error import BadRequest, Forbidden
 from telegram.ext import AIORateLimiter
 
 from bot.adapters.telegram_bot import (
@@ -20,6 +21,7 @@ from bot.adapters.telegram_bot import (
     pass_label,
     private_alert,
     split_text,
+    thread_gone,
     webhook_from,
 )
 from bot.commands import COMMANDS
@@ -166,3 +168,18 @@ def test_webhook_settings_are_read_from_the_environment() -> None:
     )
     assert hook is not None
     assert (hook.path, hook.listen, hook.port, hook.secret) == ("/tg/hook", "0.0.0.0", 8080, "s")
+
+
+@pytest.mark.parametrize(
+    ("error", "gone"),
+    [
+        (BadRequest("Bad Request: message thread not found"), True),
+        (BadRequest("Bad Request: TOPIC_CLOSED"), True),
+        (BadRequest("Bad Request: message is not modified"), False),
+        (BadRequest("Bad Request: chat not found"), False),
+        (Forbidden("Forbidden: bot was kicked from the supergroup chat"), False),
+    ],
+)
+def test_only_a_topic_gone_or_closed_sends_to_general_instead(error, gone) -> None:
+    """A deleted or closed forum topic is retried in General; other refusals are not."""
+    assert thread_gone(error) is gone
