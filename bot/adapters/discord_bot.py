@@ -97,6 +97,10 @@ NO_MENTIONS = discord.AllowedMentions.none()
 MENTIONS = "mentions"
 # An escaped "#" that makes no heading (Discord's need "# " with a space): "#1 alice: …".
 _NOT_A_HEADING = re.compile(r"^\\(#{1,3})(?=[^\s#])", re.MULTILINE)
+MISSING_ACCESS = (
+    50001  # Discord's JSON error code for a channel the bot cannot reach (out of its server)
+)
+
 STALE = (
     "That button belongs to an earlier turn of game #{game}; nothing was changed. "
     "Use the buttons on the latest message, or /board."
@@ -1049,9 +1053,20 @@ class FeudBot(commands.Bot):
                     await self._send_to_channel(int(reply.to.platform_chat_id), reply, buttons)
                 else:
                     await self._notify(reply)
-            except discord.HTTPException:
+            except discord.HTTPException as error:
                 # One undeliverable message must not lose the others (the deadline is spent).
                 log.exception("could not send %s reply of game %s", reply.kind, reply.event)
+                if isinstance(reply.to, ChatTarget):
+                    await self._refused_in(int(reply.to.platform_chat_id), error)
+
+    async def _refused_in(self, channel_id: int, error: discord.HTTPException) -> None:
+        """After a refused post: out of the channel's server (403 Missing Access), hold its games.
+
+        That is how a removal is learnt that happened while the bot was not running (the
+        gateway does not replay it); `chat_away` says it once.
+        """
+        if isinstance(error, discord.Forbidden) and error.code == MISSING_ACCESS:
+            await self.send_replies(await self.service.chat_away(PLATFORM, str(channel_id), True))
 
     async def _game_keys(self, replies: Sequence[Reply]) -> dict[int, str]:
         """Return the game key of every game the public replies speak of."""
@@ -1306,8 +1321,9 @@ class FeudBot(commands.Bot):
             else:
                 said = replace(reply, text=reply.here)  # the channel goes unnamed there
                 await self._send_to_channel(channel_id, said, mention=uid)
-        except discord.HTTPException:
+        except discord.HTTPException as error:
             log.exception("could not mention user %s in channel %s", uid, channel_id)
+            await self._refused_in(channel_id, error)
 
     async def _game_channel(self, game_id: int) -> int | None:
         row = await self.service.db.games.get_game(game_id)

@@ -193,6 +193,7 @@ class FakeDiscord:
         self.commands: dict[int | None, list[dict[str, Any]]] = {}  # guild id (None: global)
         self.dm_channels: dict[int, int] = {}  # channel id -> user id
         self.closed_dms: set[int] = set()  # users who refuse DMs (403 50007)
+        self.bot_removed = False  # the bot is out of the server: its channels answer 403 50001
         self._rate_limits: list[tuple[str, re.Pattern[str]]] = []
         self.rate_limited: list[str] = []
         self.identifies = 0
@@ -443,6 +444,7 @@ class FakeDiscord:
 
     async def remove_bot(self) -> None:
         """Remove the bot from the server, as a kick does: GUILD_DELETE without ``unavailable``."""
+        self.bot_removed = True
         await self.dispatch("GUILD_DELETE", {"id": str(self.guild_id)})
 
     async def add_bot(self) -> None:
@@ -450,6 +452,7 @@ class FakeDiscord:
 
         (Without ``unavailable``: with it, discord.py reads the end of an outage instead.)
         """
+        self.bot_removed = False
         payload = self._guild_payload()
         del payload["unavailable"]
         await self.dispatch("GUILD_CREATE", payload)
@@ -976,6 +979,8 @@ class FakeDiscord:
                 return self._error(403, 50007, "Cannot send messages to this user")
             kind = "dm"
         elif cid in self.channels:
+            if self.bot_removed:
+                return self._error(403, 50001, "Missing Access")
             kind = "channel"
         else:
             return self._error(404, 10003, "Unknown Channel")

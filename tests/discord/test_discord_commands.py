@@ -708,3 +708,22 @@ async def test_a_server_that_removes_the_bot_holds_its_games_until_it_is_back(fa
         assert await h.bot.dispatcher.run_due(now=back + timedelta(hours=47)) == []
         fired = await h.bot.dispatcher.run_due(now=back + timedelta(hours=48, seconds=1))
         assert [r.kind for r in fired] == ["reminder"]
+
+
+async def test_a_removal_missed_while_down_is_learnt_from_the_refusal(fake, db):
+    """Removed while the bot was not running: the first post the channel refuses holds the game."""
+    async with clocked(fake, db) as (h, start):
+        await h.slash(h.alice, "notify", dm=True)
+        await h.slash(h.bob, "new", game="webfeud", player=str(h.alice))  # bob moves first
+        fake.bot_removed = True  # no GUILD_DELETE: it happened while the bot was down
+        assert h.bot is not None
+        assert h.bot.dispatcher is not None
+        dms = len(fake.dms_to(h.alice))
+        fired = await h.bot.dispatcher.run_due(now=start + timedelta(hours=48, seconds=1))
+        assert [r.kind for r in fired] == ["reminder"]  # bob has no DMs: a mention, refused
+        assert [m.text for m in fake.dms_to(h.alice)[dms:]] == [
+            "I was removed from #games, so game #1 (Webfeud in #games) waits: its clock stands "
+            "still, and nobody's time runs out, until someone adds me back there."
+        ]
+        assert await h.bot.dispatcher.run_due(now=start + timedelta(days=9)) == []
+        assert (await db.games.get_game(1)).status == "active"
