@@ -376,6 +376,13 @@ def topic_of(message: Message | None) -> int | None:
     return message.message_thread_id
 
 
+def message_link(chat_id: int, message_id: int, thread: int | None) -> str:
+    """Return the t.me link of a supergroup's message (in forum topic `thread`), for members."""
+    internal = str(chat_id).removeprefix("-100")  # a supergroup's id without Telegram's prefix
+    link = f"https://t.me/c/{internal}/{message_id}"
+    return f"{link}?thread={thread}" if thread is not None else link
+
+
 def thread_gone(error: TelegramError) -> bool:
     """Return whether Telegram refused a send because its forum topic is gone or closed."""
     text = str(error).lower()
@@ -714,6 +721,8 @@ class TelegramFrontEnd:
             await self._away(chat.id, False)
         replies = await self.service.handle(where, ref, text, mentioned=mentioned)
         await self.deliver(replies, origin)
+        if not private:
+            await self._point_to_topic(replies, origin)
         if (
             origin.routed
             and origin.command in PLAYED_COMMANDS | SENT_COMMANDS
@@ -728,6 +737,50 @@ class TelegramFrontEnd:
             done = "Played in" if origin.command in PLAYED_COMMANDS else "Sent to"
             if news:
                 await self._send_text(chat.id, f"{done} the group: {news.splitlines()[0]}")
+
+    async def _point_to_topic(self, replies: Sequence[Reply], origin: Origin) -> None:
+        """Typed in one forum topic about a game that lives in another: say so here, with a link.
+
+        (The news went to the game's topic, where the board is: seen from here, nothing
+        happened.) The link opens the game's board message in its topic.
+        """
+        news = next(
+            (
+                r
+                for r in replies
+                if isinstance(r.to, ChatTarget)
+                and r.event.get("game_id")
+                and self._live_topic(origin.chat_id, r.to.thread_id)
+                != self._live_topic(origin.chat_id, origin.thread_id)
+            ),
+            None,
+        )
+        if news is None or not news.text:
+            return
+        assert isinstance(news.to, ChatTarget)
+        game_id = int(news.event["game_id"])
+        thread = self._live_topic(origin.chat_id, news.to.thread_id)
+        text = f"Game #{game_id} is played in its own topic: {news.text.splitlines()[0]}"
+        markup = None
+        board = await self.boards.get(game_id)
+        if board is not None and board.chat_id == origin.chat_id:
+            link = message_link(board.chat_id, board.message_id, thread)
+            button = InlineKeyboardButton(f"Go to game #{game_id}", url=link)
+            markup = InlineKeyboardMarkup([[button]])
+        try:
+            await self._send_text(
+                origin.chat_id,
+                text,
+                markup=markup,
+                reply_to=origin.message_id,
+                thread=origin.thread_id,
+            )
+        except TelegramError as error:
+            log.info("could not point to the topic of game %d: %s", game_id, error)
+
+    def _live_topic(self, chat_id: int, thread: int | None) -> int | None:
+        """Return the topic a message to `thread` lands in: None (General) once it is gone."""
+        return None if (chat_id, thread) in self._gone_topics else thread
 
     async def on_plain_text(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Answer text that is not a command, in a private chat, with how commands look."""
@@ -1605,8 +1658,7 @@ class TelegramFrontEnd:
         answers "message thread not found" (or TOPIC_CLOSED). The message is not lost: it is
         sent again without the topic, and the topic is not tried again until a restart.
         """
-        if thread is not None and (chat_id, thread) in self._gone_topics:
-            thread = None
+        thread = self._live_topic(chat_id, thread)
         if thread is None:
             return await send()
         try:

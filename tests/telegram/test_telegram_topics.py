@@ -106,10 +106,20 @@ async def test_a_command_in_another_topic_is_answered_there(tg, people, forum) -
     calls = await tg.say(people.bob, "/leaderboard", chat=forum)
     [board] = sent_in(calls, forum)
     assert board.thread_id is None
-    # A move of the game typed elsewhere still edits the game's board in its topic.
+    # A move of the game typed elsewhere still edits the game's board in its topic; where it
+    # was typed, a line says so, with a link to the board in the game's topic.
     calls = await tg.say(people.alice, "/pass game=1", chat=forum, topic=chat)
     assert any(c.method == "editMessageMedia" for c in calls)
-    assert all(c.thread_id == words for c in sent_in(calls, forum))
+    [pointer] = [c for c in sent_in(calls, forum) if c.thread_id != words]
+    assert pointer.thread_id == chat
+    assert pointer.text.startswith("Game #1 is played in its own topic: #1 alice: pass — ")
+    [button] = pointer.buttons
+    assert button["text"] == "Go to game #1"
+    board_id = tg.board(1)["message_id"]
+    assert button["url"] == f"https://t.me/c/9876543210/{board_id}?thread={words}"
+    # Typed in the game's own topic: no such line.
+    calls = await tg.say(people.bob, "/pass game=1", chat=forum, topic=words)
+    assert [c for c in sent_in(calls, forum) if "its own topic" in c.text] == []
     assert tg.errors == []
 
 
