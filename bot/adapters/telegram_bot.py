@@ -75,6 +75,7 @@ from bot.adapters.common import (
     image_bytes,
     image_name,
     short_description,
+    text_board,
 )
 from bot.commands import COMMANDS, MOVE_WORDS, SPECS, CommandError, parse_command
 from bot.config import Settings
@@ -383,6 +384,28 @@ def message_link(chat_id: int, message_id: int, thread: int | None) -> str:
     return f"{link}?thread={thread}" if thread is not None else link
 
 
+def photos_refused(error: TelegramError) -> bool:
+    """Return whether Telegram refused a picture: the chat does not let the bot send photos."""
+    return (
+        isinstance(error, BadRequest) and "not enough rights to send photos" in str(error).lower()
+    )
+
+
+def reply_board(reply: Reply) -> str | None:
+    """Return the table a reply's picture shows, drawn as text (None: it shows none)."""
+    return text_board(reply.event.get("view") or {}, reply.event.get("players") or ())
+
+
+def with_text_board(text: str, board: str | None) -> str:
+    """Return `text` as HTML, with `board` below it in monospace when both fit in a message."""
+    out = html.escape(clip(text, TEXT_LIMIT), quote=False)
+    if board:
+        block = f"<pre>{html.escape(board, quote=False)}</pre>"
+        if len(out) + len(block) + 1 <= TEXT_LIMIT:
+            return f"{out}\n{block}" if out else block
+    return out
+
+
 def thread_gone(error: TelegramError) -> bool:
     """Return whether Telegram refused a send because its forum topic is gone or closed."""
     text = str(error).lower()
@@ -601,6 +624,7 @@ class TelegramFrontEnd:
         self._welcomed: set[int] = set()  # groups greeted since the bot was (last) added
         # Forum topics found deleted (chat id, thread id): their games' news goes to General.
         self._gone_topics: set[tuple[int, int]] = set()
+        self._text_only: set[int] = set()  # groups that refused a photo: pictures go as text
 
     # -- wiring --
 
@@ -1269,10 +1293,13 @@ class TelegramFrontEnd:
         text = "\n".join(r.text for r in replies)
         markup = await self._keyboard(game_id)
         image = last.images[0] if last.images else None
+        table = reply_board(last)
+        if chat_id in self._text_only:
+            image = None  # the board message is text there, the table drawn in it
         known = await self.boards.get(game_id)
         if known is not None and known.chat_id == chat_id and known.photo == (image is not None):
             try:
-                await self._edit(known, text, image, markup)
+                await self._edit(known, text, image, markup, table if image is None else None)
             except BadRequest as error:
                 if "not modified" in str(error).lower():
                     return
@@ -1284,7 +1311,7 @@ class TelegramFrontEnd:
                     # caption lost whose turn it is). The edit notifies nobody; this message does.
                     await self._send_text(chat_id, text, thread=thread)
                 return
-        await self._post_board(chat_id, game_id, text, image, markup, thread)
+        await self._post_board(chat_id, game_id, text, image, markup, thread, table)
 
     async def _edit(
         self,
@@ -1292,11 +1319,17 @@ class TelegramFrontEnd:
         text: str,
         image: bytes | Image | None,
         markup: InlineKeyboardMarkup | None,
+        table: str | None = None,
     ) -> None:
+        """Edit a board message in place: its picture and caption, or its text (and `table`)."""
         bot = self._bot()
         if image is None:
             await bot.edit_message_text(
-                clip(text, TEXT_LIMIT), board.chat_id, board.message_id, reply_markup=markup
+                with_text_board(text, table),
+                board.chat_id,
+                board.message_id,
+                reply_markup=markup,
+                parse_mode=ParseMode.HTML,
             )
             return
         media = InputMediaPhoto(
@@ -1316,13 +1349,22 @@ class TelegramFrontEnd:
         image: bytes | Image | None,
         markup: InlineKeyboardMarkup | None,
         thread: int | None = None,
+        table: str | None = None,
     ) -> None:
-        if image is None:
+        """Post a game's board message (`table`: its picture as text, where photos are refused)."""
+        message = None
+        if image is not None:
+            message = await self._send_photo(
+                chat_id, image, text, markup=markup, thread=thread, board=table
+            )
+        if message is None and table and chat_id in self._text_only:
+            message = await self._send_text(
+                chat_id, with_text_board(text, table), markup=markup, html_mode=True, thread=thread
+            )
+        elif message is None:
             message = await self._send_text(chat_id, text, markup=markup, thread=thread)
-        else:
-            message = await self._send_photo(chat_id, image, text, markup=markup, thread=thread)
         old = await self.boards.get(game_id)
-        board = BoardMessage(chat_id, message.message_id, image is not None, markup is not None)
+        board = BoardMessage(chat_id, message.message_id, bool(message.photo), markup is not None)
         await self.boards.put(game_id, board)
         if old is not None:
             # Only the newest board message keeps live buttons (older ones would be stale).
@@ -1343,8 +1385,9 @@ class TelegramFrontEnd:
         image = reply.images[0] if reply.images else None
         if reply.kind == "board" and game_id:
             # An explicit /board becomes the game's board message.
+            markup = await self._keyboard(game_id)
             await self._post_board(
-                chat_id, game_id, reply.text, image, await self._keyboard(game_id), thread
+                chat_id, game_id, reply.text, image, markup, thread, reply_board(reply)
             )
             return
         if reply.kind == "game_created" and game_id:
@@ -1374,7 +1417,9 @@ class TelegramFrontEnd:
         if image is None:
             await self._send_text(chat_id, reply.text, markup=markup, thread=thread)
         else:
-            await self._send_photo(chat_id, image, reply.text, markup=markup, thread=thread)
+            await self._send_photo(
+                chat_id, image, reply.text, markup=markup, thread=thread, board=reply_board(reply)
+            )
         for extra in reply.images[1:]:
             await self._send_photo(chat_id, extra, "", thread=thread)
 
@@ -1684,6 +1729,37 @@ class TelegramFrontEnd:
         *,
         markup: InlineKeyboardMarkup | None = None,
         thread: int | None = None,
+        board: str | None = None,
+    ) -> Message | None:
+        """Send a picture with its caption (a long one after it, as a message of its own).
+
+        A group may forbid photos ("not enough rights to send photos"): there the caption goes
+        as a message, with `board` (the picture's table drawn as text) in monospace, from the
+        first refusal on. None: nothing to send there (a picture without words or table).
+        """
+        if chat_id not in self._text_only:
+            try:
+                return await self._photo(chat_id, image, caption, markup, thread)
+            except BadRequest as error:
+                if not photos_refused(error):
+                    raise
+                log.warning(
+                    "chat %s refuses photos (%s): pictures go as text there", chat_id, error
+                )
+                self._text_only.add(chat_id)
+        if not caption and not board:
+            return None
+        return await self._send_text(
+            chat_id, with_text_board(caption, board), markup=markup, html_mode=True, thread=thread
+        )
+
+    async def _photo(
+        self,
+        chat_id: int,
+        image: bytes | Image,
+        caption: str,
+        markup: InlineKeyboardMarkup | None,
+        thread: int | None,
     ) -> Message:
         bot = self._bot()
         long_text = len(caption) > CAPTION_LIMIT

@@ -198,6 +198,7 @@ class FakeBotAPI:
         self.started: set[int] = set()  # users who wrote to the bot privately
         self.blocked: set[int] = set()  # users who blocked the bot
         self.bot_out: set[int] = set()  # groups the bot was removed from (`my_chat_member`)
+        self.no_photos: set[int] = set()  # groups whose members (the bot too) may send no photos
         self.migrated: dict[int, int] = {}  # basic group id -> the supergroup it became
         self.messages: dict[tuple[int, int], dict[str, Any]] = {}
         self.answered: set[str] = set()
@@ -725,8 +726,13 @@ class FakeBotAPI:
         self._check_text(text, 4096, "message text")
         return self._new_message(chat, params, text=text)
 
+    def _check_photos(self, chat_id: int) -> None:
+        if chat_id in self.no_photos:
+            raise ApiError(400, "Bad Request: not enough rights to send photos to the chat")
+
     def _m_sendPhoto(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
         chat = self._check_target(params)
+        self._check_photos(chat["id"])
         data = files.get("photo")
         if data is None:
             raise ApiError(400, "Bad Request: there is no photo in the request")
@@ -789,6 +795,7 @@ class FakeBotAPI:
 
     def _m_editMessageMedia(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
         message, key = self._stored(params)
+        self._check_photos(key[0])
         if "photo" not in message:
             raise ApiError(400, "Bad Request: there is no media in the message to edit")
         media = params.get("media")

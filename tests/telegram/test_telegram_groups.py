@@ -247,3 +247,35 @@ async def test_a_removal_missed_while_down_is_learnt_from_the_refusal(tg, people
     assert (
         await tg.db.chats.get_chat_by_platform_id("telegram", str(group["id"]))
     ).away_since is None
+
+
+async def test_a_group_that_forbids_photos_gets_the_board_as_text(tg, people) -> None:
+    """Photos refused ("not enough rights to send photos"): the board goes as a text.
+
+    Its table is drawn in monospace; later boards go so at once, edited in place.
+    """
+    api, group = tg.api, people.group
+    api.no_photos.add(group["id"])
+    await tg.say(people.bob, "/help")
+    calls = await tg.say(people.alice, "/new webfeud @bob seed=3")
+    photos = [c for c in calls if c.method == "sendPhoto"]
+    assert [c.ok for c in photos] == [False]  # tried once
+    [started] = [c for c in calls if c.ok and "has started" in c.text]
+    assert started.method == "sendMessage"
+    assert started.params["parse_mode"] == "HTML"
+    assert "<pre>" in started.params["text"]
+    assert "  8 ' . . - . . . * . . . - . . '" in started.text  # the empty board, row 8
+    keyboard = started.result["reply_markup"]["inline_keyboard"]
+    assert [b["text"] for row in keyboard for b in row] == ["My rack", "Pass", "Board"]
+    state = load_state(await tg.db.games.get_game(1))
+    mover = (people.alice, people.bob)[state.to_move]
+    calls = await tg.say(mover, "/pass")
+    assert "sendPhoto" not in [c.method for c in calls]
+    [edit] = [c for c in calls if c.method == "editMessageText"]
+    assert edit.ok
+    assert f"{mover['username']}: pass" in edit.text
+    assert "key: ' L2" in edit.text
+    assert tg.board(1)["message_id"] == started.result["message_id"]
+    racks = [" ".join(state.rack(seat)) for seat in (0, 1)]
+    assert not [c for c in api.calls if c.chat_id == group["id"] for r in racks if r in c.text]
+    assert tg.errors == []
