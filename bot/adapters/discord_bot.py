@@ -58,6 +58,7 @@ from bot.adapters.common import (
     image_bytes,
     image_name,
     short_description,
+    text_board,
 )
 from bot.adapters.discord_syntax import option_name, translator
 from bot.commands import (
@@ -97,9 +98,10 @@ NO_MENTIONS = discord.AllowedMentions.none()
 MENTIONS = "mentions"
 # An escaped "#" that makes no heading (Discord's need "# " with a space): "#1 alice: …".
 _NOT_A_HEADING = re.compile(r"^\\(#{1,3})(?=[^\s#])", re.MULTILINE)
-MISSING_ACCESS = (
-    50001  # Discord's JSON error code for a channel the bot cannot reach (out of its server)
-)
+# Discord's JSON error codes: a channel out of the bot's reach (not in its server), and a
+# permission the bot lacks there (e.g. Attach Files, which a post needs and an answer does not).
+MISSING_ACCESS = 50001
+MISSING_PERMISSIONS = 50013
 
 STALE = (
     "That button belongs to an earlier turn of game #{game}; nothing was changed. "
@@ -1093,7 +1095,29 @@ class FeudBot(commands.Bot):
         `mention`: a user id to mention (and notify) in front of the text.
         """
         channel = self.get_partial_messageable(channel_id)
-        parts = message_parts(reply, mention=mention)
+        try:
+            sent = await self._post(channel, message_parts(reply, mention=mention), buttons)
+        except discord.Forbidden as error:
+            if error.code != MISSING_PERMISSIONS or not reply.images:
+                raise
+            # No Attach Files here (a post, unlike an answer to a command, needs it): the
+            # words, then the table drawn as text, as the console shows it.
+            log.warning("channel %s refuses attachments (%s): text instead", channel_id, error)
+            bare = message_parts(replace(reply, images=()), mention=mention)
+            table = text_board(reply.event.get("view") or {}, reply.event.get("players") or ())
+            block = f"```\n{table}\n```" if table else ""
+            if not block or len(block) > MAX_CONTENT:
+                sent = await self._post(channel, bare, buttons)
+            else:
+                await self._post(channel, bare, ())
+                sent = await self._post(channel, [Parts(block, [], [], NO_MENTIONS)], buttons)
+        await self._keep_live(channel_id, reply, buttons, sent)
+
+    @staticmethod
+    async def _post(
+        channel: discord.PartialMessageable, parts: Sequence[Parts], buttons: Sequence[GameButton]
+    ) -> discord.Message | None:
+        """Send a reply's messages in a channel, the buttons under the last; return the last."""
         sent = None
         for n, part in enumerate(parts):
             view = _view(buttons) if n == len(parts) - 1 else None
@@ -1104,7 +1128,7 @@ class FeudBot(commands.Bot):
                 view=view or MISSING,
                 allowed_mentions=part.mentions,
             )
-        await self._keep_live(channel_id, reply, buttons, sent)
+        return sent
 
     # -- one message with live buttons per game --
 

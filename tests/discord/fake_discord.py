@@ -194,6 +194,8 @@ class FakeDiscord:
         self.dm_channels: dict[int, int] = {}  # channel id -> user id
         self.closed_dms: set[int] = set()  # users who refuse DMs (403 50007)
         self.bot_removed = False  # the bot is out of the server: its channels answer 403 50001
+        # The bot may not attach files in the channels (no Attach Files permission): 403 50013.
+        self.no_attachments = False
         self._rate_limits: list[tuple[str, re.Pattern[str]]] = []
         self.rate_limited: list[str] = []
         self.identifies = 0
@@ -981,6 +983,8 @@ class FakeDiscord:
         elif cid in self.channels:
             if self.bot_removed:
                 return self._error(403, 50001, "Missing Access")
+            if self.no_attachments and files:
+                return self._error(403, 50013, "Missing Permissions")
             kind = "channel"
         else:
             return self._error(404, 10003, "Unknown Channel")

@@ -727,3 +727,30 @@ async def test_a_removal_missed_while_down_is_learnt_from_the_refusal(fake, db):
         ]
         assert await h.bot.dispatcher.run_due(now=start + timedelta(days=9)) == []
         assert (await db.games.get_game(1)).status == "active"
+
+
+async def test_a_channel_without_attach_files_gets_the_news_as_text(fake, db):
+    """A post (a timeout's news) where the bot may not attach files: the words, then the table.
+
+    The table is drawn as text in a code block, as the console draws it; the buttons go under
+    it. (Answers to commands are interaction responses, which need no such permission.)
+    """
+    async with clocked(fake, db) as (h, start):
+        await h.slash(h.alice, "new", game="webfeud", player=str(h.bob))
+        fake.no_attachments = True
+        public = len(fake.public_messages())
+        assert h.bot is not None
+        assert h.bot.dispatcher is not None
+        h.clock.now = start + timedelta(hours=72, seconds=5)
+        fired = await h.bot.dispatcher.run_due(now=h.clock.now)
+        assert "timeout" in [r.kind for r in fired]
+        posted = fake.public_messages()[public:]
+        assert posted
+        assert all(m.attachments == [] for m in posted)
+        texts = [m.text for m in posted]
+        assert any(t.startswith("#1 alice: ran out of time") for t in texts), texts
+        assert any("is over" in t for t in texts), texts
+        tables = [t for t in texts if t.startswith("```\n")]
+        assert tables
+        assert "  8 ' . . - . . . * . . . - . . '" in tables[0]
+        assert (await db.games.get_game(1)).status == "finished"
