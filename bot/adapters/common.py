@@ -164,6 +164,11 @@ def text_board(view: Mapping[str, Any], names: Sequence[str] = ()) -> str | None
     )
 
 
+def reply_table(reply: Reply) -> str | None:
+    """Return the table a reply's picture shows, drawn as text (None: it shows none)."""
+    return text_board(reply.event.get("view") or {}, reply.event.get("players") or ())
+
+
 def image_bytes(image: bytes | Image) -> bytes:
     """Return the PNG bytes of an attachment."""
     return image.data if isinstance(image, Image) else image

@@ -30,7 +30,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import TextIO
 
-from bot.adapters.common import APOLOGY, last_image_number, reply_json, save_images, text_board
+from bot.adapters.common import APOLOGY, last_image_number, reply_json, reply_table, save_images
 from bot.config import DEFAULT_REMINDERS
 from bot.core.words import visible_name
 from bot.reminders import Dispatcher
@@ -177,8 +177,7 @@ class Console:
                 continue
             if isinstance(reply.to, ChatTarget):
                 self.out.write(reply.text + "\n")
-                view = reply.event.get("view") or {}
-                board = text_board(view, reply.event.get("players") or ())
+                board = reply_table(reply)
                 if board is not None:
                     self.out.write(board + "\n")
             else:

@@ -57,8 +57,8 @@ from bot.adapters.common import (
     ended_game,
     image_bytes,
     image_name,
+    reply_table,
     short_description,
-    text_board,
 )
 from bot.adapters.discord_syntax import option_name, translator
 from bot.commands import (
@@ -1104,7 +1104,7 @@ class FeudBot(commands.Bot):
             # words, then the table drawn as text, as the console shows it.
             log.warning("channel %s refuses attachments (%s): text instead", channel_id, error)
             bare = message_parts(replace(reply, images=()), mention=mention)
-            table = text_board(reply.event.get("view") or {}, reply.event.get("players") or ())
+            table = reply_table(reply)
             block = f"```\n{table}\n```" if table else ""
             if not block or len(block) > MAX_CONTENT:
                 sent = await self._post(channel, bare, buttons)

@@ -74,8 +74,8 @@ from bot.adapters.common import (
     ended_game,
     image_bytes,
     image_name,
+    reply_table,
     short_description,
-    text_board,
 )
 from bot.commands import COMMANDS, MOVE_WORDS, SPECS, CommandError, parse_command
 from bot.config import Settings
@@ -389,11 +389,6 @@ def photos_refused(error: TelegramError) -> bool:
     return (
         isinstance(error, BadRequest) and "not enough rights to send photos" in str(error).lower()
     )
-
-
-def reply_board(reply: Reply) -> str | None:
-    """Return the table a reply's picture shows, drawn as text (None: it shows none)."""
-    return text_board(reply.event.get("view") or {}, reply.event.get("players") or ())
 
 
 def with_text_board(text: str, board: str | None) -> str:
@@ -1293,7 +1288,7 @@ class TelegramFrontEnd:
         text = "\n".join(r.text for r in replies)
         markup = await self._keyboard(game_id)
         image = last.images[0] if last.images else None
-        table = reply_board(last)
+        table = reply_table(last)
         if chat_id in self._text_only:
             image = None  # the board message is text there, the table drawn in it
         known = await self.boards.get(game_id)
@@ -1387,7 +1382,7 @@ class TelegramFrontEnd:
             # An explicit /board becomes the game's board message.
             markup = await self._keyboard(game_id)
             await self._post_board(
-                chat_id, game_id, reply.text, image, markup, thread, reply_board(reply)
+                chat_id, game_id, reply.text, image, markup, thread, reply_table(reply)
             )
             return
         if reply.kind == "game_created" and game_id:
@@ -1418,7 +1413,7 @@ class TelegramFrontEnd:
             await self._send_text(chat_id, reply.text, markup=markup, thread=thread)
         else:
             await self._send_photo(
-                chat_id, image, reply.text, markup=markup, thread=thread, board=reply_board(reply)
+                chat_id, image, reply.text, markup=markup, thread=thread, board=reply_table(reply)
             )
         for extra in reply.images[1:]:
             await self._send_photo(chat_id, extra, "", thread=thread)
