@@ -231,6 +231,7 @@ GROUP_WELCOME = (
     + "Start: /new webfeud @friend, or /new webfeud bot=easy to play me. Your tiles come in our "
     "private chat. /help for more."
 )
+OPEN_PRIVATE = "Open a private chat"  # the label of a button that opens it (a t.me link)
 # Added under the news of a move typed in a group whose text told a secret (once per player
 # and game): the command to send privately instead, and what nobody then sees.
 SECRET_TIP = (
@@ -1069,8 +1070,13 @@ class TelegramFrontEnd:
         if chat_id in self._welcomed:
             return
         self._welcomed.add(chat_id)
+        # Racks come privately once a player has opened that chat: a button to open it.
+        markup = None
+        if self.username:
+            button = InlineKeyboardButton(OPEN_PRIVATE, url=f"https://t.me/{self.username}")
+            markup = InlineKeyboardMarkup([[button]])
         try:
-            await self._send_text(chat_id, GROUP_WELCOME)
+            await self._send_text(chat_id, GROUP_WELCOME, markup=markup)
         except TelegramError as error:  # e.g. a group where members may not write
             log.info("could not greet the group %s: %s", chat_id, error)
 
@@ -1560,7 +1566,7 @@ class TelegramFrontEnd:
     ) -> None:
         """Mention `users` in the group (topic `thread`) with `text` and a private chat button."""
         names = ", ".join(mention(u) for u in users)
-        markup = InlineKeyboardMarkup([[InlineKeyboardButton("Open a private chat", url=link)]])
+        markup = InlineKeyboardMarkup([[InlineKeyboardButton(OPEN_PRIVATE, url=link)]])
         await self._send_text(
             chat_id, f"{names}: {text}", markup=markup, html_mode=True, thread=thread
         )

@@ -140,6 +140,8 @@ async def test_a_group_that_adds_the_bot_is_welcomed_once(tg, people) -> None:
     assert [(c.method, c.chat_id) for c in calls] == [("sendMessage", group["id"])]
     welcome = calls[0].text
     assert welcome == GROUP_WELCOME
+    keyboard = calls[0].result["reply_markup"]["inline_keyboard"]
+    assert keyboard == [[{"text": "Open a private chat", "url": "https://t.me/feudbot_test_bot"}]]
     assert len(welcome) < 600
     for key in ("webfeud", "smartfeud", "rummikub", "numfeud", "nmbr9"):
         assert f"\n{key} — {GAMES[key].tagline}\n" in welcome  # as /help says
