@@ -684,8 +684,10 @@ class Service:
         self._forget_chat(platform, old_chat_id)
         return moved
 
-    async def chat_away(self, platform: str, platform_chat_id: str, away: bool) -> list[Reply]:
-        """Note the bot removed from a group (`away`) or added back; return what to tell.
+    async def chat_away(
+        self, platform: str, platform_chat_id: str, away: bool, *, muted: bool = False
+    ) -> list[Reply]:
+        """Note the bot out of a group (`away`: removed, or `muted` there) or back; say so.
 
         Away, the group's games keep their state and their deadlines are held, so nobody times
         out where nobody can see it; each player of a running game is told privately. Back,
@@ -713,8 +715,8 @@ class Service:
             games = and_list(f"#{t.row.id} ({t.gdef.title})" for t in tables)
             what = f"game {games} goes" if len(tables) == 1 else f"games {games} go"
             text = (
-                f"I am back: {what} on, every turn with the time it had left when I was "
-                "removed. /games shows them."
+                f"I am back: {what} on, every turn with the time it had left when its clock "
+                "stopped. /games shows them."
             )
             event: dict[str, Any] = {"type": "chat_back", "games": [t.row.id for t in tables]}
             return [Reply(_chat_target(chat), text, event=event)]
@@ -730,6 +732,12 @@ class Service:
                     "its clock stands still, and nobody's time runs out, until someone adds me "
                     "back there."
                 )
+                if muted:
+                    text = (
+                        f"I may no longer write in {_chat_named(chat)} (an admin took that right "
+                        f"from me), so {_game_named(table)} waits: its clock stands still, and "
+                        "nobody's time runs out, until I may write there again."
+                    )
                 event = {"type": "chat_away", "game_id": table.row.id, "chat_id": chat.id}
                 replies.append(Reply(_user_target(user), text, event=event))
         return replies
@@ -1514,8 +1522,8 @@ class Service:
             replies = await self._with_bots(table, state, replies)
             if table.chat.away_since is not None:  # played privately while the bot is out
                 unseen = (
-                    f"I am not in {_chat_named(table.chat)} now, so the group does not see this "
-                    "move; the game's clock stands still until someone adds me back there."
+                    f"I cannot write in {_chat_named(table.chat)} now, so the group does not see "
+                    "this move; the game's clock stands still until I can again."
                 )
                 replies.append(Reply(ctx.to_user, unseen, event={"type": "chat_away"}))
             return replies

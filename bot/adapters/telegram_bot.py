@@ -41,6 +41,7 @@ from telegram import (
     Bot,
     BotCommand,
     CallbackQuery,
+    ChatMemberRestricted,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
     InputMediaPhoto,
@@ -385,6 +386,12 @@ def message_link(chat_id: int, message_id: int, thread: int | None) -> str:
     return f"{link}?thread={thread}" if thread is not None else link
 
 
+def may_not_write(error: TelegramError) -> bool:
+    """Return whether Telegram refused a message because the bot may not write in the chat."""
+    text = str(error).lower()
+    return isinstance(error, BadRequest) and "not enough rights to send text messages" in text
+
+
 def photos_refused(error: TelegramError) -> bool:
     """Return whether Telegram refused a picture: the chat does not let the bot send photos."""
     return (
@@ -621,6 +628,7 @@ class TelegramFrontEnd:
         # Forum topics found deleted (chat id, thread id): their games' news goes to General.
         self._gone_topics: set[tuple[int, int]] = set()
         self._text_only: set[int] = set()  # groups that refused a photo: pictures go as text
+        self._muted: set[int] = set()  # groups where the bot may not write (it holds their games)
 
     # -- wiring --
 
@@ -737,7 +745,9 @@ class TelegramFrontEnd:
             if routed is not None:
                 # Played in the group's game: news goes there, answers come here.
                 where, ref, origin.routed = routed, user_ref(user), True
-        if not private:  # written in the group: the bot is in it, whatever it missed meanwhile
+        if not private and chat.id not in self._muted:
+            # Written in the group: the bot is in it, whatever it missed meanwhile (a muted bot
+            # gets commands too: it is back when it may write, `_wrote_in`).
             await self._away(chat.id, False)
         replies = await self.service.handle(where, ref, text, mentioned=mentioned)
         await self.deliver(replies, origin)
@@ -1040,23 +1050,33 @@ class TelegramFrontEnd:
         if change is None or change.chat.type not in (ChatType.GROUP, ChatType.SUPERGROUP):
             return
         gone = (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED)
-        now = change.new_chat_member.status
+        member = change.new_chat_member
+        now = member.status
         if now in gone:
             self._welcomed.discard(change.chat.id)  # added again later: greet again
             await self._away(change.chat.id, True)
             return
+        if isinstance(member, ChatMemberRestricted) and not member.can_send_messages:
+            await self._away(change.chat.id, True, muted=True)  # still in it, silenced
+            return
         present = (ChatMemberStatus.MEMBER, ChatMemberStatus.ADMINISTRATOR)
         if change.old_chat_member.status in gone and now in present:  # not a promotion
             await self._welcome_group(change.chat.id)
-            await self._away(change.chat.id, False)
+        await self._away(change.chat.id, False)  # may write there (again)
 
-    async def _away(self, chat_id: int, away: bool) -> None:
-        """Note the bot out of group `chat_id` (`away`) or in it again; send what that tells.
+    async def _away(self, chat_id: int, away: bool, *, muted: bool = False) -> None:
+        """Note the bot out of group `chat_id` (`away`: removed, or `muted`) or back; say so.
 
         Out, the group's games wait and their players hear it privately; back, the group hears
         which games go on. Either is said once, however often Telegram shows it.
         """
-        await self.deliver(await self.service.chat_away(PLATFORM, str(chat_id), away), None)
+        if away and muted:
+            self._muted.add(chat_id)
+        elif not away and chat_id in self._muted:
+            self._muted.discard(chat_id)
+            self._text_only.discard(chat_id)  # its photos refused while muted: try them again
+        replies = await self.service.chat_away(PLATFORM, str(chat_id), away, muted=muted)
+        await self.deliver(replies, None)
 
     async def on_new_members(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Greet a group when the service message says the bot was added to it."""
@@ -1169,6 +1189,13 @@ class TelegramFrontEnd:
                 to = step[0].to if isinstance(step, list) else step.to
                 if isinstance(to, ChatTarget):  # out of the group (removed while not running)
                     await self._away(int(to.platform_chat_id), True)
+            except BadRequest as error:
+                to = step[0].to if isinstance(step, list) else step.to
+                if not (isinstance(to, ChatTarget) and may_not_write(error)):
+                    log.exception("sending a %s reply failed", _kind(step))
+                    continue
+                log.warning("Telegram refused a message (the bot may not write there): %s", error)
+                await self._away(int(to.platform_chat_id), True, muted=True)
             except TelegramError:
                 # One failed send (after the rate limiter's retries) must not lose the others.
                 log.exception("sending a %s reply failed", _kind(step))

@@ -701,8 +701,8 @@ async def test_a_server_that_removes_the_bot_holds_its_games_until_it_is_back(fa
         await asyncio.sleep(0)  # it notes the messages so far
         await fake.add_bot()
         assert (await told).text == (
-            "I am back: game #1 (Webfeud) goes on, every turn with the time it had left when I "
-            "was removed. /games shows them."
+            "I am back: game #1 (Webfeud) goes on, every turn with the time it had left when its "
+            "clock stopped. /games shows them."
         )
         back = h.clock.now
         assert await h.bot.dispatcher.run_due(now=back + timedelta(hours=47)) == []

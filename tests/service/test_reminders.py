@@ -643,15 +643,15 @@ async def test_a_group_that_removed_the_bot_holds_its_clocks_until_it_is_back(
     assert "alice to move; 62 hours left when I am back in Feud club." in board.text
     moved = await service.handle(group, alice, "/pass")
     assert moved[-1].text == (
-        "I am not in Feud club now, so the group does not see this move; the game's clock "
-        "stands still until someone adds me back there."
+        "I cannot write in Feud club now, so the group does not see this move; the game's "
+        "clock stands still until I can again."
     )
     assert moved[-1].to.platform_user_id == "1001"
     clock.advance(5 * HOUR)  # bob's turn, set while away: its 72 h start when the bot is back
     [back] = await service.chat_away("telegram", "-100", False)
     assert back.text == (
         f"I am back: game #{game_id} (Webfeud) goes on, every turn with the time it had left "
-        "when I was removed. /games shows them."
+        "when its clock stopped. /games shows them."
     )
     assert not back.private
     [board, *_] = await service.handle(group, bob, "/board")

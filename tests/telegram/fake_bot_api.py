@@ -43,6 +43,24 @@ from telegram.request import BaseRequest, RequestData
 
 TOKEN = "123456:TEST-feudbot-token"
 BOT_ID = 123456
+# What a restricted member may do besides sending messages (all of it is refused a muted bot).
+RESTRICTED_RIGHTS = (
+    "can_send_audios",
+    "can_send_documents",
+    "can_send_photos",
+    "can_send_videos",
+    "can_send_video_notes",
+    "can_send_voice_notes",
+    "can_send_polls",
+    "can_send_other_messages",
+    "can_add_web_page_previews",
+    "can_change_info",
+    "can_invite_users",
+    "can_pin_messages",
+    "can_manage_topics",
+    "can_edit_tag",
+    "can_react_to_messages",
+)
 BOT_USERNAME = "feudbot_test_bot"
 ANONYMOUS_ADMIN_ID = 1087968824  # Telegram's "GroupAnonymousBot"
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -199,6 +217,7 @@ class FakeBotAPI:
         self.blocked: set[int] = set()  # users who blocked the bot
         self.bot_out: set[int] = set()  # groups the bot was removed from (`my_chat_member`)
         self.no_photos: set[int] = set()  # groups whose members (the bot too) may send no photos
+        self.bot_muted: set[int] = set()  # groups where the bot is restricted: it may not write
         self.migrated: dict[int, int] = {}  # basic group id -> the supergroup it became
         self.messages: dict[tuple[int, int], dict[str, Any]] = {}
         self.answered: set[str] = set()
@@ -338,13 +357,17 @@ class FakeBotAPI:
     ) -> dict[str, Any]:
         """Build the update Telegram sends when the bot's own status in `chat` changes.
 
-        `old` and `new` are statuses: ``left``, ``kicked``, ``member``, ``administrator``.
+        `old` and `new` are statuses: ``left``, ``kicked``, ``member``, ``administrator``,
+        ``restricted`` (muted: the bot may send nothing there until it is a member again).
         """
 
         def member(status: str) -> dict[str, Any]:
             out: dict[str, Any] = {"status": status, "user": dict(self.me)}
             if status == "kicked":
                 out["until_date"] = 0
+            if status == "restricted":  # muted: a member who may send nothing
+                out |= {"is_member": True, "until_date": 0, "can_send_messages": False}
+                out |= dict.fromkeys(RESTRICTED_RIGHTS, False)
             if status == "administrator":
                 out |= {
                     "can_be_edited": False,
@@ -373,6 +396,10 @@ class FakeBotAPI:
             self.bot_out.add(chat["id"])
         else:
             self.bot_out.discard(chat["id"])
+        if new == "restricted":
+            self.bot_muted.add(chat["id"])
+        else:
+            self.bot_muted.discard(chat["id"])
         return self._update({"my_chat_member": change})
 
     def added_to_group(self, chat: Mapping[str, Any], by: Mapping[str, Any]) -> dict[str, Any]:
@@ -722,6 +749,8 @@ class FakeBotAPI:
 
     def _m_sendMessage(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
         chat = self._check_target(params)
+        if chat["id"] in self.bot_muted:
+            raise ApiError(400, "Bad Request: not enough rights to send text messages to the chat")
         text = str(params.get("text", ""))
         self._check_text(text, 4096, "message text")
         return self._new_message(chat, params, text=text)
@@ -733,6 +762,8 @@ class FakeBotAPI:
     def _m_sendPhoto(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
         chat = self._check_target(params)
         self._check_photos(chat["id"])
+        if chat["id"] in self.bot_muted:
+            raise ApiError(400, "Bad Request: not enough rights to send photos to the chat")
         data = files.get("photo")
         if data is None:
             raise ApiError(400, "Bad Request: there is no photo in the request")

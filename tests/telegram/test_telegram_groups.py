@@ -213,8 +213,8 @@ async def test_a_group_that_removes_the_bot_holds_its_games_until_it_is_back(tg,
     calls = await tg.process(api.my_chat_member(group, people.alice, "left", "member"))
     assert [(c.chat_id, c.ok) for c in calls] == [(group["id"], True)] * 2
     assert calls[1].text == (
-        "I am back: game #1 (Webfeud) goes on, every turn with the time it had left when I was "
-        "removed. /games shows them."
+        "I am back: game #1 (Webfeud) goes on, every turn with the time it had left when its "
+        "clock stopped. /games shows them."
     )
     back = utcnow()
     first = len(api.calls)
@@ -281,3 +281,43 @@ async def test_a_group_that_forbids_photos_gets_the_board_as_text(tg, people) ->
     racks = [" ".join(state.rack(seat)) for seat in (0, 1)]
     assert not [c for c in api.calls if c.chat_id == group["id"] for r in racks if r in c.text]
     assert tg.errors == []
+
+
+async def test_a_group_that_mutes_the_bot_holds_its_games_until_it_may_write(tg, people) -> None:
+    """Restricted from sending (muted): the games wait, the players are told why privately.
+
+    A command typed there meanwhile gets no answer (nor a second notice); allowed to write
+    again, the group hears its games go on.
+    """
+    api, group = tg.api, people.group
+    await game_with_dms(tg, people)
+    calls = await tg.process(api.my_chat_member(group, people.alice, "member", "restricted"))
+    assert sorted((c.chat_id, c.ok) for c in calls) == [(ALICE_ID, True), (1002, True)]
+    assert calls[0].text == (
+        "I may no longer write in Feud club (an admin took that right from me), so game #1 "
+        "(Webfeud in Feud club) waits: its clock stands still, and nobody's time runs out, "
+        "until I may write there again."
+    )
+    chat = await tg.db.chats.get_chat_by_platform_id("telegram", str(group["id"]))
+    assert chat.away_since is not None
+    calls = await tg.say(people.bob, "/games")  # still a member: commands arrive
+    assert [c.ok for c in calls] == [False]  # its answer is refused, and nobody told again
+    calls = await tg.process(api.my_chat_member(group, people.alice, "restricted", "member"))
+    assert [(c.chat_id, c.ok) for c in calls] == [(group["id"], True)]
+    assert calls[0].text.startswith("I am back: game #1 (Webfeud) goes on")
+    assert tg.errors == []
+
+
+async def test_a_mute_missed_while_down_is_learnt_from_the_refusal(tg, people) -> None:
+    """Muted while not running: the first message refused for want of rights holds the game."""
+    api, group = tg.api, people.group
+    await game_with_dms(tg, people)
+    api.bot_muted.add(group["id"])  # the my_chat_member update was never seen
+    calls = await tg.say(people.bob, "/games")
+    assert [c.ok for c in calls if c.chat_id == group["id"]] == [False]
+    told = [c for c in calls if "I may no longer write in Feud club" in c.text]
+    assert sorted((c.chat_id, c.ok) for c in told) == [(ALICE_ID, True), (1002, True)]
+    first = len(api.calls)
+    await Dispatcher(tg.service, tg.front.send_replies).run_due(now=utcnow() + timedelta(days=9))
+    assert api.calls[first:] == []  # held: no reminder, no timeout
+    assert (await tg.db.games.get_game(1)).status == "active"
