@@ -569,6 +569,11 @@ QUICK_START = (
 )
 
 
+def games_list() -> str:
+    """Return the games, one line each: "webfeud — a crossword word game like Wordfeud"."""
+    return "\n".join(f"{key} — {gdef.tagline}" for key, gdef in GAMES.items())
+
+
 def help_text(name: str = "") -> str:
     """Return the quick start, the list of commands under their headings (``all``), or one.
 
@@ -576,8 +581,7 @@ def help_text(name: str = "") -> str:
     lists every command, `/help <command>` gives one command's syntax and summary.
     """
     if not name:
-        games = "\n".join(f"{key} — {gdef.tagline}" for key, gdef in GAMES.items())
-        return QUICK_START.format(games=games)
+        return QUICK_START.format(games=games_list())
     if name.lower() != "all":
         spec = SPECS.get(name.lstrip("/").lower())
         if spec is None:

@@ -69,6 +69,7 @@ from bot.commands import (
     Command,
     CommandError,
     CommandSpec,
+    games_list,
     is_bot_name,
     option_slip,
     parse_command,
@@ -138,6 +139,13 @@ NOTIFY_HELP = (
     "DMs; reminders mention you in the game's channel and My rack shows your tiles."
 )
 GUILD_ONLY = "Feudbot's games are played in server channels; try this command in one."
+# Posted when a server adds the bot: in its system channel, else the first text channel the bot
+# may write in; the commands in Discord's form (`service_text`). As /help names the games.
+SERVER_WELCOME = (
+    f"Hello! I host five tile games:\n{games_list()}\n"
+    "Start: /new webfeud @friend, or /new webfeud bot=easy to play me. Your tiles show to you "
+    "alone, under My rack. /help for more."
+)
 # The dispatched event tests (and tools) can wait for: an interaction is fully answered.
 HANDLED_EVENT = "feud_handled"
 SHUTDOWN_GRACE = 5.0  # seconds running handlers get to finish when the bot stops
@@ -684,8 +692,23 @@ class FeudBot(commands.Bot):
         await self.send_replies(replies)
 
     async def on_guild_join(self, guild: discord.Guild) -> None:
-        """A server added the bot: the games held in its channels go on."""
+        """A server added the bot: a short welcome; the games held in its channels go on."""
+        await self._welcome(guild)
         await self._back_where_seen()
+
+    async def _welcome(self, guild: discord.Guild) -> None:
+        me = guild.me
+        channels = [guild.system_channel, *sorted(guild.text_channels, key=lambda c: c.position)]
+        channel = next(
+            (c for c in channels if c is not None and c.permissions_for(me).send_messages), None
+        )
+        if channel is None:
+            log.info("no channel of server %s lets me say hello", guild.id)
+            return
+        try:
+            await channel.send(service_text(SERVER_WELCOME), allowed_mentions=NO_MENTIONS)
+        except discord.HTTPException as error:
+            log.info("could not greet server %s: %s", guild.id, error)
 
     async def on_ready(self) -> None:
         """Connected: games held in channels the bot sees again (added back while down) go on."""

@@ -78,7 +78,7 @@ from bot.adapters.common import (
     reply_table,
     short_description,
 )
-from bot.commands import COMMANDS, MOVE_WORDS, SPECS, CommandError, parse_command
+from bot.commands import COMMANDS, MOVE_WORDS, SPECS, CommandError, games_list, parse_command
 from bot.config import Settings
 from bot.core.errors import GameError, Reason
 from bot.core.words import clip
@@ -227,9 +227,8 @@ WELCOME = (
 # Posted once when the bot is added to a group (fewer than 600 characters).
 # The games are described as /help describes them (`GameDef.tagline`).
 GROUP_WELCOME = (
-    "Hello! I host five tile games:\n"
-    + "".join(f"{key} — {gdef.tagline}\n" for key, gdef in GAMES.items())
-    + "Start: /new webfeud @friend, or /new webfeud bot=easy to play me. Your tiles come in our "
+    f"Hello! I host five tile games:\n{games_list()}\n"
+    "Start: /new webfeud @friend, or /new webfeud bot=easy to play me. Your tiles come in our "
     "private chat. /help for more."
 )
 OPEN_PRIVATE = "Open a private chat"  # the label of a button that opens it (a t.me link)

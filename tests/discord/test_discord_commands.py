@@ -697,9 +697,11 @@ async def test_a_server_that_removes_the_bot_holds_its_games_until_it_is_back(fa
         assert await h.bot.dispatcher.run_due(now=start + timedelta(days=30)) == []
         assert (await db.games.get_game(1)).status == "active"
         h.clock.now = start + timedelta(hours=100)
-        told = asyncio.ensure_future(fake.wait_message(lambda m: m.public))
+        told = asyncio.ensure_future(
+            fake.wait_message(lambda m: m.public and m.text.startswith("I am back"))
+        )
         await asyncio.sleep(0)  # it notes the messages so far
-        await fake.add_bot()
+        await fake.add_bot()  # (a welcome, then which games go on)
         assert (await told).text == (
             "I am back: game #1 (Webfeud) goes on, every turn with the time it had left when its "
             "clock stopped. /games shows them."
@@ -754,3 +756,20 @@ async def test_a_channel_without_attach_files_gets_the_news_as_text(fake, db):
         assert tables
         assert "  8 ' . . - . . . * . . . - . . '" in tables[0]
         assert (await db.games.get_game(1)).status == "finished"
+
+
+async def test_a_server_that_adds_the_bot_is_welcomed(harness):
+    """Added to a server: a short welcome in a channel the bot may write in, in slash form."""
+    from bot.adapters.discord_bot import SERVER_WELCOME, service_text
+
+    fake = harness.fake
+    told = asyncio.ensure_future(fake.wait_message(lambda m: m.public))
+    await asyncio.sleep(0)  # it notes the messages so far
+    await fake.add_bot()
+    welcome = await told
+    assert welcome.channel_id == fake.channel_id
+    assert welcome.text.startswith("Hello! I host five tile games:\nwebfeud — ")
+    assert "/new game:Webfeud player:@friend" in welcome.text
+    assert "/new game:Webfeud bot:easy" in welcome.text
+    assert len(welcome.text) < 600
+    assert welcome.text == service_text(SERVER_WELCOME)
