@@ -694,17 +694,10 @@ class Service:
         each deadline has the time it had left and the group is told which games go on. Said
         twice (Telegram tells a removal with its update and with a refused send), nothing.
         """
-        chat = next(
-            (
-                c
-                for c in self._chats.values()
-                if c.platform == platform and c.platform_chat_id == platform_chat_id
-            ),
-            None,
-        ) or await self.db.chats.get_chat_by_platform_id(platform, platform_chat_id)
-        if chat is None or (chat.away_since is not None) == away:  # (a cache hit, usually)
+        chat = await self._chat_by_platform_id(platform, platform_chat_id)
+        if chat is None or (chat.away_since is not None) == away:
             return []
-        chat = await self.db.chats.set_away(chat.id, away, now=self.clock())
+        chat = await self.db.chats.set_away(chat.id, away, now=self.clock(), muted=muted)
         self._forget_chat(platform, platform_chat_id)
         assert chat is not None  # it was just read
         rows = await self.db.games.list_games(chat_id=chat.id, statuses=("active",))
@@ -741,6 +734,24 @@ class Service:
                 event = {"type": "chat_away", "game_id": table.row.id, "chat_id": chat.id}
                 replies.append(Reply(_user_target(user), text, event=event))
         return replies
+
+    async def chat_heard(self, platform: str, platform_chat_id: str) -> list[Reply]:
+        """Note a message from a group: a bot removed from it is back (it missed being added).
+
+        A muted bot still hears its group: only being allowed to write again (`chat_away`)
+        brings it back there.
+        """
+        chat = await self._chat_by_platform_id(platform, platform_chat_id)
+        if chat is None or chat.away_since is None or chat.muted:
+            return []
+        return await self.chat_away(platform, platform_chat_id, False)
+
+    async def _chat_by_platform_id(self, platform: str, platform_chat_id: str) -> Chat | None:
+        """Return a chat by its platform id: from the cache (usually), else from storage."""
+        for chat in self._chats.values():
+            if chat.platform == platform and chat.platform_chat_id == platform_chat_id:
+                return chat
+        return await self.db.chats.get_chat_by_platform_id(platform, platform_chat_id)
 
     def _forget_chat(self, platform: str, platform_chat_id: str) -> None:
         """Drop a chat from the cache, so that the next read sees what changed in it."""

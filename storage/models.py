@@ -43,6 +43,7 @@ class Chat:
     # Since when the bot has been out of the chat (removed from a group), None while it is in:
     # the chat's deadlines are held meanwhile.
     away_since: datetime | None = None
+    muted: bool = False  # out as a member that may not write there (muted), not removed
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,7 +36,7 @@ from storage.deadlines import resume_held
 from storage.models import Chat, User
 
 _USER_COLUMNS = "id, platform, platform_user_id, display_name, dm_allowed, handle"
-_CHAT_COLUMNS = "id, platform, platform_chat_id, title, away_since"
+_CHAT_COLUMNS = "id, platform, platform_chat_id, title, away_since, away_muted"
 
 
 def _user(row: sqlite3.Row) -> User:
@@ -57,6 +57,7 @@ def _chat(row: sqlite3.Row) -> Chat:
         platform_chat_id=row["platform_chat_id"],
         title=row["title"],
         away_since=from_epoch_or_none(row["away_since"]),
+        muted=bool(row["away_muted"]),
     )
 
 
@@ -277,14 +278,15 @@ class ChatRepository(Repository):
         return _chat(row)
 
     async def set_away(
-        self, chat_id: int, away: bool, *, now: datetime | None = None
+        self, chat_id: int, away: bool, *, now: datetime | None = None, muted: bool = False
     ) -> Chat | None:
-        """Note the bot out of a chat (`away`) or back in it; return the chat (None: unknown).
+        """Note the bot out of a chat (`away`; `muted`: a member that may not write) or back.
 
-        Away, the chat's deadlines are held: the due queries skip them. Back, every pending
-        deadline of its games is put off by the time it spent held (from when the bot left, or
-        from when the deadline was set if later: a move sent privately meanwhile), so each
-        turn has the time it had left. Saying it twice changes nothing the second time.
+        Returns the chat (None: unknown). Away, the chat's deadlines are held: the due queries
+        skip them. Back, every pending deadline of its games is put off by the time it spent
+        held (from when the bot left, or from when the deadline was set if later: a move sent
+        privately meanwhile), so each turn has the time it had left. Saying it twice changes
+        nothing the second time.
         """
         stamp = to_epoch(now or utcnow())
         async with self._db.transaction() as conn:
@@ -297,9 +299,9 @@ class ChatRepository(Repository):
                 await resume_held(self._db, conn, chat_id, since=row["away_since"], until=stamp)
             row = await fetch_one(
                 conn,
-                f"UPDATE chats SET away_since = ?, updated_at = ? WHERE id = ?"
+                f"UPDATE chats SET away_since = ?, away_muted = ?, updated_at = ? WHERE id = ?"
                 f" RETURNING {_CHAT_COLUMNS}",
-                (stamp if away else None, stamp, chat_id),
+                (stamp if away else None, int(away and muted), stamp, chat_id),
             )
         assert row is not None  # read above inside this transaction
         return _chat(row)

@@ -729,7 +729,7 @@ class FeudBot(commands.Bot):
         """A command from a server the bot is in: its channel's held games go on (if any)."""
         if interaction.guild is not None and interaction.channel_id is not None:
             await self.send_replies(
-                await self.service.chat_away(PLATFORM, str(interaction.channel_id), False)
+                await self.service.chat_heard(PLATFORM, str(interaction.channel_id))
             )
 
     # -- who and where --

@@ -627,7 +627,6 @@ class TelegramFrontEnd:
         # Forum topics found deleted (chat id, thread id): their games' news goes to General.
         self._gone_topics: set[tuple[int, int]] = set()
         self._text_only: set[int] = set()  # groups that refused a photo: pictures go as text
-        self._muted: set[int] = set()  # groups where the bot may not write (it holds their games)
 
     # -- wiring --
 
@@ -744,10 +743,8 @@ class TelegramFrontEnd:
             if routed is not None:
                 # Played in the group's game: news goes there, answers come here.
                 where, ref, origin.routed = routed, user_ref(user), True
-        if not private and chat.id not in self._muted:
-            # Written in the group: the bot is in it, whatever it missed meanwhile (a muted bot
-            # gets commands too: it is back when it may write, `_wrote_in`).
-            await self._away(chat.id, False)
+        if not private:  # written in the group: the bot is in it, whatever it missed meanwhile
+            await self.deliver(await self.service.chat_heard(PLATFORM, str(chat.id)), None)
         replies = await self.service.handle(where, ref, text, mentioned=mentioned)
         await self.deliver(replies, origin)
         if not private:
@@ -1069,12 +1066,9 @@ class TelegramFrontEnd:
         Out, the group's games wait and their players hear it privately; back, the group hears
         which games go on. Either is said once, however often Telegram shows it.
         """
-        if away and muted:
-            self._muted.add(chat_id)
-        elif not away and chat_id in self._muted:
-            self._muted.discard(chat_id)
-            self._text_only.discard(chat_id)  # its photos refused while muted: try them again
         replies = await self.service.chat_away(PLATFORM, str(chat_id), away, muted=muted)
+        if replies and not away:
+            self._text_only.discard(chat_id)  # photos refused while it was muted: try again
         await self.deliver(replies, None)
 
     async def on_new_members(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

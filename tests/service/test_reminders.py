@@ -660,3 +660,30 @@ async def test_a_group_that_removed_the_bot_holds_its_clocks_until_it_is_back(
     [reminder] = await dispatcher.run_due(clock.advance(timedelta(seconds=1)))
     assert reminder.event["player"] == "bob"
     assert reminder.event["left_seconds"] == 24 * 3600
+
+
+async def test_a_message_from_a_group_brings_back_a_removed_bot_not_a_muted_one(
+    service, clock, db
+) -> None:
+    """A removed bot hearing its group again is back; a muted one still hears it.
+
+    Muted, it is back only when it may write again, even after a restart (a new service on
+    the same file).
+    """
+    group = ChatRef("telegram", "-100", "Feud club")
+    alice, bob = UserRef("telegram", "1001", "alice"), UserRef("telegram", "1002", "bob")
+    await service.handle(group, bob, "/help")
+    await service.handle(group, alice, "/new webfeud @bob")
+    told = await service.chat_away("telegram", "-100", True, muted=True)
+    assert told[0].text.startswith("I may no longer write in Feud club (an admin took that right")
+    restarted = Service(db, clock=clock, render=False)
+    assert (await db.chats.get_chat_by_platform_id("telegram", "-100")).muted
+    assert await restarted.chat_heard("telegram", "-100") == []
+    [back] = await restarted.chat_away("telegram", "-100", False)
+    assert back.text.startswith("I am back: game #1 (Webfeud) goes on")
+    assert not (await db.chats.get_chat_by_platform_id("telegram", "-100")).muted
+    await restarted.chat_away("telegram", "-100", True)  # removed, this time
+    [back] = await restarted.chat_heard("telegram", "-100")
+    assert back.text.startswith("I am back")
+    assert await restarted.chat_heard("telegram", "-100") == []  # said once
+    assert await restarted.chat_heard("telegram", "-999") == []  # a group never seen

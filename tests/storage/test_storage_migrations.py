@@ -219,3 +219,32 @@ async def test_games_from_before_topics_have_no_thread(db_path):
     with sqlite3.connect(db_path) as conn:
         columns = {row[1]: row[2] for row in conn.execute("PRAGMA table_info(games)")}
     assert columns["thread_id"] == "INTEGER"
+
+
+async def test_chats_away_from_before_0008_were_removed_not_muted(db_path):
+    """0008 adds chats.away_muted: a chat the bot was out of before it was removed from it."""
+    older = [m for m in load_migrations() if m.version < 8]
+    db = await Database.open(db_path, migrations=older)
+    async with db.transaction() as conn:  # the schema of then
+        await conn.execute(
+            "INSERT INTO chats (id, platform, platform_chat_id, title, created_at, updated_at,"
+            " away_since) VALUES (1, 'telegram', '-100', 'Club', 5, 5, 7)"
+        )
+    await db.close()
+    assert version_of(db_path) == 7
+    db = await Database.open(db_path)
+    try:
+        assert version_of(db_path) == latest_version() >= 8
+        old = await db.chats.get_chat(1)
+        assert old is not None
+        assert old.away_since is not None
+        assert not old.muted
+        back = await db.chats.set_away(1, False)
+        assert back is not None
+        assert back.away_since is None
+        muted = await db.chats.set_away(1, True, muted=True)
+        assert muted is not None
+        assert muted.muted
+        assert (await db.chats.get_chat(1)).muted
+    finally:
+        await db.close()
