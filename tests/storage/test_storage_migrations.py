@@ -191,24 +191,31 @@ async def test_deadlines_keep_their_rows_when_claims_arrive(db_path):
     assert {"deadlines_state_due", "deadlines_game_state"} <= indexes
 
 
-async def test_games_from_before_topics_have_no_thread(db_path):
-    """0007 adds games.thread_id: a game stored before it has none (NULL), new ones keep theirs."""
-    older = [m for m in load_migrations() if m.version < 7]
+async def upgraded_from(db_path: Path, version: int, *rows: str) -> Database:
+    """Store `rows` (SQL inserts) under the schema before `version`, then open it upgraded."""
+    older = [m for m in load_migrations() if m.version < version]
     db = await Database.open(db_path, migrations=older)
     async with db.transaction() as conn:  # the schema of then
-        await conn.execute(
-            "INSERT INTO chats (id, platform, platform_chat_id, title, created_at, updated_at)"
-            " VALUES (1, 'telegram', '-100', 'Forum', 5, 5)"
-        )
-        await conn.execute(
-            "INSERT INTO games (id, chat_id, game_key, created_at, updated_at)"
-            " VALUES (3, 1, 'webfeud', 5, 5)"
-        )
+        for row in rows:
+            await conn.execute(row)
     await db.close()
-    assert version_of(db_path) == 6
+    assert version_of(db_path) == version - 1
     db = await Database.open(db_path)
+    assert version_of(db_path) == latest_version() >= version
+    return db
+
+
+async def test_games_from_before_topics_have_no_thread(db_path):
+    """0007 adds games.thread_id: a game stored before it has none (NULL), new ones keep theirs."""
+    db = await upgraded_from(
+        db_path,
+        7,
+        "INSERT INTO chats (id, platform, platform_chat_id, title, created_at, updated_at)"
+        " VALUES (1, 'telegram', '-100', 'Forum', 5, 5)",
+        "INSERT INTO games (id, chat_id, game_key, created_at, updated_at)"
+        " VALUES (3, 1, 'webfeud', 5, 5)",
+    )
     try:
-        assert version_of(db_path) == latest_version() >= 7
         old = await db.games.get_game(3)
         assert old is not None
         assert old.thread_id is None
@@ -223,18 +230,13 @@ async def test_games_from_before_topics_have_no_thread(db_path):
 
 async def test_chats_away_from_before_0008_were_removed_not_muted(db_path):
     """0008 adds chats.away_muted: a chat the bot was out of before it was removed from it."""
-    older = [m for m in load_migrations() if m.version < 8]
-    db = await Database.open(db_path, migrations=older)
-    async with db.transaction() as conn:  # the schema of then
-        await conn.execute(
-            "INSERT INTO chats (id, platform, platform_chat_id, title, created_at, updated_at,"
-            " away_since) VALUES (1, 'telegram', '-100', 'Club', 5, 5, 7)"
-        )
-    await db.close()
-    assert version_of(db_path) == 7
-    db = await Database.open(db_path)
+    db = await upgraded_from(
+        db_path,
+        8,
+        "INSERT INTO chats (id, platform, platform_chat_id, title, created_at, updated_at,"
+        " away_since) VALUES (1, 'telegram', '-100', 'Club', 5, 5, 7)",
+    )
     try:
-        assert version_of(db_path) == latest_version() >= 8
         old = await db.chats.get_chat(1)
         assert old is not None
         assert old.away_since is not None
