@@ -14,6 +14,7 @@
 - `commit_move(game_id, expected_version, seat_no, notation, payload, new_snapshot, new_turn,
   new_status="active", deadlines_to_add=(), results=None, *, now=None) -> bool`
 - `cancel_game(game_id, expected_version, *, now=None) -> bool`
+- `leave_thread(chat_id, thread_id) -> int`: a deleted forum topic's games go to General
 - `moves(game_id) -> list[MoveRow]` in `seq` order
 
 Every write that takes `expected_version` is optimistic: it changes the game only if the stored
@@ -167,6 +168,18 @@ class GameRepository(Repository):
                 ],
             )
         return _game(row)
+
+    async def leave_thread(self, chat_id: int, thread_id: int) -> int:
+        """Move a chat's games out of forum topic `thread_id` (it was deleted); return how many.
+
+        Their news goes to the chat's General topic from then on, after a restart too.
+        """
+        async with self._db.transaction() as conn:
+            return await execute(
+                conn,
+                "UPDATE games SET thread_id = NULL WHERE chat_id = ? AND thread_id = ?",
+                (chat_id, thread_id),
+            )
 
     async def get_game(self, game_id: int) -> GameRow | None:
         """Return the game with this id, or None."""

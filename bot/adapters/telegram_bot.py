@@ -1740,6 +1740,9 @@ class TelegramFrontEnd:
             )
             if "not found" in str(error).lower():
                 self._gone_topics.add((chat_id, thread))
+                chat = await self.db.chats.get_chat_by_platform_id(PLATFORM, str(chat_id))
+                if chat is not None:  # for good: its games' news goes to General, restarted too
+                    await self.db.games.leave_thread(chat.id, thread)
             return await send()
 
     async def _send_photo(

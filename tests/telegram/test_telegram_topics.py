@@ -142,6 +142,7 @@ async def test_a_deleted_topic_falls_back_to_general(tg, people, forum, caplog) 
     assert "alice: pass" in board.text
     assert tg.board(1)["message_id"] == board.result["message_id"]
     assert "is gone" in caplog.text
+    assert (await tg.db.games.get_game(1)).thread_id is None  # for good, restarted too
     # The topic is not tried again: the next news goes straight to General.
     calls = await tg.say(people.bob, "/pass game=1", chat=forum)
     again = sent_in(calls, forum)
