@@ -1715,7 +1715,7 @@ class Service:
         # A move that leaves the same player to move (a resignation out of turn, a conditional
         # quit) keeps their clock: the new turn's deadlines are due when theirs were.
         aside = before is not None and _same_mover(table.gdef, before, state, seat_no)
-        due = await self._timeout_due(row.id) if aside and not over else None
+        kept = await self._timeout(row.id) if aside and not over else None
         ok = await self.db.games.commit_move(
             row.id,
             row.version,
@@ -1725,7 +1725,7 @@ class Service:
             _dump(state),
             state.turn,
             "finished" if over else "active",
-            () if over or keep else self._deadlines(table, state, now, due=due),
+            () if over or keep else self._deadlines(table, state, now, kept=kept),
             results,
             now=now,
             keep_deadlines=keep,
@@ -2419,17 +2419,19 @@ class Service:
     # -- deadlines --
 
     def _deadlines(
-        self, table: _Table, state: GameState, now: datetime, *, due: datetime | None = None
+        self, table: _Table, state: GameState, now: datetime, *, kept: Deadline | None = None
     ) -> list[NewDeadline]:
         """Return the turn timeout and its reminders for every person the game waits for.
 
-        The timeout is due a turn's time from `now`, or at `due` (a clock kept running);
-        reminders whose time has passed are left out.
+        The timeout is due a turn's time from `now`, or when `kept` is (a clock kept running,
+        started when it did); reminders whose time has passed on that clock are left out.
         """
         limit = table.gdef.turn_timeout(game_options(table.row))
         if limit is None or state.outcome is not None:
             return []
-        due = due or now + limit
+        due, since = now + limit, None
+        if kept is not None:  # a held chat's clock stands where it stopped (`_held_now`)
+            due, since, now = kept.due_at, kept.created_at, _held_now(table.chat, kept, now)
         key = _deadline_key(table.gdef, state)
         out: list[NewDeadline] = []
         for seat_no in state.waiting_for():
@@ -2443,9 +2445,10 @@ class Service:
                             due - before,
                             key,
                             {"seat": seat_no, "before": int(before.total_seconds())},
+                            created_at=since,
                         )
                     )
-            out.append(NewDeadline("timeout", due, key, {"seat": seat_no}))
+            out.append(NewDeadline("timeout", due, key, {"seat": seat_no}, created_at=since))
         return out
 
     async def _time_out(self, table: _Table, state: GameState, seat_no: int) -> list[Reply]:
@@ -2467,10 +2470,10 @@ class Service:
             for d in await self.db.deadlines.pending_deadlines(table.row.id)
         )
 
-    async def _timeout_due(self, game_id: int) -> datetime | None:
-        """Return when the running turn's timeout is due, or None (no timer)."""
+    async def _timeout(self, game_id: int) -> Deadline | None:
+        """Return the running turn's timeout, or None (no timer)."""
         pending = await self.db.deadlines.pending_deadlines(game_id)
-        return next((d.due_at for d in pending if d.kind == "timeout"), None)
+        return next((d for d in pending if d.kind == "timeout"), None)
 
     async def on_deadline(self, deadline: Deadline) -> list[Reply]:
         """Handle a claimed deadline: remind the player, or apply the timeout rule.

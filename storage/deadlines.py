@@ -90,7 +90,8 @@ def _params(game_id: int, deadline: NewDeadline, stamp: int) -> tuple[object, ..
     if not deadline.kind:
         raise ValueError("a deadline needs a kind")
     due = to_epoch_ceil(deadline.due_at)
-    return (game_id, deadline.kind, due, deadline.turn, dump_json(deadline.payload), stamp)
+    made = stamp if deadline.created_at is None else to_epoch(deadline.created_at)
+    return (game_id, deadline.kind, due, deadline.turn, dump_json(deadline.payload), made)
 
 
 async def insert_deadlines(

@@ -101,6 +101,10 @@ class NewDeadline:
     due_at: datetime
     turn: int
     payload: dict[str, Any] = field(default_factory=dict)
+    # When its clock started, if before it is written: a turn's clock kept running past a move
+    # out of turn keeps its start, so that time the chat was held (`chats.away_since`) counts
+    # from then, not from the move. None: when it is written.
+    created_at: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -717,13 +717,15 @@ class FeudBot(commands.Bot):
     async def _back_where_seen(self) -> None:
         replies: list[Reply] = []
         for chat in await self.service.db.chats.away_chats(PLATFORM):
-            channel_id = int(chat.platform_chat_id)
-            if self.get_channel(channel_id) is None and not any(
-                guild.get_thread(channel_id) for guild in self.guilds
-            ):
-                continue
-            replies += await self.service.chat_away(PLATFORM, chat.platform_chat_id, False)
+            if self._sees(int(chat.platform_chat_id)):
+                replies += await self.service.chat_away(PLATFORM, chat.platform_chat_id, False)
         await self.send_replies(replies)
+
+    def _sees(self, channel_id: int) -> bool:
+        """Return whether a channel (or thread) is in a server the bot is in."""
+        return self.get_channel(channel_id) is not None or any(
+            guild.get_thread(channel_id) for guild in self.guilds
+        )
 
     async def _back_in(self, interaction: discord.Interaction[Any]) -> None:
         """A command from a server the bot is in: its channel's held games go on (if any)."""
@@ -1088,9 +1090,12 @@ class FeudBot(commands.Bot):
         """After a refused post: out of the channel's server (403 Missing Access), hold its games.
 
         That is how a removal is learnt that happened while the bot was not running (the
-        gateway does not replay it); `chat_away` says it once.
+        gateway does not replay it; the server is not among those it sees). A channel of a
+        server it is in, refused for want of a permission (View Channel), holds nothing: its
+        slash commands still work, and their answers show the games.
         """
-        if isinstance(error, discord.Forbidden) and error.code == MISSING_ACCESS:
+        refused = isinstance(error, discord.Forbidden) and error.code == MISSING_ACCESS
+        if refused and not self._sees(channel_id):
             await self.send_replies(await self.service.chat_away(PLATFORM, str(channel_id), True))
 
     async def _game_keys(self, replies: Sequence[Reply]) -> dict[int, str]:

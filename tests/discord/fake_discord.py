@@ -431,7 +431,7 @@ class FakeDiscord:
         return {
             "v": 10,
             "user": self.bot_user,
-            "guilds": [self._guild_payload()],
+            "guilds": [] if self.bot_removed else [self._guild_payload()],
             "session_id": f"session-{self.identifies}",
             "resume_gateway_url": self.gateway_url,
             "shard": [0, 1],

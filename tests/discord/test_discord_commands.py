@@ -717,7 +717,9 @@ async def test_a_removal_missed_while_down_is_learnt_from_the_refusal(fake, db):
     async with clocked(fake, db) as (h, start):
         await h.slash(h.alice, "notify", dm=True)
         await h.slash(h.bob, "new", game="webfeud", player=str(h.alice))  # bob moves first
+        await h.stop()
         fake.bot_removed = True  # no GUILD_DELETE: it happened while the bot was down
+        await h.start()  # the server is not in READY
         assert h.bot is not None
         assert h.bot.dispatcher is not None
         dms = len(fake.dms_to(h.alice))
@@ -773,3 +775,24 @@ async def test_a_server_that_adds_the_bot_is_welcomed(harness):
     assert "/new game:Webfeud bot:easy" in welcome.text
     assert len(welcome.text) < 600
     assert welcome.text == service_text(SERVER_WELCOME)
+
+
+async def test_posts_refused_in_a_server_the_bot_is_in_hold_nothing(fake, db):
+    """403 Missing Access in a channel of a server the bot is in (no View Channel there).
+
+    Nothing is held and nobody is told the bot was removed; slash commands still show the game.
+    """
+    async with clocked(fake, db) as (h, start):
+        await h.slash(h.alice, "notify", dm=True)
+        await h.slash(h.bob, "new", game="webfeud", player=str(h.alice))  # bob moves first
+        fake.bot_removed = True  # its posts are refused; the server is still among its own
+        assert h.bot is not None
+        assert h.bot.dispatcher is not None
+        fired = await h.bot.dispatcher.run_due(now=start + timedelta(hours=48, seconds=1))
+        assert [r.kind for r in fired] == ["reminder"]  # bob's mention, refused
+        chat = await db.chats.get_chat_by_platform_id("discord", str(fake.channel_id))
+        assert chat is not None
+        assert chat.away_since is None
+        assert not [m for m in fake.dms_to(h.alice) if "I was removed" in m.text]
+        inter = await h.slash(h.bob, "board")
+        assert "bob to move" in h.replies(inter)[0].text
