@@ -796,3 +796,58 @@ async def test_posts_refused_in_a_server_the_bot_is_in_hold_nothing(fake, db):
         assert not [m for m in fake.dms_to(h.alice) if "I was removed" in m.text]
         inter = await h.slash(h.bob, "board")
         assert "bob to move" in h.replies(inter)[0].text
+
+
+async def test_a_removal_holds_every_channel_of_the_server_and_both_come_back(fake, db):
+    """Games in #games and #other: one removal holds both (a DM each), both hear "I am back"."""
+    other = fake.add_channel("other")
+    async with clocked(fake, db) as (h, start):
+        await h.slash(h.alice, "notify", dm=True)
+        await h.slash(h.alice, "new", game="webfeud", player=str(h.bob))
+        await h.slash(h.alice, "new", game="numfeud", player=str(h.carol), in_channel=other)
+        told = asyncio.ensure_future(
+            fake.wait_message(lambda m: m in fake.dms_to(h.alice) and "#other" in m.text)
+        )
+        await asyncio.sleep(0)  # it notes the messages so far
+        await fake.remove_bot()
+        await told
+        removed = [m.text for m in fake.dms_to(h.alice) if m.text.startswith("I was removed")]
+        assert sorted(removed) == [
+            "I was removed from #games, so game #1 (Webfeud in #games) waits: its clock stands "
+            "still, and nobody's time runs out, until someone adds me back there.",
+            "I was removed from #other, so game #2 (Numfeud in #other) waits: its clock stands "
+            "still, and nobody's time runs out, until someone adds me back there.",
+        ]
+        assert h.bot is not None
+        assert h.bot.dispatcher is not None
+        assert await h.bot.dispatcher.run_due(now=start + timedelta(days=30)) == []
+        back = asyncio.ensure_future(
+            fake.wait_message(
+                lambda m: m.public and m.channel_id == other and m.text.startswith("I am back")
+            )
+        )
+        await asyncio.sleep(0)
+        await fake.add_bot()
+        await back
+        backs = [m for m in fake.public_messages() if m.text.startswith("I am back")]
+        assert sorted(m.channel_id for m in backs) == sorted([fake.channel_id, other])
+
+
+async def test_without_attach_files_a_rummikub_timeout_shows_no_rack(fake, db):
+    """Rummikub time=15s times out where files are refused: text and table, no rack shown."""
+    async with clocked(fake, db) as (h, start):
+        await h.slash(h.alice, "new", game="rummikub", player=str(h.bob), options="time=15s")
+        await h.slash(h.alice, "start")
+        fake.no_attachments = True
+        public = len(fake.public_messages())
+        assert h.bot is not None
+        assert h.bot.dispatcher is not None
+        h.clock.now = start + timedelta(seconds=16)
+        fired = await h.bot.dispatcher.run_due(now=h.clock.now)
+        assert "timeout" in [r.kind for r in fired]
+        posted = fake.public_messages()[public:]
+        assert posted
+        assert all(m.attachments == [] for m in posted)
+        assert any(m.text.startswith("```\n") for m in posted)
+        h.assert_racks_private()
+        assert [e for e in fake.errors if "50013" not in e] == []
