@@ -695,24 +695,22 @@ class Service:
         twice (Telegram tells a removal with its update and with a refused send), nothing.
         """
         chat = await self._chat_by_platform_id(platform, platform_chat_id)
-        if chat is None or (chat.away_since is not None) == away:
+        if chat is None:
             return []
+        if (chat.away_since is not None) == away:
+            if away and chat.muted != muted:  # out still, now for the other reason: no news
+                await self.db.chats.set_away(chat.id, True, muted=muted)
+                self._forget_chat(platform, platform_chat_id)
+            return []
+        since = chat.away_since
         chat = await self.db.chats.set_away(chat.id, away, now=self.clock(), muted=muted)
         self._forget_chat(platform, platform_chat_id)
         assert chat is not None  # it was just read
+        if not away:
+            assert since is not None  # it was away
+            return await self._back_news(chat, since)
         rows = await self.db.games.list_games(chat_id=chat.id, statuses=("active",))
         tables = [await self._table(row) for row in reversed(rows)]  # oldest first
-        if not tables:
-            return []
-        if not away:
-            games = and_list(f"#{t.row.id} ({t.gdef.title})" for t in tables)
-            what = f"game {games} goes" if len(tables) == 1 else f"games {games} go"
-            text = (
-                f"I am back: {what} on, every turn with the time it had left when its clock "
-                "stopped. /games shows them."
-            )
-            event: dict[str, Any] = {"type": "chat_back", "games": [t.row.id for t in tables]}
-            return [Reply(_chat_target(chat), text, event=event)]
         replies = []
         for table in tables:
             assert table.state is not None
@@ -733,6 +731,43 @@ class Service:
                     )
                 event = {"type": "chat_away", "game_id": table.row.id, "chat_id": chat.id}
                 replies.append(Reply(_user_target(user), text, event=event))
+        return replies
+
+    async def _back_news(self, chat: Chat, since: datetime) -> list[Reply]:
+        """Tell a group the bot is back: its games that go on, and those that ended meanwhile.
+
+        Each running game's board follows, as it stands now: the one shown before is stale
+        (moves were played privately meanwhile).
+        """
+        rows = await self.db.games.list_games(chat_id=chat.id, statuses=("active",))
+        going = [await self._table(row) for row in reversed(rows)]  # oldest first
+        rows = await self.db.games.list_games(chat_id=chat.id, statuses=("finished",))
+        ended = [row for row in reversed(rows) if row.updated_at >= since]
+        lines = []
+        if going:
+            games = and_list(f"#{t.row.id} ({t.gdef.title})" for t in going)
+            what = f"game {games} goes" if len(going) == 1 else f"games {games} go"
+            lines.append(
+                f"I am back: {what} on, every turn with the time it had left when its clock "
+                "stopped. /games shows them."
+            )
+        if ended:
+            games = and_list(f"#{row.id} ({GAMES[row.game_key].title})" for row in ended)
+            what = f"Game {games}" if len(ended) == 1 else f"Games {games}"
+            lines.append(
+                f"{'' if going else 'I am back. '}{what} ended while I was away: "
+                f"/board game={ended[0].id} shows how."
+            )
+        if not lines:
+            return []
+        event: dict[str, Any] = {
+            "type": "chat_back",
+            "games": [t.row.id for t in going],
+            "ended": [row.id for row in ended],
+        }
+        replies = [Reply(_chat_target(chat), "\n".join(lines), event=event)]
+        for table in going:
+            replies.append(await self._board_reply(table, _game_target(table)))
         return replies
 
     async def chat_heard(self, platform: str, platform_chat_id: str) -> list[Reply]:
@@ -2101,6 +2136,12 @@ class Service:
                 if mine
                 else f"Game #{row.id} waits for no person: the bots move at once.",
             )
+        if table.chat.away_since is not None:  # held: no clock runs, and the group sees nothing
+            raise ServiceError(
+                "CHAT_AWAY",
+                f"I cannot write in {_chat_named(table.chat)} now, so game #{row.id}'s clock "
+                "stands still: nobody needs a nudge until I can again.",
+            )
         # Each waiting person once a turn; in a round (NMBR 9), whoever is still to place and
         # was not nudged yet, so a nudge by one player does not use up another's.
         turn = _deadline_key(table.gdef, state)
@@ -2638,8 +2679,12 @@ class Service:
 
     async def _cmd_board(self, ctx: _Ctx, command: Command) -> list[Reply]:
         row = await self._find_game(ctx, command.game_id, ("active",), mine=False, ended=True)
-        table = await self._table(row)
-        state = table.state
+        # A game's board lives in its topic, asked from where it may.
+        return [await self._board_reply(await self._table(row), ctx.to_game(row))]
+
+    async def _board_reply(self, table: _Table, to: ChatTarget) -> Reply:
+        """Return a game's board as it stands, for everyone in its chat (`to`)."""
+        row, state = table.row, table.state
         assert state is not None
         text = f"Game #{row.id} ({table.gdef.title}){_round_words(table, state)}"
         text += ": " + self._score_line(table, state)
@@ -2648,23 +2693,21 @@ class Service:
             text += f". {self._turn_text(table, state, left)}."
         else:
             text += f". The game is over ({_ending_words(table, state)})."
-        return [
-            Reply(
-                ctx.to_game(row),  # a game's board lives in its topic, asked from where it may
-                text,
-                # Shown to the whole chat: nobody's badge says "you".
-                images=await self._board_images(table, state),
-                event={
-                    "type": "board",
-                    "game_id": row.id,
-                    "players": list(table.names),
-                    "scores": list(_public_scores(table.gdef, state)),
-                    "to_move": self._to_move_names(table, state) if state.outcome is None else None,
-                    "time_left_seconds": int(left.total_seconds()) if left is not None else None,
-                    "view": _public_view(state),
-                },
-            )
-        ]
+        return Reply(
+            to,
+            text,
+            # Shown to the whole chat: nobody's badge says "you".
+            images=await self._board_images(table, state),
+            event={
+                "type": "board",
+                "game_id": row.id,
+                "players": list(table.names),
+                "scores": list(_public_scores(table.gdef, state)),
+                "to_move": self._to_move_names(table, state) if state.outcome is None else None,
+                "time_left_seconds": int(left.total_seconds()) if left is not None else None,
+                "view": _public_view(state),
+            },
+        )
 
     async def _short_of(self, row: GameRow) -> int:
         """Return how many more players a lobby needs before it can start."""

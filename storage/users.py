@@ -286,15 +286,24 @@ class ChatRepository(Repository):
         skip them. Back, every pending deadline of its games is put off by the time it spent
         held (from when the bot left, or from when the deadline was set if later: a move sent
         privately meanwhile), so each turn has the time it had left. Saying it twice changes
-        nothing the second time.
+        nothing the second time; out already, only why (removed, or `muted`).
         """
         stamp = to_epoch(now or utcnow())
         async with self._db.transaction() as conn:
             row = await fetch_one(
                 conn, f"SELECT {_CHAT_COLUMNS} FROM chats WHERE id = ?", (chat_id,)
             )
-            if row is None or (row["away_since"] is not None) == away:
-                return None if row is None else _chat(row)
+            if row is None:
+                return None
+            if (row["away_since"] is not None) == away:
+                if away and bool(row["away_muted"]) != muted:  # out still, for another reason
+                    row = await fetch_one(
+                        conn,
+                        f"UPDATE chats SET away_muted = ? WHERE id = ? RETURNING {_CHAT_COLUMNS}",
+                        (int(muted), chat_id),
+                    )
+                    assert row is not None  # read above inside this transaction
+                return _chat(row)
             if not away:
                 await resume_held(self._db, conn, chat_id, since=row["away_since"], until=stamp)
             row = await fetch_one(

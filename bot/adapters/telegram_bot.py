@@ -385,6 +385,17 @@ def message_link(chat_id: int, message_id: int, thread: int | None) -> str:
     return f"{link}?thread={thread}" if thread is not None else link
 
 
+def _group_id(to: object) -> int | None:
+    """Return the Telegram id of the group a reply goes to; None for a person's private chat.
+
+    (A private chat's id is the person's, positive; groups and supergroups have negative ids.)
+    """
+    if not isinstance(to, ChatTarget):
+        return None
+    chat_id = int(to.platform_chat_id)
+    return chat_id if chat_id < 0 else None
+
+
 def may_not_write(error: TelegramError) -> bool:
     """Return whether Telegram refused a message because the bot may not write in the chat."""
     text = str(error).lower()
@@ -786,7 +797,8 @@ class TelegramFrontEnd:
         assert isinstance(news.to, ChatTarget)
         game_id = int(news.event["game_id"])
         thread = self._live_topic(origin.chat_id, news.to.thread_id)
-        text = f"Game #{game_id} is played in its own topic: {news.text.splitlines()[0]}"
+        where = "its own topic" if thread is not None else "the General topic"
+        text = f"Game #{game_id} is played in {where}: {news.text.splitlines()[0]}"
         markup = None
         board = await self.boards.get(game_id)
         if board is not None and board.chat_id == origin.chat_id:
@@ -1058,6 +1070,7 @@ class TelegramFrontEnd:
         present = (ChatMemberStatus.MEMBER, ChatMemberStatus.ADMINISTRATOR)
         if change.old_chat_member.status in gone and now in present:  # not a promotion
             await self._welcome_group(change.chat.id)
+        self._text_only.discard(change.chat.id)  # photos refused while muted: try them again
         await self._away(change.chat.id, False)  # may write there (again)
 
     async def _away(self, chat_id: int, away: bool, *, muted: bool = False) -> None:
@@ -1067,8 +1080,6 @@ class TelegramFrontEnd:
         which games go on. Either is said once, however often Telegram shows it.
         """
         replies = await self.service.chat_away(PLATFORM, str(chat_id), away, muted=muted)
-        if replies and not away:
-            self._text_only.discard(chat_id)  # photos refused while it was muted: try again
         await self.deliver(replies, None)
 
     async def on_new_members(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -1162,7 +1173,10 @@ class TelegramFrontEnd:
             else:
                 plan.append(reply)
         notices: dict[tuple[int, int | None, int, str], list[UserTarget]] = {}
+        wrote: set[int] = set()  # groups a message reached: the bot may write there
         for step in plan:
+            to = step[0].to if isinstance(step, list) else step.to
+            group = _group_id(to)
             try:
                 if isinstance(step, list):
                     await self._update_board(step)
@@ -1173,25 +1187,28 @@ class TelegramFrontEnd:
                     # /board typed privately about a group's game: the answer comes here, not
                     # a new board message in the group.
                     await self._send_to(origin.chat_id, step)
+                    group = None
                 elif isinstance(step.to, ChatTarget):
                     await self._send_chat(step, origin)
                 elif id(step) not in (origin.consumed if origin else set()):
                     await self._send_private(step, origin, notices)
+                if group is not None:
+                    wrote.add(group)
             except Forbidden:
                 log.warning("Telegram refused a message (the bot was removed or blocked)")
-                to = step[0].to if isinstance(step, list) else step.to
-                if isinstance(to, ChatTarget):  # out of the group (removed while not running)
-                    await self._away(int(to.platform_chat_id), True)
+                if group is not None:  # out of the group (removed while not running)
+                    await self._away(group, True)
             except BadRequest as error:
-                to = step[0].to if isinstance(step, list) else step.to
-                if not (isinstance(to, ChatTarget) and may_not_write(error)):
+                if group is None or not may_not_write(error):
                     log.exception("sending a %s reply failed", _kind(step))
                     continue
                 log.warning("Telegram refused a message (the bot may not write there): %s", error)
-                await self._away(int(to.platform_chat_id), True, muted=True)
+                await self._away(group, True, muted=True)
             except TelegramError:
                 # One failed send (after the rate limiter's retries) must not lose the others.
                 log.exception("sending a %s reply failed", _kind(step))
+        for chat_id in wrote:  # a group that had muted it (or all members) lets it write again
+            await self._away(chat_id, False)
         for (chat_id, thread, game_id, about), users in notices.items():
             try:
                 if about == PLACED:

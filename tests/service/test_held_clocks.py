@@ -146,10 +146,11 @@ async def test_several_games_in_one_chat_are_held_and_resumed_each(service, cloc
     ]
     clock.advance(100 * HOUR)
     back = await service.chat_away("telegram", "-100", False)
-    assert [r.text for r in back] == [
+    assert [r.text for r in back][:1] == [
         "I am back: games #1 (Webfeud) and #2 (Numfeud) go on, every turn with the time it had "
         "left when its clock stopped. /games shows them."
     ]
+    assert [(r.kind, r.event["game_id"]) for r in back[1:]] == [("board", 1), ("board", 2)]
     t1 = (await _timeouts(db, 1))[0].due_at
     t2 = (await _timeouts(db, 2))[0].due_at
     assert t1 == clock.now + 70 * HOUR
@@ -309,7 +310,7 @@ async def test_a_restart_while_held_keeps_holding_and_resumes(service, clock, db
     assert await Dispatcher(restarted, Outbox()).run_due(clock.advance(300 * HOUR)) == []
     [board, *_] = await restarted.handle(GROUP, BOB, "/board")
     assert "60 hours left when I am back in Feud club" in board.text, board.text
-    [back] = await restarted.chat_heard("telegram", "-100")
+    [back, _board] = await restarted.chat_heard("telegram", "-100")
     assert back.text.startswith("I am back")
     [t] = await _timeouts(db, 1)
     assert t.due_at == clock.now + 60 * HOUR
@@ -328,3 +329,37 @@ async def test_the_movers_own_quit_while_held_keeps_their_time(service, clock, d
     assert quit_one[0].event.get("to_move") == "bob", quit_one[0].text
     [board, *_] = await service.handle(GROUP, CAROL, "/board")
     assert "bob to move; 40 hours left when I am back" in board.text, board.text
+
+
+async def test_a_nudge_while_held_is_refused(service, clock, db):
+    """/nudge while the group is held: no clock runs and the group sees nothing; nobody told."""
+    await _know(service)
+    await service.handle(GROUP, ALICE, "/new webfeud @bob")
+    await service.chat_away("telegram", "-100", True)
+    [refused] = await service.handle(GROUP, BOB, "/nudge")
+    assert refused.kind == "error"
+    assert refused.text == (
+        "I cannot write in Feud club now, so game #1's clock stands still: nobody needs a nudge "
+        "until I can again."
+    )
+    await service.chat_away("telegram", "-100", False)
+    nudged = await service.handle(GROUP, BOB, "/nudge")  # back: the nudge of this turn is left
+    assert nudged[0].text.startswith("bob nudged alice in game #1")
+
+
+async def test_removed_then_back_as_a_muted_member_is_told_once(service, clock, db):
+    """Removed, then added back but muted: still held, and nobody is told twice.
+
+    A message from the group does not bring it back; being allowed to write does.
+    """
+    await _know(service)
+    await service.handle(GROUP, ALICE, "/new webfeud @bob")
+    assert len(await service.chat_away("telegram", "-100", True)) == 2  # alice and bob told
+    assert await service.chat_away("telegram", "-100", True, muted=True) == []
+    chat = await db.chats.get_chat_by_platform_id("telegram", "-100")
+    assert chat is not None
+    assert chat.muted
+    assert chat.away_since is not None
+    assert await service.chat_heard("telegram", "-100") == []
+    [back, _board] = await service.chat_away("telegram", "-100", False)
+    assert back.text.startswith("I am back")

@@ -648,13 +648,14 @@ async def test_a_group_that_removed_the_bot_holds_its_clocks_until_it_is_back(
     )
     assert moved[-1].to.platform_user_id == "1001"
     clock.advance(5 * HOUR)  # bob's turn, set while away: its 72 h start when the bot is back
-    [back] = await service.chat_away("telegram", "-100", False)
+    [back, board] = await service.chat_away("telegram", "-100", False)
     assert back.text == (
         f"I am back: game #{game_id} (Webfeud) goes on, every turn with the time it had left "
         "when its clock stopped. /games shows them."
     )
     assert not back.private
-    [board, *_] = await service.handle(group, bob, "/board")
+    # The board as it stands now follows: alice's pass, sent privately, is on it.
+    assert (board.kind, board.event["game_id"], board.private) == ("board", game_id, False)
     assert "bob to move; 72 hours left." in board.text
     assert await dispatcher.run_due(clock.advance(48 * HOUR - timedelta(seconds=1))) == []
     [reminder] = await dispatcher.run_due(clock.advance(timedelta(seconds=1)))
@@ -679,11 +680,11 @@ async def test_a_message_from_a_group_brings_back_a_removed_bot_not_a_muted_one(
     restarted = Service(db, clock=clock, render=False)
     assert (await db.chats.get_chat_by_platform_id("telegram", "-100")).muted
     assert await restarted.chat_heard("telegram", "-100") == []
-    [back] = await restarted.chat_away("telegram", "-100", False)
+    [back, _board] = await restarted.chat_away("telegram", "-100", False)
     assert back.text.startswith("I am back: game #1 (Webfeud) goes on")
     assert not (await db.chats.get_chat_by_platform_id("telegram", "-100")).muted
     await restarted.chat_away("telegram", "-100", True)  # removed, this time
-    [back] = await restarted.chat_heard("telegram", "-100")
+    [back, _board] = await restarted.chat_heard("telegram", "-100")
     assert back.text.startswith("I am back")
     assert await restarted.chat_heard("telegram", "-100") == []  # said once
     assert await restarted.chat_heard("telegram", "-999") == []  # a group never seen

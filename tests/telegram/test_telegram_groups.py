@@ -210,8 +210,19 @@ async def test_a_group_that_removes_the_bot_holds_its_games_until_it_is_back(tg,
     )
     assert tg.errors == []
     # Added back: the welcome, then which games go on; the deadlines run from there.
+    old_board = tg.board(1)
     calls = await tg.process(api.my_chat_member(group, people.alice, "left", "member"))
-    assert [(c.chat_id, c.ok) for c in calls] == [(group["id"], True)] * 2
+    assert [(c.method, c.chat_id, c.ok) for c in calls] == [
+        ("sendMessage", group["id"], True),  # the welcome
+        ("sendMessage", group["id"], True),  # back
+        ("sendPhoto", group["id"], True),  # the board as it stands: the pass played meanwhile
+        ("editMessageReplyMarkup", group["id"], True),  # the old board's buttons go
+    ]
+    assert f"{mover['username']}: pass" not in calls[2].text  # a board, not the move's news
+    assert tg.board(1)["message_id"] == calls[2].result["message_id"] != old_board["message_id"]
+    turn = (await tg.db.games.get_game(1)).turn
+    keyboard = calls[2].result["reply_markup"]["inline_keyboard"]
+    assert all(b["callback_data"].endswith(f":{turn}") for row in keyboard for b in row)
     assert calls[1].text == (
         "I am back: game #1 (Webfeud) goes on, every turn with the time it had left when its "
         "clock stopped. /games shows them."
@@ -303,7 +314,10 @@ async def test_a_group_that_mutes_the_bot_holds_its_games_until_it_may_write(tg,
     calls = await tg.say(people.bob, "/games")  # still a member: commands arrive
     assert [c.ok for c in calls] == [False]  # its answer is refused, and nobody told again
     calls = await tg.process(api.my_chat_member(group, people.alice, "restricted", "member"))
-    assert [(c.chat_id, c.ok) for c in calls] == [(group["id"], True)]
+    assert [(c.chat_id, c.ok) for c in calls if c.method.startswith("send")] == [
+        (group["id"], True),  # back
+        (group["id"], True),  # the board as it stands
+    ]
     assert calls[0].text.startswith("I am back: game #1 (Webfeud) goes on")
     assert tg.errors == []
 
