@@ -243,7 +243,8 @@ class ChatRepository(Repository):
         A Telegram group upgraded to a supergroup gets a new id: its games and results (so its
         leaderboards, and through the games its deadlines) must follow. If the new id is already
         a chat of its own (someone wrote there before the move was seen), the old chat's games
-        and results join it and the old row is deleted. Moving again finds no old chat: None.
+        and results join it and the old row is deleted (games it held, `set_away`, go on from
+        then, as on a return). Moving again finds no old chat: None.
         """
         stamp = to_epoch(now or utcnow())
         old_id, new_id = str(old_platform_chat_id), str(new_platform_chat_id)
@@ -262,6 +263,8 @@ class ChatRepository(Repository):
                 )
                 assert row is not None  # the row was just read inside this transaction
                 return _chat(row)
+            if old["away_since"] is not None:  # its games were held: from here they go on
+                await resume_held(self._db, conn, old["id"], since=old["away_since"], until=stamp)
             ids = (new["id"], old["id"])
             await execute(conn, "UPDATE games SET chat_id = ? WHERE chat_id = ?", ids)
             await execute(conn, "UPDATE results SET chat_id = ? WHERE chat_id = ?", ids)

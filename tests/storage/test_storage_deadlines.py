@@ -261,3 +261,24 @@ async def test_a_chat_the_bot_left_holds_its_deadlines_until_it_is_back(db, make
     assert again == back
     assert {d.id: d.due_at for d in await db.deadlines.pending_deadlines(game.id)} == due
     assert await db.chats.set_away(999, True) is None
+
+
+async def test_a_held_group_merged_into_its_supergroup_goes_on_from_the_merge(db, make, t0):
+    """A held basic group joins the supergroup it became, a chat of its own already.
+
+    Its games' deadlines go on from the merge, put off by the time held, not fired at once.
+    """
+    hour = timedelta(hours=1)
+    old = await make.chat("telegram", "-4001")
+    await make.chat("telegram", "-1004001")  # someone wrote there before the move was seen
+    alice = await make.user("Alice")
+    game = await make.active(old, [alice], deadlines=[])
+    due = await db.deadlines.add_deadline(
+        game.id, NewDeadline("timeout", t0 + 2 * hour, 0), now=t0 - hour
+    )
+    await db.chats.set_away(old.id, True, now=t0)
+    merged = await db.chats.move_chat("telegram", "-4001", "-1004001", now=t0 + 72 * hour)
+    assert merged is not None
+    assert merged.away_since is None
+    assert (await db.deadlines.get_deadline(due.id)).due_at == t0 + 74 * hour
+    assert await db.deadlines.due_deadlines(t0 + 73 * hour) == []
