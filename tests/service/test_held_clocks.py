@@ -6,6 +6,7 @@ A move out of turn while held (a resignation, a quit) keeps the mover's clock wh
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 from bot.adapters.common import APOLOGY
 from bot.reminders import Dispatcher
@@ -44,18 +45,23 @@ def _no_trouble(replies) -> None:
         assert "Traceback" not in r.text, r.text
 
 
+async def held_smartfeud_of_three(service: Service, clock: Any) -> None:
+    """Start SmartFeud alice, bob, carol; hold the group 10 h into alice's turn (38 h left)."""
+    await _know(service)
+    await service.handle(GROUP, ALICE, "/new smartfeud @bob @carol")
+    await service.handle(GROUP, ALICE, "/start")
+    clock.advance(10 * HOUR)
+    await service.chat_away("telegram", "-100", True)
+
+
 async def test_resignation_out_of_turn_while_held_keeps_the_movers_time(service, clock, db):
     """SmartFeud of three: carol resigns (privately) during alice's turn while the bot is out.
 
     Alice had 38 h left when the clock stopped; she must still have 38 h when it is back.
     """
-    await _know(service)
-    await service.handle(GROUP, ALICE, "/new smartfeud @bob @carol")
-    await service.handle(GROUP, ALICE, "/start")
+    await held_smartfeud_of_three(service, clock)
     [t] = await _timeouts(db, 1)
-    assert t.payload["seat"] == 0  # alice to move, 48 h
-    clock.advance(10 * HOUR)  # 38 h left
-    await service.chat_away("telegram", "-100", True)
+    assert t.payload["seat"] == 0  # alice to move
     clock.advance(20 * HOUR)
     resigned = await service.handle(GROUP, CAROL, "/resign")  # as private_route carries it
     _no_trouble(resigned)
@@ -73,11 +79,7 @@ async def test_resignation_while_held_longer_than_the_time_left_times_nobody_out
     service, clock, db
 ):
     """The hold outlasts alice's 38 h; carol resigns meanwhile: alice must not lose her turn."""
-    await _know(service)
-    await service.handle(GROUP, ALICE, "/new smartfeud @bob @carol")
-    await service.handle(GROUP, ALICE, "/start")
-    clock.advance(10 * HOUR)
-    await service.chat_away("telegram", "-100", True)
+    await held_smartfeud_of_three(service, clock)
     clock.advance(50 * HOUR)  # longer than alice's 38 h
     await service.handle(GROUP, CAROL, "/resign")
     clock.advance(HOUR)
@@ -88,11 +90,7 @@ async def test_resignation_while_held_longer_than_the_time_left_times_nobody_out
 
 async def test_a_move_sent_while_held_after_a_resignation_is_played(service, clock, db):
     """Same hold: alice's own move, sent privately after carol resigned, is played, not 'late'."""
-    await _know(service)
-    await service.handle(GROUP, ALICE, "/new smartfeud @bob @carol")
-    await service.handle(GROUP, ALICE, "/start")
-    clock.advance(10 * HOUR)
-    await service.chat_away("telegram", "-100", True)
+    await held_smartfeud_of_three(service, clock)
     clock.advance(50 * HOUR)
     await service.handle(GROUP, CAROL, "/resign")
     clock.advance(MIN)
@@ -102,11 +100,7 @@ async def test_a_move_sent_while_held_after_a_resignation_is_played(service, clo
 
 async def test_board_while_held_after_a_resignation_shows_the_time_left(service, clock, db):
     """/board while held, after carol's resignation out of turn: alice's 38 h, not less."""
-    await _know(service)
-    await service.handle(GROUP, ALICE, "/new smartfeud @bob @carol")
-    await service.handle(GROUP, ALICE, "/start")
-    clock.advance(10 * HOUR)
-    await service.chat_away("telegram", "-100", True)
+    await held_smartfeud_of_three(service, clock)
     clock.advance(20 * HOUR)
     await service.handle(GROUP, CAROL, "/resign")
     [board, *_] = await service.handle(GROUP, BOB, "/board")
