@@ -375,7 +375,7 @@ class Service:
         self._locks: dict[int, asyncio.Lock] = {}
         self._users: dict[tuple[str, str, str, str | None], User] = {}
         self._stalled: set[int] = set()  # games whose bots failed to move: retried later
-        self._chats: dict[tuple[str, str, str | None], Chat] = {}
+        self._chats: dict[tuple[str, str], Chat] = {}  # by (platform, platform chat id)
         self._names: dict[int, User] = {}
         self._seats: dict[int, tuple[Seat, ...]] = {}
 
@@ -627,9 +627,10 @@ class Service:
             )
             self._users[ukey] = stored_user
             self._names[stored_user.id] = stored_user
-        ckey = (chat.platform, chat.chat_id, chat.title)
+        ckey = (chat.platform, chat.chat_id)
         stored_chat = self._chats.get(ckey)
-        if stored_chat is None:
+        # A new title is stored (a None one keeps the stored title: a routed command's ref).
+        if stored_chat is None or chat.title not in (None, stored_chat.title):
             stored_chat = await self.db.chats.upsert_chat(
                 chat.platform, chat.chat_id, chat.title, now=self.clock()
             )
@@ -715,22 +716,24 @@ class Service:
         for table in tables:
             assert table.state is not None
             playing = table.gdef.seats_in_game(table.state)
-            for seat, user in enumerate(table.users):
-                if user is None or seat not in playing:
-                    continue
+            if muted:
+                text = (
+                    f"I may no longer write in {_chat_named(chat)} (an admin took that right "
+                    f"from me), so {_game_named(table)} waits: its clock stands still, and "
+                    "nobody's time runs out, until I may write there again."
+                )
+            else:
                 text = (
                     f"I was removed from {_chat_named(chat)}, so {_game_named(table)} waits: "
                     "its clock stands still, and nobody's time runs out, until someone adds me "
                     "back there."
                 )
-                if muted:
-                    text = (
-                        f"I may no longer write in {_chat_named(chat)} (an admin took that right "
-                        f"from me), so {_game_named(table)} waits: its clock stands still, and "
-                        "nobody's time runs out, until I may write there again."
-                    )
-                event = {"type": "chat_away", "game_id": table.row.id, "chat_id": chat.id}
-                replies.append(Reply(_user_target(user), text, event=event))
+            event = {"type": "chat_away", "game_id": table.row.id, "chat_id": chat.id}
+            replies += [
+                Reply(_user_target(user), text, event=event)
+                for seat, user in enumerate(table.users)
+                if user is not None and seat in playing
+            ]
         return replies
 
     async def _back_news(self, chat: Chat, since: datetime) -> list[Reply]:
@@ -783,16 +786,12 @@ class Service:
 
     async def _chat_by_platform_id(self, platform: str, platform_chat_id: str) -> Chat | None:
         """Return a chat by its platform id: from the cache (usually), else from storage."""
-        for chat in self._chats.values():
-            if chat.platform == platform and chat.platform_chat_id == platform_chat_id:
-                return chat
-        return await self.db.chats.get_chat_by_platform_id(platform, platform_chat_id)
+        chat = self._chats.get((platform, platform_chat_id))
+        return chat or await self.db.chats.get_chat_by_platform_id(platform, platform_chat_id)
 
     def _forget_chat(self, platform: str, platform_chat_id: str) -> None:
         """Drop a chat from the cache, so that the next read sees what changed in it."""
-        for key, chat in list(self._chats.items()):
-            if chat.platform == platform and chat.platform_chat_id == str(platform_chat_id):
-                del self._chats[key]
+        self._chats.pop((platform, str(platform_chat_id)), None)
 
     async def _chat(self, chat_id: int) -> Chat:
         for chat in self._chats.values():
@@ -800,7 +799,7 @@ class Service:
                 return chat
         stored = await self.db.chats.get_chat(chat_id)
         assert stored is not None  # games reference their chat
-        self._chats[(stored.platform, stored.platform_chat_id, stored.title)] = stored
+        self._chats[(stored.platform, stored.platform_chat_id)] = stored
         return stored
 
     async def _find_game(

@@ -396,17 +396,20 @@ def _group_id(to: object) -> int | None:
     return chat_id if chat_id < 0 else None
 
 
+def _bad_request(error: TelegramError, *says: str) -> bool:
+    """Return whether Telegram answered 400 Bad Request with one of the phrases `says`."""
+    text = str(error).lower()
+    return isinstance(error, BadRequest) and any(phrase in text for phrase in says)
+
+
 def may_not_write(error: TelegramError) -> bool:
     """Return whether Telegram refused a message because the bot may not write in the chat."""
-    text = str(error).lower()
-    return isinstance(error, BadRequest) and "not enough rights to send text messages" in text
+    return _bad_request(error, "not enough rights to send text messages")
 
 
 def photos_refused(error: TelegramError) -> bool:
     """Return whether Telegram refused a picture: the chat does not let the bot send photos."""
-    return (
-        isinstance(error, BadRequest) and "not enough rights to send photos" in str(error).lower()
-    )
+    return _bad_request(error, "not enough rights to send photos")
 
 
 def with_text_board(text: str, board: str | None) -> str:
@@ -421,8 +424,7 @@ def with_text_board(text: str, board: str | None) -> str:
 
 def thread_gone(error: TelegramError) -> bool:
     """Return whether Telegram refused a send because its forum topic is gone or closed."""
-    text = str(error).lower()
-    return isinstance(error, BadRequest) and ("thread not found" in text or "topic_closed" in text)
+    return _bad_request(error, "thread not found", "topic_closed")
 
 
 def is_anonymous(message: Message) -> bool:
@@ -1396,9 +1398,7 @@ class TelegramFrontEnd:
                 chat_id, image, text, markup=markup, thread=thread, board=table
             )
         if message is None and table and chat_id in self._text_only:
-            message = await self._send_text(
-                chat_id, with_text_board(text, table), markup=markup, html_mode=True, thread=thread
-            )
+            message = await self._send_with_table(chat_id, text, table, markup, thread)
         elif message is None:
             message = await self._send_text(chat_id, text, markup=markup, thread=thread)
         old = await self.boards.get(game_id)
@@ -1790,8 +1790,19 @@ class TelegramFrontEnd:
                 self._text_only.add(chat_id)
         if not caption and not board:
             return None
+        return await self._send_with_table(chat_id, caption, board, markup, thread)
+
+    async def _send_with_table(
+        self,
+        chat_id: int,
+        text: str,
+        table: str | None,
+        markup: InlineKeyboardMarkup | None,
+        thread: int | None,
+    ) -> Message:
+        """Send a picture's words as a message, with its table drawn in monospace below."""
         return await self._send_text(
-            chat_id, with_text_board(caption, board), markup=markup, html_mode=True, thread=thread
+            chat_id, with_text_board(text, table), markup=markup, html_mode=True, thread=thread
         )
 
     async def _photo(
