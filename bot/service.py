@@ -214,6 +214,39 @@ def _game_target(table: _Table) -> ChatTarget:
     return _chat_target(table.chat, table.row.thread_id)
 
 
+class _ChatCache:
+    """The chats read so far, by (platform, platform chat id) and by database id.
+
+    Both indexes always hold the same chats: every command looks its chat up by platform id,
+    every game's news by the game's chat id, and neither may scan.
+    """
+
+    __slots__ = ("_by_id", "_by_key")
+
+    def __init__(self) -> None:
+        self._by_key: dict[tuple[str, str], Chat] = {}
+        self._by_id: dict[int, Chat] = {}
+
+    def get(self, platform: str, platform_chat_id: str) -> Chat | None:
+        return self._by_key.get((platform, platform_chat_id))
+
+    def by_id(self, chat_id: int) -> Chat | None:
+        return self._by_id.get(chat_id)
+
+    def put(self, chat: Chat) -> None:
+        old = self._by_id.get(chat.id)
+        if old is not None:  # the same chat under an id it no longer has (a moved group)
+            self.drop(old.platform, old.platform_chat_id)
+        self.drop(chat.platform, chat.platform_chat_id)
+        self._by_key[(chat.platform, chat.platform_chat_id)] = chat
+        self._by_id[chat.id] = chat
+
+    def drop(self, platform: str, platform_chat_id: str) -> None:
+        chat = self._by_key.pop((platform, platform_chat_id), None)
+        if chat is not None:
+            self._by_id.pop(chat.id, None)
+
+
 @dataclass(frozen=True, slots=True)
 class _Table:
     """A loaded game with its seats, the names at them and its state (None in the lobby)."""
@@ -375,7 +408,7 @@ class Service:
         self._locks: dict[int, asyncio.Lock] = {}
         self._users: dict[tuple[str, str, str, str | None], User] = {}
         self._stalled: set[int] = set()  # games whose bots failed to move: retried later
-        self._chats: dict[tuple[str, str], Chat] = {}  # by (platform, platform chat id)
+        self._chats = _ChatCache()
         self._names: dict[int, User] = {}
         self._seats: dict[int, tuple[Seat, ...]] = {}
 
@@ -627,14 +660,13 @@ class Service:
             )
             self._users[ukey] = stored_user
             self._names[stored_user.id] = stored_user
-        ckey = (chat.platform, chat.chat_id)
-        stored_chat = self._chats.get(ckey)
+        stored_chat = self._chats.get(chat.platform, chat.chat_id)
         # A new title is stored (a None one keeps the stored title: a routed command's ref).
         if stored_chat is None or chat.title not in (None, stored_chat.title):
             stored_chat = await self.db.chats.upsert_chat(
                 chat.platform, chat.chat_id, chat.title, now=self.clock()
             )
-            self._chats[ckey] = stored_chat
+            self._chats.put(stored_chat)
         thread_id = None if chat.private else chat.thread_id
         return _Ctx(stored_chat, stored_user, user, chat.private, thread_id=thread_id)
 
@@ -786,20 +818,20 @@ class Service:
 
     async def _chat_by_platform_id(self, platform: str, platform_chat_id: str) -> Chat | None:
         """Return a chat by its platform id: from the cache (usually), else from storage."""
-        chat = self._chats.get((platform, platform_chat_id))
+        chat = self._chats.get(platform, platform_chat_id)
         return chat or await self.db.chats.get_chat_by_platform_id(platform, platform_chat_id)
 
     def _forget_chat(self, platform: str, platform_chat_id: str) -> None:
         """Drop a chat from the cache, so that the next read sees what changed in it."""
-        self._chats.pop((platform, str(platform_chat_id)), None)
+        self._chats.drop(platform, str(platform_chat_id))
 
     async def _chat(self, chat_id: int) -> Chat:
-        for chat in self._chats.values():
-            if chat.id == chat_id:
-                return chat
+        chat = self._chats.by_id(chat_id)
+        if chat is not None:
+            return chat
         stored = await self.db.chats.get_chat(chat_id)
         assert stored is not None  # games reference their chat
-        self._chats[(stored.platform, stored.platform_chat_id)] = stored
+        self._chats.put(stored)
         return stored
 
     async def _find_game(
@@ -1775,7 +1807,8 @@ class Service:
         score = record.score if record is not None else 0
         player = table.names[seat_no]
         to_move = self._to_move_names(table, state)
-        text = f"#{row.id} {player}: {said}"
+        # A long Rummikub rearrangement shows its first steps: the board shows the rest.
+        text = wrap_steps(f"#{row.id} {player}: {said}", width=HISTORY_WIDTH, lines=HISTORY_LINES)
         text += _points(score)
         # The last move's line leaves the scores to the game's end, told next: they may count
         # more than the move (Webfeud's racks left, a Rummikub rack that went out).

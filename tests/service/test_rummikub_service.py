@@ -356,7 +356,7 @@ async def test_history_wraps_a_long_rearrangement_between_its_steps(say, db) -> 
     await say("alice", "/new rummikub @bob seed=3")  # the hard moves rearrange 15+ melds
     game_id = only(await say("alice", "/start"), "game_started").event["game_id"]
     names = ("alice", "bob")
-    long = ""
+    long, news = "", None
     for _ in range(200):
         state = load_state(await db.games.get_game(game_id))
         if state.outcome is not None or len(long) > 2 * HISTORY_WIDTH:
@@ -364,10 +364,18 @@ async def test_history_wraps_a_long_rearrangement_between_its_steps(say, db) -> 
         seat = state.waiting_for()[0]
         move = choose_move(state, seat, "hard", state.turn)
         text = "/draw" if isinstance(move, Draw) else f"/play {move}"
-        await say(names[seat], text)
+        replies = await say(names[seat], text)
         record = load_state(await db.games.get_game(game_id)).history[-1]
-        long = max(long, record.text, key=len)
+        if len(record.text) > len(long):
+            long, news = record.text, only(replies, "move_played")
     assert len(long) > 2 * HISTORY_WIDTH, long  # a rearrangement too long for two lines
+    # The group's news of it shows its first steps the same way; its event has it whole.
+    assert news is not None
+    assert news.event["move"] == long
+    one, two = news.text.splitlines()  # the points, scores and who is next follow the steps
+    steps = two.split(" steps)")[0] + " steps)"
+    assert [one[-1], steps[:3]] == [";", "   "], news.text
+    assert max(len(one), len(steps)) <= HISTORY_WIDTH, news.text
     [history] = await say("carol", f"/history game={game_id}")
     lines = history.text.splitlines()
     assert max(len(line) for line in lines) <= HISTORY_WIDTH

@@ -14,9 +14,10 @@ import pytest
 from bot.core.game import GameState, MoveRecord, best_moves, ranks
 from bot.games import GAMES
 from bot.replies import ChatTarget, Reply, UserTarget
-from bot.service import ChatRef, Service, UserRef, _best_moves, load_state
+from bot.service import ChatRef, Service, UserRef, _best_moves, _ChatCache, load_state
 from storage import Database
 from storage.migrate import latest_version
+from storage.models import Chat
 
 WEBFEUD = GAMES["webfeud"]
 
@@ -1290,3 +1291,24 @@ async def test_a_look_at_lobbies_names_ones_own_first(say) -> None:
         assert error_of(await say("d", line, chat="other"))["message"] == (
             "Game #3 has not started yet; it needs 1 more player, who can /join game=3."
         ), line
+
+
+def test_chat_cache_keeps_one_entry_per_chat_under_both_keys() -> None:
+    """The service's chat cache finds a chat by platform id and by database id, never a stale one.
+
+    A group that moved (a Telegram supergroup upgrade) is found under its new id only, and a
+    new chat later seen under the old id does not stand in for the moved one.
+    """
+    cache = _ChatCache()
+    cache.put(Chat(1, "telegram", "-4001", "Feud club"))
+    moved = Chat(1, "telegram", "-1004001", "Feud club")
+    cache.put(moved)
+    assert cache.get("telegram", "-4001") is None
+    assert cache.get("telegram", "-1004001") is cache.by_id(1) is moved
+    other = Chat(2, "telegram", "-4001", "New group")
+    cache.put(other)
+    assert cache.by_id(1) is moved
+    assert cache.by_id(2) is other
+    cache.drop("telegram", "-1004001")
+    assert cache.by_id(1) is None
+    assert cache.get("telegram", "-4001") is other
