@@ -13,6 +13,7 @@ from bot.games import GAMES
 from bot.games.wordgame import WordState
 from renderers.toolkit import (
     DEFAULT,
+    NAME_MIN,
     Theme,
     draw_star,
     fit_text,
@@ -217,7 +218,8 @@ def render_game_over(state: GameState, *, names: Sequence[str], theme: Theme = D
             )
             for record, seats in best[:3]
         )
-        line = fit_text(said, size=28, max_width=room, bold=True)
+        # Who made the move is the point of the line: the moves' ends are cut before the names.
+        line = fit_text(said, size=28, max_width=room, bold=True, name_min=NAME_MIN)
         text(draw, (pad + 24, y + 60), line, size=28, fill=theme.text, bold=True, anchor="lm")
         if words := [word for record, _ in best[:3] for word in record.words]:
             shown = fit_text("Words: " + ", ".join(words), size=19, max_width=room)
@@ -276,12 +278,13 @@ _SOLO_COLUMNS = (("Games", 150), ("Best", 24))
 # The rank column: centred between the "mine" accent bar (7 px) and the name (at 80 px).
 RANK_X = 41
 RANK_ROOM = 58  # the widest a rank is drawn, clear of both
+NAME_END = 330  # the names end this far from the right margin: the number columns' room
+COLUMN_GAP = 12  # the least space between a number and what stands left of it
 
 
-def _rank_size(rank: str) -> int:
-    """Return the font size that fits a rank ("12345") in its column: 21, smaller if need be."""
-    size = 21
-    while size > 10 and text_width(rank, size=size, bold=True) > RANK_ROOM:
+def _fitting_size(content: str, room: float, size: int, *, bold: bool = True) -> int:
+    """Return the font size that fits `content` ("12345") in `room`: `size`, smaller if need be."""
+    while size > 10 and text_width(content, size=size, bold=bold) > room:
         size -= 1
     return size
 
@@ -322,17 +325,20 @@ def _leader_line(
         )
         text(draw, (pad + RANK_X, centre), str(rank), size=19, fill=theme.background, bold=True)
     else:
-        size = _rank_size(str(rank))
+        size = _fitting_size(str(rank), RANK_ROOM, 21)
         text(draw, (pad + RANK_X, centre), str(rank), size=size, fill=theme.text_muted, bold=True)
-    name = fit_text(shown, size=24, max_width=width - 2 * pad - 80 - 330, bold=True)
+    name = fit_text(shown, size=24, max_width=width - 2 * pad - 80 - NAME_END, bold=True)
     text(draw, (pad + 80, centre), name, size=24, fill=theme.text, bold=True, anchor="lm")
-    for (_, right), value in zip(columns, row.values, strict=True):
+    lefts = (NAME_END, *(right for _, right in columns[:-1]))  # what stands left of each column
+    for (_, right), left, value in zip(columns, lefts, row.values, strict=True):
         bold = right == columns[-1][1]
+        shown_value = signed(value)  # a huge total is drawn smaller, clear of its neighbour
+        size = _fitting_size(shown_value, left - right - COLUMN_GAP, 24, bold=bold)
         text(
             draw,
             (width - pad - right, centre),
-            signed(value),
-            size=24,
+            shown_value,
+            size=size,
             fill=theme.text if bold else theme.text_muted,
             bold=bold,
             anchor="rm",

@@ -380,6 +380,7 @@ def render_board(
 RACK_TILE = 96
 RACK_GAP = 14
 SLOT_GAP = 28  # extra room before SmartFeud's slot for a taken tile
+RACK_TRAY_PAD = 18  # the tray around the rack's tiles
 FOOTER_LINE = 26  # the height of each further line of the rack's footer
 TITLE_GAP = 24  # the least room between the rack's title and its score line
 
@@ -422,15 +423,13 @@ def render_rack(state: WordState, seat: int, *, name: str, theme: Theme = DEFAUL
     slots = max(state.variant.rack_size, len(tiles)) + has_slot
     extra = SLOT_GAP if has_slot else 0
     pad = theme.padding
+    room = theme.width - 2 * (pad + RACK_TRAY_PAD)  # the tray keeps the page's padding too
     row_width = slots * RACK_TILE + (slots - 1) * RACK_GAP + extra
     tile_size = (
-        RACK_TILE
-        if row_width <= theme.width - 2 * pad
-        else ((theme.width - 2 * pad - extra - (slots - 1) * RACK_GAP) // slots)
+        RACK_TILE if row_width <= room else ((room - extra - (slots - 1) * RACK_GAP) // slots)
     )
     row_width = slots * tile_size + (slots - 1) * RACK_GAP + extra
     title_h = 64
-    tray_pad = 18
     bag = len(state.bag)
     facts = [f"{plural(bag, 'tile')} in the bag" if bag else "the bag is empty"]
     if BLANK in tiles:
@@ -441,7 +440,9 @@ def render_rack(state: WordState, seat: int, *, name: str, theme: Theme = DEFAUL
         facts.append("last slot: a tile taken from the board")
     # The footer wraps between its facts (SmartFeud's three do not fit one line).
     footer = wrap_parts(facts, size=19, max_width=theme.width - 2 * pad)
-    height = pad + title_h + tile_size + 2 * tray_pad + pad + 30 + FOOTER_LINE * (len(footer) - 1)
+    height = (
+        pad + title_h + tile_size + 2 * RACK_TRAY_PAD + pad + 30 + FOOTER_LINE * (len(footer) - 1)
+    )
     image = new_canvas(theme.width, height, theme)
     draw = ImageDraw.Draw(image)
 
@@ -476,15 +477,15 @@ def render_rack(state: WordState, seat: int, *, name: str, theme: Theme = DEFAUL
     rounded_box(
         image,
         (
-            left - tray_pad,
+            left - RACK_TRAY_PAD,
             tray_top,
-            left + row_width + tray_pad,
-            tray_top + tile_size + 2 * tray_pad,
+            left + row_width + RACK_TRAY_PAD,
+            tray_top + tile_size + 2 * RACK_TRAY_PAD,
         ),
         radius=theme.panel_radius,
         fill=theme.panel,
     )
-    y = tray_top + tray_pad
+    y = tray_top + RACK_TRAY_PAD
     for k in range(slots):
         x = left + k * (tile_size + RACK_GAP)
         if has_slot and k == slots - 1:

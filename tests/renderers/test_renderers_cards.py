@@ -9,19 +9,37 @@ import pytest
 from PIL import Image
 
 from bot.core.game import ENDINGS, MoveRecord, Outcome, best_moves
+from bot.games.nmbr9 import NMBR9, parse_nmbr9_move
 from bot.games.rummikub import RUMMIKUB
 from bot.games.webfeud import WEBFEUD
 from renderers import (
     NAME_CHARS,
     LeaderRow,
     board_png,
+    cards,
     game_over_png,
     rack_png,
     render_game_over,
     render_leaderboard,
 )
 from renderers.cards import LINE, _ending, _headline, finishing_order
-from renderers.toolkit import signed
+from renderers.toolkit import DEFAULT, signed, text_width
+
+Drawn = list[tuple[tuple[float, float], str, int, str]]
+
+
+@pytest.fixture
+def drawn(monkeypatch: pytest.MonkeyPatch) -> Drawn:
+    """Record every text the cards draw, as drawn: (xy, content, size, anchor)."""
+    calls: Drawn = []
+    real = cards.text
+
+    def spy(draw, xy, content, *, size, bold=False, anchor="mm", **kw) -> None:
+        calls.append(((xy[0], xy[1]), content, size, anchor))
+        real(draw, xy, content, size=size, bold=bold, anchor=anchor, **kw)
+
+    monkeypatch.setattr(cards, "text", spy)
+    return calls
 
 
 def size(png: bytes) -> tuple[int, int]:
@@ -192,27 +210,17 @@ def test_leaderboard_bytes_are_stable() -> None:
 
 
 def test_a_five_digit_rank_fits_its_column_and_negative_points_have_a_true_minus(
-    monkeypatch: pytest.MonkeyPatch,
+    drawn: Drawn,
 ) -> None:
     """Rank 12345 stays clear of the accent bar and the name; -50 points read "−50"."""
-    import renderers.cards
-    from renderers.toolkit import DEFAULT, text_width
-
-    calls: list[tuple[float, str, int, str]] = []
-    real = renderers.cards.text
-
-    def spy(draw, xy, content, *, size, bold=False, anchor="mm", **kw) -> None:
-        calls.append((xy[0], content, size, anchor))
-        real(draw, xy, content, size=size, bold=bold, anchor=anchor, **kw)
-
-    monkeypatch.setattr(renderers.cards, "text", spy)
+    calls = drawn
     for rank in (12345, 99999, 9999):
         calls.clear()
         me = LeaderRow(rank, "Me", 3, 1, -50)
         render_leaderboard(rows(10), title="T", viewer_row=me)
-        [(x, _, size, _)] = [c for c in calls if c[1] == str(rank)]
+        [((x, _), _, size, _)] = [c for c in calls if c[1] == str(rank)]
         half = text_width(str(rank), size=size, bold=True) / 2
-        [name_x] = [c[0] for c in calls if c[1] == "Me" and c[3] == "lm"]
+        [name_x] = [c[0][0] for c in calls if c[1] == "Me" and c[3] == "lm"]
         assert x - half > DEFAULT.padding + 7, rank  # right of the "mine" accent bar (7 px)
         assert x + half < name_x - 4, rank  # left of the name, with a gap
     drawn = [c[1] for c in calls]
@@ -281,3 +289,36 @@ def test_the_solo_records_come_below_the_askers_own_row(monkeypatch) -> None:
     [asker_y] = [y for rank, y in rows_at if rank == 14]
     [solo_head] = [y for first, y in heads_at if first == "SOLO RECORDS"]
     assert solo_head > asker_y + cards.LINE
+
+
+def test_huge_numbers_are_drawn_smaller_clear_of_the_column_to_their_left(drawn: Drawn) -> None:
+    """8 digits of points beside 999 wins, 4 digits of games beside a long name: no overlap."""
+    name = "Alexandra Konstantinopoulou-Papadimitriou"
+    render_leaderboard([LeaderRow(1, name, 12_345, 999, 12_345_678)], title="T")
+    numbers = {c[1]: c for c in drawn if c[3] == "rm" and c[1] in ("12345", "999", "12345678")}
+    [name_call] = [c for c in drawn if c[3] == "lm" and c[1].startswith("Alexandra")]
+    left_edge = name_call[0][0] + text_width(name_call[1], size=name_call[2], bold=True)
+    for shown in ("12345", "999", "12345678"):
+        (x, _), _, size, _ = numbers[shown]
+        bold = shown == "12345678"  # the last column, points, is bold
+        left = x - text_width(shown, size=size, bold=bold)
+        assert left > left_edge + 8, (shown, left, left_edge)
+        left_edge = x
+    assert numbers["999"][2] == 24  # a number that fits keeps its size
+
+
+def test_the_best_moves_line_keeps_the_players_names_readable(drawn: Drawn) -> None:
+    """Tied best moves cut the moves' ends before the names: "alice · 8 at M13 90 …", not "a…"."""
+    deck = (9, 9, 8, 8, 7, 7, 6, 6, 5, 5, 4, 4, 3, 3, 2, 2, 0, 0, 1, 1)
+    moves = (
+        "M13 0", "O13 180", "M13 90", "J13 0", "M10 90", "M17 0", "R13 0", "Q13 0", "G13 0",
+        "M7 90", "P13 0", "O17 0", "N16 180", "J9 0", "J17 0", "M20 0", "Q10 90", "U13 0",
+        "N14 0", "O15 270",
+    )  # fmt: skip
+    state = NMBR9.new_game(1, seed=3, options={}, deck=deck)
+    for move in moves:
+        state = state.apply(0, parse_nmbr9_move(move))
+    assert len(best_moves(state.history)) > 1  # two placements share the top score
+    render_game_over(state, names=["alice"])
+    [line] = [c[1] for c in drawn if " at M13 90" in c[1]]
+    assert line.startswith("alice · 8 at M13 90 on level 1; alice · "), line

@@ -12,7 +12,15 @@ from bot.games.wordgame import L2, L3, W2, W3, WordState
 from bot.lexicon import Lexicon
 from renderers import board_png, rack_png
 from renderers.toolkit import DEFAULT, header_height
-from renderers.wordgame import GAME_COLOURS, RACK_GAP, RACK_TILE, SLOT_GAP, _grid, public_board
+from renderers.wordgame import (
+    GAME_COLOURS,
+    RACK_GAP,
+    RACK_TILE,
+    RACK_TRAY_PAD,
+    SLOT_GAP,
+    _grid,
+    public_board,
+)
 
 LEX = Lexicon.from_words(["SECTION", "SECT", "ON", "TIN"])
 NAMES = ["Ann", "Bob"]
@@ -98,10 +106,11 @@ def test_the_square_taken_from_is_ringed_only_for_the_last_move() -> None:
 def _slot(state: WordState) -> tuple[int, int, int]:
     """Return the left x, top y and size of the taken-tile slot (8 slots, a gap before it)."""
     slots, pad = 8, DEFAULT.padding
-    tile = min(RACK_TILE, (DEFAULT.width - 2 * pad - SLOT_GAP - (slots - 1) * RACK_GAP) // slots)
+    room = DEFAULT.width - 2 * (pad + RACK_TRAY_PAD)  # the tray inside the page's padding
+    tile = min(RACK_TILE, (room - SLOT_GAP - (slots - 1) * RACK_GAP) // slots)
     row_width = slots * tile + (slots - 1) * RACK_GAP + SLOT_GAP
     left = (DEFAULT.width - row_width) // 2
-    return left + 7 * (tile + RACK_GAP) + SLOT_GAP, pad + 64 + 18, tile
+    return left + 7 * (tile + RACK_GAP) + SLOT_GAP, pad + 64 + RACK_TRAY_PAD, tile
 
 
 def test_rack_has_an_empty_slot_for_a_taken_tile() -> None:
@@ -122,3 +131,13 @@ def test_the_starters_extra_blank_sits_in_the_slot_on_turn_one() -> None:
     assert close(pixel(img, middle), hex_rgb(DEFAULT.blank_tile))
     other = image(rack_png(state, 1, name="Bob"))
     assert close(pixel(other, middle), hex_rgb(DEFAULT.cell))
+
+
+def test_the_rack_tray_keeps_the_page_padding() -> None:
+    """The tray around eight slots stays inside the page's padding, as every other panel does."""
+    img = image(rack_png(game(), 1, name="Bob"))
+    _, y, tile = _slot(game())
+    background = hex_rgb(DEFAULT.background)
+    for x in (DEFAULT.padding - 1, img.width - DEFAULT.padding):
+        assert close(pixel(img, (x, y + tile // 2)), background), x
+    assert not close(pixel(img, (DEFAULT.padding + 1, y + tile // 2)), background)
