@@ -423,10 +423,10 @@ def render_rack(state: WordState, seat: int, *, name: str, theme: Theme = DEFAUL
     slots = max(state.variant.rack_size, len(tiles)) + has_slot
     extra = SLOT_GAP if has_slot else 0
     pad = theme.padding
-    room = theme.width - 2 * (pad + RACK_TRAY_PAD)  # the tray keeps the page's padding too
+    inside = theme.width - 2 * (pad + RACK_TRAY_PAD)  # the tray keeps the page's padding too
     row_width = slots * RACK_TILE + (slots - 1) * RACK_GAP + extra
     tile_size = (
-        RACK_TILE if row_width <= room else ((room - extra - (slots - 1) * RACK_GAP) // slots)
+        RACK_TILE if row_width <= inside else ((inside - extra - (slots - 1) * RACK_GAP) // slots)
     )
     row_width = slots * tile_size + (slots - 1) * RACK_GAP + extra
     title_h = 64
