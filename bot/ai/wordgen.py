@@ -31,7 +31,15 @@ from operator import mul
 from typing import NamedTuple
 
 from bot.core.grid import Anchor
-from bot.games.wordgame import BLANK, EMPTY, LETTER_FACTOR, WORD_FACTOR, Place, WordState
+from bot.games.wordgame import (
+    BLANK,
+    EMPTY,
+    LETTER_FACTOR,
+    WORD_FACTOR,
+    Place,
+    Variant,
+    WordState,
+)
 from bot.lexicon import Lexicon
 
 __all__ = [
@@ -130,7 +138,7 @@ def generate_moves(state: WordState, seat: int) -> list[Candidate]:
     """
     variant = state.variant
     rack = state.racks[seat]
-    return _generate(
+    found = _generate(
         board=state.board,
         layout=state.layout,
         size=state.size,
@@ -140,6 +148,18 @@ def generate_moves(state: WordState, seat: int) -> list[Candidate]:
         bonuses=[variant.bonus(used, False) for used in range(len(rack) + 1)],
         start_cells=variant.start_cells,
     )
+    if state.bonus == "held" and seat == 0:
+        # SmartFeud's first turn: the starter's extra blank, laid, is not one of the rack's
+        # "all 7 tiles" (`WordState.evaluate`): its bonus is that of one tile fewer.
+        return [_extra_blank_laid(c, variant) if c.blanks else c for c in found]
+    return found
+
+
+def _extra_blank_laid(candidate: Candidate, variant: Variant) -> Candidate:
+    """Return `candidate` with the bonus of one tile fewer (the extra blank is not the rack's)."""
+    tiles = candidate.tile_count
+    bonus = variant.bonus(tiles - 1, False) - variant.bonus(tiles, False)
+    return candidate._replace(score=candidate.score + bonus)
 
 
 _Tables = tuple[list[Mapping[str, int]], list[bool], list[int], list[int]]

@@ -627,7 +627,10 @@ class WordState:
             verb = "is" if len(set(bad)) == 1 else "are"
             raise RuleError(Reason.WORD_NOT_IN_LEXICON, f"{names} {verb} not in the dictionary.")
 
-        extra = self.variant.bonus(len(placed), taken is not None)
+        # The starter's extra blank, laid, is not one of "all 7 tiles" of the rack.
+        starter = (self.to_move if seat is None else seat) == 0
+        extra_blank = self.bonus == "held" and starter and BLANK in tiles_used
+        extra = self.variant.bonus(len(placed) - extra_blank, taken is not None)
         return Evaluation(tuple(placed), tuple(words), total + extra, extra > 0, taken)
 
     def _check_taken_use(

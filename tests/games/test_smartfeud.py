@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.ai import LEVELS, choose_move
+from bot.ai.wordgen import generate_moves
 from bot.core.errors import InvalidMove, Reason, RuleError
 from bot.core.game import Pass
 from bot.core.grid import Anchor
@@ -152,6 +153,23 @@ def test_extra_blank_makes_an_eight_letter_first_word_possible() -> None:
     assert s.history[-1].score == 1 + 1 + 3 + 1 + 1 + 1 + 1 * 3 + 0 + 30
     assert s.bonus == "played"
     assert len(s.racks[0]) == 7
+
+
+def test_the_extra_blank_is_not_one_of_the_seven_tiles_of_the_bonus() -> None:
+    """SECTIOn from SECTIOQ and the extra blank leaves Q on the rack: not all 7 tiles, no +30.
+
+    The bot's move generator scores the starter's first turn the same way.
+    """
+    start = new("SECTIOQ", "NZAEEEE")
+    s = play(start, 0, "8G SECTIOn")
+    assert "Q" in s.racks[0]
+    assert s.history[-1].score == 1 + 1 + 3 + 1 + 1 + 1 + 0  # the blank n on the L3 of M8
+    candidates = generate_moves(start, 0)
+    assert len({c.tile_count for c in candidates}) > 2  # words of many lengths were found
+    for candidate in candidates:
+        assert candidate.score == start.evaluate(candidate.move, 0).score, candidate.move
+    [section] = [c for c in candidates if str(c.move) == "8G SECTIOn"]
+    assert section.score == 8
 
 
 def test_unused_extra_blank_is_lost() -> None:
