@@ -2693,7 +2693,9 @@ class Service:
         return Reply(
             _game_target(table),
             "\n".join(lines),
-            images=await self._render("game_over", state, names=table.names),
+            images=await self._render(
+                "game_over", state, names=table.names, seat=_ender(table, state)
+            ),
             buttons=(Button("Rematch", f"rematch:{table.row.id}"),) if ranking else (),
             event={
                 "type": "game_over",
@@ -3267,7 +3269,10 @@ class Service:
                 data = await asyncio.to_thread(renderers.rack_png, state, seat, name=names[seat])
                 name = f"game-{state.game_key}-turn{state.turn}-rack-seat{seat}.png"
             else:
-                data = await asyncio.to_thread(renderers.render_game_over, state, names=list(names))
+                # `seat`: whose move ended it, as the news names them.
+                data = await asyncio.to_thread(
+                    renderers.render_game_over, state, names=list(names), ender=seat
+                )
         except LookupError:  # renderers.NoRenderer: this game has no pictures yet
             return ()
         except Exception:

@@ -106,6 +106,8 @@ def rack_png(state: GameState, seat: int, **kw: object) -> bytes:
     return renderer(state, seat, **_short_names(kw, seat))
 
 
-def game_over_png(state: GameState, *, names: Sequence[str], theme: Theme = DEFAULT) -> bytes:
+def game_over_png(
+    state: GameState, *, names: Sequence[str], ender: int | None = None, theme: Theme = DEFAULT
+) -> bytes:
     """Return the game-over card of a finished game (the same card for every game)."""
-    return render_game_over(state, names=_short(names), theme=theme)
+    return render_game_over(state, names=_short(names), ender=ender, theme=theme)

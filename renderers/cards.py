@@ -98,8 +98,13 @@ ROW = 64
 ROW_GAP = 10
 
 
-def render_game_over(state: GameState, *, names: Sequence[str], theme: Theme = DEFAULT) -> bytes:
+def render_game_over(
+    state: GameState, *, names: Sequence[str], ender: int | None = None, theme: Theme = DEFAULT
+) -> bytes:
     """Return the PNG of a finished game: winner(s), final scores, best move, why it ended.
+
+    `ender` is the seat whose move ended the game, as the chat names it (bots that resigned in
+    turn after the last person left are not it); by default the last move's.
 
     Raises:
         ValueError: if the game is not over or `names` does not have one name per seat.
@@ -137,8 +142,9 @@ def render_game_over(state: GameState, *, names: Sequence[str], theme: Theme = D
     half = text_width(headline, size=44, bold=True) / 2
     for side in (-1, 1):
         draw_star(image, (width / 2 + side * (half + 36), y - 2), 20, fill=theme.gold)
-    last_seat = state.history[-1].seat if state.history else None
-    ending = fit_text(_ending(outcome, last_seat, names), size=22, max_width=width - 2 * pad)
+    if ender is None and state.history:
+        ender = state.history[-1].seat
+    ending = fit_text(_ending(outcome, ender, names), size=22, max_width=width - 2 * pad)
     text(draw, (width / 2, y + 56), ending, size=22, fill=theme.text_muted)
 
     # Final scores, winners first.

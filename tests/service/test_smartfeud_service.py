@@ -8,7 +8,7 @@ from datetime import timedelta
 from bot.ai import choose_move
 from bot.reminders import Dispatcher
 from bot.replies import Reply, UserTarget
-from bot.service import Service, load_state
+from bot.service import CONSOLE, ChatRef, Service, UserRef, load_state
 from storage import Database
 
 MINUTE = timedelta(minutes=1)
@@ -263,3 +263,29 @@ async def test_a_player_out_on_passes_is_told_they_are_out(say) -> None:
             "PLAYER_LEFT",
             "You are out of game #1; the others play on without you.",
         ), line
+
+
+async def test_the_game_over_card_names_the_person_who_resigned_not_the_bots(
+    db, clock, monkeypatch
+) -> None:
+    """Alice resigns, the two bots left resign in turn: chat and card both name her, not a bot."""
+    import renderers.cards
+
+    drawn: list[str] = []
+    real = renderers.cards.text
+
+    def spy(draw, xy, content, **kw) -> None:
+        drawn.append(content)
+        real(draw, xy, content, **kw)
+
+    monkeypatch.setattr(renderers.cards, "text", spy)
+    service = Service(db, clock=clock, render=True)
+    room, alice = ChatRef(CONSOLE, "room"), UserRef(CONSOLE, "alice", "alice")
+    await service.handle(room, alice, "/new smartfeud bot=easy bot=medium seed=7")
+    await service.handle(room, alice, "/start")
+    replies = await service.handle(room, alice, "/resign")
+    [over] = [r for r in replies if r.kind == "game_over"]
+    assert "(alice resigned)" in over.text
+    assert [r.event["player"] for r in replies if r.kind == "move_played"][-1] != "alice"
+    assert over.images  # the card was drawn
+    assert "alice resigned." in drawn, drawn
