@@ -4,7 +4,8 @@ A frozen `Theme` names every colour and size; the primitives (fonts, centred tex
 tiles, grids with coordinates, the players' header strip) take it explicitly, so a renderer is a
 pure function of its inputs. Output is deterministic: the shipped font, Pillow's basic text layout
 (no system shaping library) for every line without right-to-left letters, fixed PNG settings and
-no metadata, so the same input gives the same bytes.
+no metadata, so the same input gives the same bytes — except for letters the shipped font lacks
+(a Chinese name), which are drawn in the machine's CJK font where it has one (`_fallbacks`).
 
 Every player name drawn goes through `player_name` (or `player_names`): it keeps what the font can
 draw, stands in "player 2" when nothing can be, and marks the name so that `fit_text` shortens the
@@ -17,6 +18,7 @@ import functools
 import importlib.resources
 import io
 import math
+import os
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -137,9 +139,84 @@ def has_rtl(content: str) -> bool:
     return any(unicodedata.bidirectional(ch) in ("R", "AL") for ch in content)
 
 
-def _font_for(content: str, size: int, bold: bool) -> ImageFont.FreeTypeFont:
+# Fonts of the machine that draw what DejaVu lacks (Chinese, Japanese, Korean names), each as its
+# regular and bold file, tried in this order; every one found is used. Debian and Ubuntu:
+# `apt install fonts-noto-cjk` (or fonts-wqy-zenhei); macOS and Windows have them.
+SYSTEM_FALLBACK_FONTS = (
+    (
+        "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+        "/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc",
+    ),
+    ("/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc", ""),
+    ("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc", ""),
+    ("/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf", ""),
+    ("/System/Library/Fonts/Hiragino Sans GB.ttc", ""),
+    ("/System/Library/Fonts/AppleSDGothicNeo.ttc", ""),
+    ("C:\\Windows\\Fonts\\msyh.ttc", "C:\\Windows\\Fonts\\msyhbd.ttc"),
+    ("C:\\Windows\\Fonts\\malgun.ttf", "C:\\Windows\\Fonts\\malgunbd.ttf"),
+)
+# Set, it names the fallback font files instead (separated by os.pathsep; empty: none at all).
+FALLBACK_FONTS_ENV = "FEUDBOT_FALLBACK_FONTS"
+_chosen_fallbacks: tuple[str, ...] | None = None  # `use_fallback_fonts`; None: look them up
+
+
+def use_fallback_fonts(paths: Sequence[str] | None) -> None:
+    """Draw what DejaVu lacks with the font files `paths` (None: the environment's or system's)."""
+    global _chosen_fallbacks  # one process-wide font setting, as Pillow's own are
+    _chosen_fallbacks = None if paths is None else tuple(paths)
+    for cached in (_fallbacks, _fallback_face, _face_of, _bitmap):
+        cached.cache_clear()
+
+
+@functools.cache
+def _fallbacks() -> tuple[tuple[str, str], ...]:
+    """Return the fallback fonts found, each as (regular file, bold file)."""
+    if _chosen_fallbacks is not None:
+        chosen = [(path, path) for path in _chosen_fallbacks]
+    elif (configured := os.environ.get(FALLBACK_FONTS_ENV)) is not None:
+        chosen = [(path, path) for path in configured.split(os.pathsep) if path]
+    else:
+        chosen = [(regular, bold or regular) for regular, bold in SYSTEM_FALLBACK_FONTS]
+    found = []
+    for regular, bold in chosen:
+        if os.path.isfile(regular):
+            found.append((regular, bold if os.path.isfile(bold) else regular))
+    return tuple(found)
+
+
+@functools.cache
+def _fallback_face(index: int, size: int, bold: bool, rtl: bool) -> ImageFont.FreeTypeFont:
+    """Return fallback font `index` (from 1; 0 is DejaVu) at `size` pixels."""
+    if index == 0:
+        return font(size, bold=bold, rtl=rtl)
+    layout = ImageFont.Layout.RAQM if rtl and raqm_available() else ImageFont.Layout.BASIC
+    return ImageFont.truetype(_fallbacks()[index - 1][bold], size, layout_engine=layout)
+
+
+@functools.lru_cache(maxsize=8192)
+def _face_of(char: str) -> int | None:
+    """Return which font draws `char`: 0 DejaVu, k the k-th fallback font, None none of them."""
+    for index in range(1 + len(_fallbacks())):
+        if _bitmap(char, index) != _bitmap(_MISSING, index):
+            return index
+    return None
+
+
+def _runs(content: str) -> list[tuple[int, str]]:
+    """Split `content` into runs drawn by one font each (DejaVu draws all it can, spaces too)."""
+    runs: list[tuple[int, str]] = []
+    for char in content:
+        index = _face_of(char) or 0  # none: DejaVu's box (`printable` drops such)
+        if runs and runs[-1][0] == index:
+            runs[-1] = (index, runs[-1][1] + char)
+        else:
+            runs.append((index, char))
+    return runs
+
+
+def _font_for(content: str, size: int, bold: bool, index: int = 0) -> ImageFont.FreeTypeFont:
     """Return the font to draw `content` with: RAQM only for right-to-left text (if available)."""
-    return font(size, bold=bold, rtl=has_rtl(content))
+    return _fallback_face(index, size, bold, has_rtl(content))
 
 
 # A player's name inside a line is wrapped in these two control characters (which no name keeps:
@@ -166,9 +243,33 @@ def text(
     bold: bool = False,
     anchor: str = "mm",
 ) -> None:
-    """Draw `content` at `xy`, centred on it by default (Pillow anchor ``"mm"``)."""
+    """Draw `content` at `xy`, centred on it by default (Pillow anchor ``"mm"``).
+
+    What DejaVu cannot draw (a Chinese name) is drawn in a fallback font, run by run.
+    """
     content = _unmark(content)
-    face = _font_for(content, size, bold)
+    runs = _runs(content)
+    if len(runs) <= 1:
+        _draw_run(draw, xy, content, size, bold, runs[0][0] if runs else 0, fill, anchor)
+        return
+    widths = [_run_width(run, size, bold, index) for index, run in runs]
+    x = xy[0] - sum(widths) * {"m": 0.5, "r": 1.0}.get(anchor[0], 0.0)
+    for (index, run), width in zip(runs, widths, strict=True):
+        _draw_run(draw, (x, xy[1]), run, size, bold, index, fill, "l" + anchor[1])
+        x += width
+
+
+def _draw_run(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    content: str,
+    size: int,
+    bold: bool,
+    index: int,
+    fill: str,
+    anchor: str,
+) -> None:
+    face = _font_for(content, size, bold, index)
     if face.layout_engine == ImageFont.Layout.RAQM:
         # An English line with a Hebrew or Arabic name in it: the line reads left to right.
         draw.text(xy, content, font=face, fill=fill, anchor=anchor, direction="ltr")
@@ -178,24 +279,27 @@ def text(
 
 def text_width(content: str, *, size: int, bold: bool = False) -> float:
     """Return the advance width of `content` in pixels."""
-    content = _unmark(content)
-    face = _font_for(content, size, bold)
+    return sum(_run_width(run, size, bold, index) for index, run in _runs(_unmark(content)))
+
+
+def _run_width(content: str, size: int, bold: bool, index: int) -> float:
+    face = _font_for(content, size, bold, index)
     if face.layout_engine == ImageFont.Layout.RAQM:
         return face.getlength(content, direction="ltr")
     return face.getlength(content)
 
 
-@functools.lru_cache(maxsize=4096)
 def _has_glyph(char: str) -> bool:
-    """Tell whether the shipped font draws `char` (and not its empty-box "missing" glyph)."""
-    return _bitmap(char) != _bitmap(_MISSING)
+    """Tell whether a font draws `char` (the shipped one, else a fallback; not a "missing" box)."""
+    return _face_of(char) is not None
 
 
-@functools.lru_cache(maxsize=4096)
-def _bitmap(char: str) -> bytes:
-    """Return the pixels of `char` drawn in the bold face at 24 px."""
+@functools.lru_cache(maxsize=8192)
+def _bitmap(char: str, index: int = 0) -> bytes:
+    """Return the pixels of `char` drawn in the bold face of font `index` at 24 px."""
     canvas = Image.new("L", (48, 48), 0)
-    ImageDraw.Draw(canvas).text((8, 8), char, font=font(24, bold=True), fill=255)
+    face = _fallback_face(index, 24, True, False)
+    ImageDraw.Draw(canvas).text((8, 8), char, font=face, fill=255)
     return canvas.tobytes()
 
 
@@ -216,8 +320,8 @@ def printable(content: str) -> str:
 def player_name(name: str, seat: int | None = None, *, fallback: str = "") -> str:
     """Return a player's name as every image draws it: drawable, never empty, marked.
 
-    Characters the font cannot draw (emoji, CJK, full-width letters) are dropped and the rest is
-    kept; a name with nothing drawable becomes "player 2" (its seat counted from 1), or
+    Characters no font can draw (emoji; CJK without a CJK font on the machine) are dropped, the
+    rest kept; a name with nothing drawable becomes "player 2" (its seat counted from 1), or
     `fallback`, so two such players still differ. The name is cut to `NAME_CHARS` characters with
     one ellipsis, and marked so that `fit_text` shortens it (not the words around it) when the
     line it is in is too wide. Applying it twice changes nothing.
