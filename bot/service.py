@@ -958,6 +958,8 @@ class Service:
                         f"Your game #{over[0].id}{here} is over (/board game={over[0].id} shows "
                         f"how it ended); start another with {start}.",
                     )
+                if not ctx.private:
+                    await self._playing_elsewhere(ctx)
                 raise ServiceError(
                     "NO_GAME", f"You have no game in this chat. Start one with {start}."
                 )
@@ -1379,7 +1381,7 @@ class Service:
                     "BAD_PLAYER_COUNT",
                     f"{gdef.title} needs {plural(gdef.min_players, 'player')} and game #{row.id} "
                     f"has {seated}: others can /join game={row.id}, or /cancel it and play a bot:"
-                    f" /new {gdef.key} bot=easy (or bot=medium, bot=hard).",
+                    f" /new {gdef.key} bot=easy (a medium or hard bot plays stronger).",
                 )
             replies = await self._start(table)
             note = await self._other_games_note(ctx, row.id)
@@ -1388,10 +1390,10 @@ class Service:
             return replies
 
     async def _other_games_note(self, ctx: _Ctx, game_id: int) -> str:
-        """Return " You have other games running here (#1): …" when the asker has, else "".
+        """Return " alice also plays #1 here: …" when the asker has other games here, else "".
 
         Said when a game of theirs starts beside others, since bare moves then mean the game
-        that waits for them.
+        that waits for them; in the game's news, which everybody reads, so it names them.
         """
         mine = await self.db.games.list_games(
             chat_id=ctx.chat.id, user_id=ctx.user.id, statuses=("active",)
@@ -1403,8 +1405,8 @@ class Service:
             return ""
         ids = ", ".join(f"#{i}" for i in sorted(running)[:SHOWN_IDS])
         return (
-            f" You have other games running here ({ids}): a bare move goes to the one waiting "
-            "for you; add game=<id> when several are."
+            f" {ctx.user.display_name} also plays {ids} here: a bare move goes to the game "
+            "waiting for its player; add game=<id> when several are."
         )
 
     async def _start(self, table: _Table) -> list[Reply]:
@@ -1658,6 +1660,34 @@ class Service:
                 if error.reason != "NO_GAME":
                     raise
         return await self._find_game(ctx, game_id, ("lobby", "active"))
+
+    async def _playing_elsewhere(self, ctx: _Ctx) -> None:
+        """Refuse a command for no game here from someone playing in other groups: go there."""
+        rows = await self.db.games.list_games(
+            user_id=ctx.user.id, statuses=("active",), limit=SHOWN_IDS + 1
+        )
+        tables = [
+            await self._table(row)
+            for row in await self._still_in(rows, ctx.user.id)
+            if row.chat_id != ctx.chat.id
+        ]
+        if not tables:
+            return
+        send = f"/{ctx.command or 'board'}"
+        if len(tables) == 1:
+            table = tables[0]
+            where = _where_played(table) or " in another chat"
+            raise ServiceError(
+                "NO_GAME",
+                f"You have no game in this chat: your game #{table.row.id} "
+                f"({table.gdef.title}) is played{where}; send {send} there.",
+            )
+        listed = ", ".join(f"#{t.row.id}{_where_played(t)}" for t in tables[:SHOWN_IDS])
+        raise ServiceError(
+            "NO_GAME",
+            f"You have no game in this chat: yours are played in other chats ({listed}); "
+            f"send {send} in the one you mean (/games there lists its games).",
+        )
 
     async def _played_elsewhere(self, ctx: _Ctx, row: GameRow) -> None:
         """Refuse a command typed privately about a game of the asker's in a group: go there.
@@ -2943,7 +2973,7 @@ class Service:
             if row.chat_id != ctx.chat.id
         ]
         if elsewhere:
-            mine = [await self._game_line(await self._table(row)) for row in elsewhere]
+            mine = [await self._game_line(await self._table(row), where=True) for row in elsewhere]
             replies.append(
                 Reply(
                     ctx.to_user,
@@ -2953,14 +2983,21 @@ class Service:
             )
         return replies
 
-    async def _game_line(self, table: _Table) -> str:
-        """Return one game of /games: its players (scores once started), whose turn, time left."""
+    async def _game_line(self, table: _Table, *, where: bool = False) -> str:
+        """Return one game of /games: its players (scores once started), whose turn, time left.
+
+        `where`: the line names the chat the game is played in ("#1 Webfeud in Feud club: …").
+        """
         row, state = table.row, table.state
+        named = _where_played(table) if where else ""
         if state is None:
-            return f"#{row.id} {table.gdef.title}: {' vs '.join(table.names)} (waiting to start)"
+            return (
+                f"#{row.id} {table.gdef.title}{named}: {' vs '.join(table.names)} "
+                "(waiting to start)"
+            )
         left = await self._time_left(table, state)
         turn = self._turn_text(table, state, left)
-        title = f"{table.gdef.title}{_round_words(table, state)}"
+        title = f"{table.gdef.title}{_round_words(table, state)}{named}"
         return f"#{row.id} {title}: {self._score_line(table, state)} — {turn}"
 
     async def _cmd_leaderboard(self, ctx: _Ctx, command: Command) -> list[Reply]:
@@ -3506,9 +3543,14 @@ def _chat_named(chat: Chat) -> str:
 
 def _game_named(table: _Table, *, here: bool = False) -> str:
     """Return "game #1 (Webfeud in Feud club)", read far from the chat (`here`: no chat)."""
-    named = table.chat.title and table.chat.platform != CONSOLE and not here
-    where = f" in {table.chat.title}" if named else ""
+    where = "" if here else _where_played(table)
     return f"game #{table.row.id} ({table.gdef.title}{where})"
+
+
+def _where_played(table: _Table) -> str:
+    """Return " in Feud club" (" in #games"): the group a game is played in, "" if unnamed."""
+    named = table.chat.title and table.chat.platform != CONSOLE
+    return f" in {table.chat.title}" if named else ""
 
 
 def _settle_turn_notices(replies: Sequence[Reply], asker: int | None = None) -> list[Reply]:

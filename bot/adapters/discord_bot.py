@@ -91,6 +91,8 @@ MAX_DESCRIPTION = 4096
 MAX_MESSAGES = 5  # a longer text ends with "… and N more lines" rather than flood the channel
 MAX_CHOICES = 25
 MAX_CHOICE_TEXT = 100  # an autocomplete choice's name and value
+# A game's stage as a `game:` suggestion says it (as /games does: "waiting to start").
+STATUS_WORDS = {"lobby": "waiting to start", "active": "being played", "finished": "over"}
 MAX_INVITES = 3
 COLOUR = discord.Colour(0x2E7D32)
 # Nobody is notified unless a message names whom (`pinging`): a name is never a ping.
@@ -1483,23 +1485,24 @@ class FeudBot(commands.Bot):
                     user = await db.users.get_user(seat.user_id)
                     names.append(user.display_name if user else "?")
             title = gdef.title if gdef is not None else row.game_key
-            label = f"#{row.id} {title}: {' vs '.join(names)} ({row.status})"
+            label = f"#{row.id} {title}: {' vs '.join(names)} ({STATUS_WORDS[row.status]})"
             out.append((row.id, label[:MAX_CHOICE_TEXT], row.status))
         return out
 
-    async def rack_of(
-        self, interaction: discord.Interaction[Any], game_id: int | None
-    ) -> tuple[str, ...]:
-        """Return the tiles the asker could swap in the game: their rack, each tile whole.
+    async def swaps_of(
+        self, interaction: discord.Interaction[Any], game_id: int | None, typed: str
+    ) -> list[str]:
+        """Return the swaps to suggest to the asker: of their rack's tiles, as `typed` goes on.
 
         The game is `game_id`, or the channel's one active game they sit in. Nothing when the
-        game has no swapping (Rummikub, NMBR 9) or the asker no seat in it.
+        game has no swapping (Rummikub, NMBR 9) or the asker no seat in it; only swaps the
+        game would take (Numfeud's 13 tiles a game), once it is the asker's turn.
         """
         db = self.service.db
         user = await db.users.get_user_by_platform_id(PLATFORM, str(interaction.user.id))
         chat = await db.chats.get_chat_by_platform_id(PLATFORM, str(interaction.channel_id))
         if user is None or chat is None:
-            return ()
+            return []
         if game_id is not None:
             row = await db.games.get_game(game_id)
             rows = [row] if row is not None and row.chat_id == chat.id else []
@@ -1512,28 +1515,29 @@ class FeudBot(commands.Bot):
                 if row.game_key in GAMES and takes(GAMES[row.game_key], load_state(row), "swap")
             ]
         if len(rows) != 1 or rows[0].snapshot is None:
-            return ()
+            return []
         row = rows[0]
         seat = next((s.seat_no for s in await db.games.seats(row.id) if s.user_id == user.id), None)
         if seat is None:
-            return ()
+            return []
         state = load_state(row)
         tiles = tuple(state.rack(seat))
         if not tiles or not can_swap(row.game_key, tiles[0]):
-            return ()
+            return []
         gdef = GAMES[row.game_key]
 
-        def swappable(tile: str) -> bool:  # SmartFeud's extra blank is not, for one
+        def legal(swapped: str) -> bool:  # SmartFeud's extra blank is not, Numfeud's 14th tile
             try:
-                state.apply(seat, gdef.parse_move(f"swap {tile}"))
+                state.apply(seat, gdef.parse_move(f"swap {swapped}"))
             except RuleError as error:  # out of turn: a swap typed ahead may still be offered
                 return error.reason is Reason.NOT_YOUR_TURN
             except GameError:
                 return False
             return True
 
-        kept = {tile for tile in set(tiles) if swappable(tile)}
-        return tuple(tile for tile in tiles if tile in kept)
+        kept = {tile for tile in set(tiles) if legal(tile)}
+        rack = [tile for tile in tiles if tile in kept]
+        return [swap for swap in swap_suggestions(rack, typed) if legal(swap)]
 
 
 def _bot(interaction: discord.Interaction[Any]) -> FeudBot:
@@ -1582,10 +1586,10 @@ async def tiles_autocomplete(
 ) -> list[app_commands.Choice[str]]:
     """Suggest tiles of the asker's rack to swap (nothing in a game without swapping)."""
     game_id = getattr(interaction.namespace, "game", None)
-    rack = await _bot(interaction).rack_of(
-        interaction, game_id if isinstance(game_id, int) else None
+    swaps = await _bot(interaction).swaps_of(
+        interaction, game_id if isinstance(game_id, int) else None, current
     )
-    return [app_commands.Choice(name=v, value=v) for v in swap_suggestions(rack, current)]
+    return [app_commands.Choice(name=v, value=v) for v in swaps]
 
 
 def swap_suggestions(rack: Sequence[str], typed: str) -> list[str]:
@@ -1784,7 +1788,8 @@ def build_commands() -> list[app_commands.Command[Any, Any, Any]]:
     @app_commands.command(name="play", description=desc("play"))
     @app_commands.guild_only()
     @app_commands.describe(
-        move="Your move, e.g. H8 QUIZ or 8H QUIZ (see /rules)", game=GAME_ID_HELP
+        move="Your move: 8H QUIZ (word games), R5 R6 R7 (Rummikub), 8H R5 R6 R7 (Numfeud); /rules",
+        game=GAME_ID_HELP,
     )
     @app_commands.autocomplete(game=game_autocomplete)
     async def play(
@@ -1794,7 +1799,10 @@ def build_commands() -> list[app_commands.Command[Any, Any, Any]]:
 
     @app_commands.command(name="swap", description=desc("swap"))
     @app_commands.guild_only()
-    @app_commands.describe(tiles="The tiles to return, e.g. AEQ? (? is a blank)", game=GAME_ID_HELP)
+    @app_commands.describe(
+        tiles="The tiles to return: AEQ? (word games, ? a blank), R5 B7 J (Numfeud)",
+        game=GAME_ID_HELP,
+    )
     @app_commands.autocomplete(tiles=tiles_autocomplete)
     @app_commands.autocomplete(game=game_autocomplete)
     async def swap(

@@ -49,6 +49,11 @@ _NEW_FORMS = {
     "/new <game> @player": "/new game:<game> player:@member",
     "/new <game>": "/new game:<game>",
 }
+# A line of the games list ("nmbr9 — stack …", `commands.games_list`): Discord names a game as
+# its game: choices do ("NMBR 9"), since nobody types its key there.
+_GAME_LINE = re.compile(
+    r"^(" + "|".join(sorted(GAMES, key=len, reverse=True)) + r") — ", re.MULTILINE
+)
 # "/rules webfeud", "/leaderboard numfeud", "/help all", "/help play": a game or a topic given.
 _RULES = re.compile(
     r"/(rules|leaderboard) (" + "|".join(sorted(GAMES, key=len, reverse=True)) + r")(?![\w=])"
@@ -151,6 +156,7 @@ def translator(commands: Iterable[app_commands.Command[Any, Any, Any]]) -> Calla
         text = _NEW.sub(_new_form, text)
         text = _RULES.sub(lambda m: f"/{m.group(1)} game:{GAMES[m.group(2)].title}", text)
         text = _HELP.sub(r"/help command:\1", text)
+        text = _GAME_LINE.sub(lambda m: f"{GAMES[m.group(1)].title} — ", text)
         text = _GAME_PLACEHOLDER.sub("game:<id>", text)
         text = _SEED_PLACEHOLDER.sub("seed:<n>", text)
         return _GAME_NUMBER.sub(r"\1game:\2", text)

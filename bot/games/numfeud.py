@@ -76,10 +76,11 @@ RULES_SUMMARY = (
     "covers H8, later ones join the board, and every line of two or more tiles is a group or "
     "run. A joker laid in an earlier turn and the tiles beside it are locked; "
     "your last play may not lay a joker. A pass draws a tile; a swap draws one more than it "
-    "returns, 13 tiles swapped per game at most. Your inventory holds 20 tiles at most: at 20 "
+    "returns, 13 tiles swapped per game at most. Your rack (the rules' inventory) holds 20 tiles "
+    "at most: at 20 "
     "with no tile to lay you lose 50 and your opponent gains 50. Bag empty and both pass: the "
-    "smaller inventory sum wins. Tiles: R B Y G (red, blue, yellow, green) 1–13 and jokers J. "
-    "Ranking points: the winner gains the loser's inventory sum (a "
+    "smaller rack sum wins. Tiles: R B Y G (red, blue, yellow, green) 1–13 and jokers J. "
+    "Ranking points: the winner gains the loser's rack sum (a "
     "joker counts 15), the loser loses it; resigning after your first move costs 50."
 )
 NOTATION_HELP = (
@@ -419,12 +420,12 @@ def parse_numfeud_move(text: str) -> NumfeudMove:
         codes = " ".join(parts[1:]).replace(",", " ").split()
         joined = "".join(codes).upper()
         if not joined:
-            raise InvalidMove("Name the tiles to swap from your inventory, e.g. swap R5 B7 J.")
+            raise InvalidMove("Name the tiles to swap from your rack, e.g. swap R5 B7 J.")
         if not _SWAP.fullmatch(joined):
             bad = next(code for code in codes if not _SWAP.fullmatch(code.upper()))
             raise InvalidMove(
                 f"{quoted(bad)} is not a tile: a colour R, B, Y or G and a number 1–13, or J for a "
-                "joker. Name the tiles to swap from your inventory, e.g. swap R5 B7 J."
+                "joker. Name the tiles to swap from your rack, e.g. swap R5 B7 J."
             )
         return Swap(tuple(parse_token(t) for t in _SWAP_TILE.findall(joined)))
     steps = tuple(_parse_step(chunk) for chunk in text.split(";") if chunk.strip())
@@ -968,7 +969,7 @@ class NumfeudState:
         if not played:
             raise RuleError(
                 Reason.NO_TILE_PLAYED,
-                "Lay at least one tile from your inventory, or pass or swap.",
+                "Lay at least one tile from your rack, or pass or swap.",
             )
         # The first play covers the centre square.
         if first and not board[CENTRE]:
@@ -998,7 +999,7 @@ class NumfeudState:
         if not rack and JOKER in played:
             raise RuleError(
                 Reason.JOKER_IN_LAST_PLAY,
-                "A joker may not be part of the play that empties your inventory; keep a tile "
+                "A joker may not be part of the play that empties your rack; keep a tile "
                 "back or lay the joker earlier.",
             )
         record = MoveRecord(seat, str(move), 0, tuple(sorted(new_cells)))
@@ -1057,7 +1058,7 @@ class NumfeudState:
             lacking = shortage([*rack, *played], missing, tile_name)
             raise RuleError(
                 Reason.TILE_NOT_IN_RACK,
-                f"You have {lacking} in your inventory. See your tiles with /rack.",
+                f"You have {lacking} on your rack. See your tiles with /rack.",
             )
         if JOKER in step.tiles:
             raise InvalidMove(JOKER_FACE)
@@ -1137,8 +1138,8 @@ class NumfeudState:
         if missing:
             raise RuleError(
                 Reason.TILE_NOT_IN_RACK,
-                f"You have {shortage(self.racks[seat], missing, tile_name)} in your"
-                " inventory. See your tiles with /rack.",
+                f"You have {shortage(self.racks[seat], missing, tile_name)} on your"
+                " rack. See your tiles with /rack.",
             )
         if self.swapped[seat] + k > SWAP_LIMIT:
             left = SWAP_LIMIT - self.swapped[seat]
@@ -1365,8 +1366,8 @@ class NumfeudDef(GameDef):
             else ""
         )
         if not outcome.winners:
-            return f"Equal inventories, so nobody wins and each loses their own sum: {sums}{joker}."
-        return f"The smaller inventory sum wins: {sums}{joker}."
+            return f"Equal racks, so nobody wins and each loses their own sum: {sums}{joker}."
+        return f"The smaller rack sum wins: {sums}{joker}."
 
     def missed_deadline(self, *, done: bool = False) -> str:
         """Say what a missed turn deadline does (`done`: did): the player resigns for -50."""

@@ -186,7 +186,7 @@ def test_a_bare_joker_is_told_no_joker_or_asked_what_it_stands_for() -> None:
     with pytest.raises(RuleError) as info:
         play(state, "8G R5 J R7")
     assert info.value.reason is Reason.TILE_NOT_IN_RACK
-    assert str(info.value) == "You have no joker in your inventory. See your tiles with /rack."
+    assert str(info.value) == "You have no joker on your rack. See your tiles with /rack."
     state = rig({}, [["R5", "R7", "J", "B1"], ["Y1"]])
     with pytest.raises(InvalidMove, match=r"^Say what a laid joker stands for, e\.g\. 8H R5 J=R6"):
         play(state, "8G R5 J R7")
@@ -277,11 +277,11 @@ def test_a_lay_must_match_the_board_tiles() -> None:
 @pytest.mark.parametrize(
     ("text", "said"),
     [
-        ("8G R5 R6 R7 R8 R9", "You have no R9 in your inventory."),
-        ("8G R5 R6 R7 R9 R10", "You have no R9, R10 in your inventory."),  # all at once
-        ("H7 R8 R6 R8", "You have only 1 R8 in your inventory."),
-        ("8G R5 R6 R7 J=R8", "You have no joker in your inventory."),
-        ("swap B5 B5", "You have only 1 B5 in your inventory."),
+        ("8G R5 R6 R7 R8 R9", "You have no R9 on your rack."),
+        ("8G R5 R6 R7 R9 R10", "You have no R9, R10 on your rack."),  # all at once
+        ("H7 R8 R6 R8", "You have only 1 R8 on your rack."),
+        ("8G R5 R6 R7 J=R8", "You have no joker on your rack."),
+        ("swap B5 B5", "You have only 1 B5 on your rack."),
     ],
 )
 def test_tiles_not_held_are_named_with_how_many_there_are(text: str, said: str) -> None:
@@ -736,12 +736,12 @@ def test_ending_note_blocked_says_the_smaller_inventory_wins_with_the_sums() -> 
     assert over.outcome.reason == "blocked"
     assert over.scores == (28, -28)
     assert NUMFEUD.ending_note(over, NAMES) == (
-        "The smaller inventory sum wins: alice 12, bob 28 (a joker counts 15)."
+        "The smaller rack sum wins: alice 12, bob 28 (a joker counts 15)."
     )
     low_second = rig(RUN, [["J", "G13"], ["Y2", "B10"]], bag=())
     over = play(play(low_second, "pass"), "pass", 1)
     assert NUMFEUD.ending_note(over, NAMES) == (
-        "The smaller inventory sum wins: bob 12, alice 28 (a joker counts 15)."
+        "The smaller rack sum wins: bob 12, alice 28 (a joker counts 15)."
     )
 
 
@@ -752,7 +752,7 @@ def test_ending_note_blocked_with_equal_sums_says_nobody_wins() -> None:
     assert over.outcome is not None
     assert over.outcome.winners == ()
     assert NUMFEUD.ending_note(over, NAMES) == (
-        "Equal inventories, so nobody wins and each loses their own sum: alice 12, bob 12."
+        "Equal racks, so nobody wins and each loses their own sum: alice 12, bob 12."
     )
 
 
@@ -773,9 +773,9 @@ def test_rules_summary_states_how_to_win_and_the_limits() -> None:
         "13 tiles swapped per game at most",
         "20 tiles at most",
         "lose 50",
-        "the smaller inventory sum wins",
+        "the smaller rack sum wins",
         "Tiles: R B Y G (red, blue, yellow, green) 1–13 and jokers J",
-        "Ranking points: the winner gains the loser's inventory sum (a joker counts 15)",
+        "Ranking points: the winner gains the loser's rack sum (a joker counts 15)",
         "8H R5 R6 R7",
     ):
         assert fact in text

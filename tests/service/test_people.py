@@ -58,7 +58,7 @@ async def test_a_private_chat_has_room_for_bots_only(service) -> None:
     replies = await service.handle(private, ALICE, "/new rummikub bot=easy")
     assert "has started" in replies[1].text
     assert replies[0].text.endswith(
-        "You have other games running here (#1): a bare move goes to the one waiting for you; "
+        "alice also plays #1 here: a bare move goes to the game waiting for its player; "
         "add game=<id> when several are."
     )
     # In a group nothing changes: people are invited and others may join.

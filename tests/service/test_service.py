@@ -161,7 +161,7 @@ async def test_lobby_join_leave_and_start(say, db) -> None:
     assert error_of(start_early)["reason"] == "BAD_PLAYER_COUNT"
     assert error_of(start_early)["message"] == (
         f"Webfeud needs 2 players and game #{game_id} has 1: others can /join game={game_id}, or"
-        " /cancel it and play a bot: /new webfeud bot=easy (or bot=medium, bot=hard)."
+        " /cancel it and play a bot: /new webfeud bot=easy (a medium or hard bot plays stronger)."
     )
     left = await say("alice", "/leave")
     assert events(left, "game_left")
@@ -634,7 +634,7 @@ async def test_a_bare_move_command_is_answered_in_the_notation_of_the_players_ga
     await say("alice", "/new nmbr9 seed=3", chat="shapes")
     await say("alice", "/start", chat="shapes")
     expected = {
-        ("numbers", "/swap"): "Name the tiles to swap from your inventory, e.g. swap R5 B7 J. "
+        ("numbers", "/swap"): "Name the tiles to swap from your rack, e.g. swap R5 B7 J. "
         "Usage: /swap <tiles> [game=<id>]",
         ("numbers", "/play"): "Say what to play, e.g. 8H R5 R6 R7 (across from 8H)",
         # A game without the move says what to do instead, with no usage of that move.
@@ -1173,8 +1173,9 @@ async def test_a_game_started_beside_others_says_how_bare_moves_are_read(say) ->
     await say("alice", "/new smartfeud @erin seed=1")
     replies = await say("alice", "/start game=2")
     [started] = [r for r in replies if r.kind == "game_started"]
+    # Everybody reads the news: it names who has other games, not "you".
     assert started.text.endswith(
-        "You have other games running here (#1): a bare move goes to the one waiting for you; "
+        "alice also plays #1 here: a bare move goes to the game waiting for its player; "
         "add game=<id> when several are."
     )
 

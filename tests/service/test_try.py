@@ -107,7 +107,7 @@ async def test_a_joker_not_held_is_told_as_any_tile_not_held(say, table_rows) ->
         [reply] = await say("alice", line)
         assert (reply.kind, reply.text) == (
             "error",
-            "You have no joker in your inventory. See your tiles with /rack.",
+            "You have no joker on your rack. See your tiles with /rack.",
         ), line
     assert table_rows() == before
     await say("alice", "/new rummikub @bob seed=4")  # alice: K12 K13 …, no joker
