@@ -93,6 +93,7 @@ ROUND_NEWS = frozenset({"game_started", "move_played", "timeout"})
 # `_pass_warning` of a pass that wins the game (Numfeud: the other's full inventory is stuck).
 PASS_WINS = "a pass now ends the game, won by {who}"
 SHOWN_IDS = 8  # game ids listed when a command could mean several games
+MAX_UNSLASHED = 200  # text without a slash longer than this is not read as a move
 # Commands about the player's own move: a bare one means, of several games, the one waiting for
 # them (`_find_game`'s `waiting_first`, here and from a private chat); /resign and /nudge, which
 # end or press a game, ask.
@@ -413,6 +414,32 @@ class Service:
         self._seats: dict[int, tuple[Seat, ...]] = {}
 
     # -- entry points --
+
+    async def unslashed_move(self, chat: ChatRef, user: UserRef, text: str) -> str | None:
+        """Return how to send `text`, typed without a slash, if it is a move of the sender's game.
+
+        "8H QUIZ" in a chat where they play Webfeud: "Commands start with /: send /play 8H QUIZ
+        to play that in game #1." None when no game of theirs here reads it as a move.
+        """
+        person = await self.db.users.get_user_by_platform_id(user.platform, user.user_id)
+        where = await self._chat_by_platform_id(chat.platform, chat.chat_id)
+        if person is None or where is None or not text.strip() or len(text) > MAX_UNSLASHED:
+            return None
+        rows = await self.db.games.list_games(
+            chat_id=where.id, user_id=person.id, statuses=("active",)
+        )
+        for row in await self._still_in(rows, person.id):
+            gdef, state = GAMES[row.game_key], load_state(row)
+            try:
+                gdef.parse_move(text.strip())
+            except GameError:
+                continue
+            command = "/place" if gdef.round_of(state) is not None else "/play"
+            return (
+                f"Commands start with /: send {command} {text.strip()} to play that in game "
+                f"#{row.id}."
+            )
+        return None
 
     async def handle(
         self, chat: ChatRef, user: UserRef, text: str, *, mentioned: Mapping[str, str] | None = None
@@ -2119,7 +2146,10 @@ class Service:
             if view.get("ready"):
                 text += "every meld is valid. /done ends your turn."
             else:
-                text += f"every meld is valid, but it is not a turn yet. {view['not_a_turn']}"
+                # Everybody reads it: the "you" of the refusal is addressed by name.
+                why = view["not_a_turn"]
+                text += f"every meld is valid, but it is not a turn yet. {player}: "
+                text += why[:1].lower() + why[1:]
         else:
             text += "nothing is drafted: the table is as the turn found it."
         replies = [
@@ -2465,13 +2495,13 @@ class Service:
                 f"so you place no more tiles; the others play on. {score}"
             )
         elif tiles:
-            # A placement that fits this display, to copy: the notation alone is abstract.
+            # A placement that fits this display, to copy: the notation alone is abstract. Short
+            # enough that a Telegram alert (200) also holds the private chat's link.
             fits = gdef.some_moves(state, seat_no, limit=1)
-            example = f", e.g. /place {fits[0]}" if fits else ""
+            how = f", e.g. /place {fits[0]}" if fits else ": /place <cell> <rotation>"
             text = (
-                f"Your tile in game #{row.id} (round {round_no} of {rounds}): place your "
-                f"{' '.join(tiles)} with /place <cell> <rotation>{example}; /moves lists more. "
-                f"{score}"
+                f"Your tile in game #{row.id} (round {round_no} of {rounds}): the "
+                f"{' '.join(tiles)}. Place it by cell and turn{how}; /moves lists more. {score}"
             )
         else:
             text = (
@@ -3163,7 +3193,7 @@ class Service:
     async def _cmd_rules(self, ctx: _Ctx, command: Command) -> list[Reply]:
         gdef = GAMES.get(command.text)
         if gdef is None:
-            raise CommandError(f"{no_such_game(command.text)} {usage('rules')}")
+            raise CommandError(no_such_game(command.text))  # it says how /rules is used
         lines = [f"{gdef.title}: {gdef.player_span('–')} players."]
         timeout = gdef.turn_timeout(gdef.parse_options({}))
         if timeout is not None:
@@ -3558,22 +3588,28 @@ def _settle_turn_notices(replies: Sequence[Reply], asker: int | None = None) -> 
 
     A notice of an earlier turn of the same batch is out of date (that turn has passed); those
     of the latest turn all stand (a nudge in NMBR 9 may go to several). The asker sees the
-    answer to their own command (a bot may have moved at once).
+    answer to their own command (a bot may have moved at once). A rack sent before its game
+    ended in the same batch (a bot went out after the move) is dropped too: the end is the news.
     """
     latest: dict[object, object] = {}
+    ended = {reply.event.get("game_id") for reply in replies if reply.kind == "game_over"}
     for reply in replies:
         if reply.kind == "your_turn":
             latest[reply.event.get("game_id")] = reply.event.get("turn")
-    return [
-        reply
-        for reply in replies
-        if reply.kind != "your_turn"
-        or (
+
+    def kept(reply: Reply) -> bool:
+        game_id = reply.event.get("game_id")
+        if reply.kind == "rack":
+            return game_id not in ended
+        if reply.kind != "your_turn":
+            return True
+        return (
             isinstance(reply.to, UserTarget)
             and reply.to.user_id != asker
-            and latest[reply.event.get("game_id")] == reply.event.get("turn")
+            and latest[game_id] == reply.event.get("turn")
         )
-    ]
+
+    return [reply for reply in replies if kept(reply)]
 
 
 def takes(gdef: GameDef, state: GameState | None, command: str) -> bool:

@@ -328,7 +328,7 @@ def private_alert(text: str, link: str) -> str:
     private chat: a rack or a rule is never cut off silently. A rack line too long by itself
     (a Rummikub rack drawn up to 50 tiles) keeps the tiles that fit, whole, and an ellipsis.
     """
-    tail = f"\n\nFor pictures in private, start me: {link}"
+    tail = f"\n\nPictures in private: {link}"  # short: an NMBR 9 tile text and it fit 200
     if len(text) + len(tail) <= ALERT_LIMIT:
         return text + tail
     if len(text) <= ALERT_LIMIT:
@@ -827,9 +827,15 @@ class TelegramFrontEnd:
         message, user = update.effective_message, update.effective_user
         if message is None:
             return
+        answer = PLAIN_TEXT
         if user is not None:
             await self._allow_dm(user)  # writing here means the private chat is open
-        await self._send_text(message.chat.id, PLAIN_TEXT, reply_to=message.message_id)
+            # A move typed without its slash ("8H QUIZ"): say how to send it, not /new.
+            move = await self.service.unslashed_move(
+                self._chat_ref(message.chat), user_ref(user), message.text or ""
+            )
+            answer = move or answer
+        await self._send_text(message.chat.id, answer, reply_to=message.message_id)
 
     async def on_migrate(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Follow a group upgraded to a supergroup: its games, boards and leaderboards move along.
@@ -1175,6 +1181,14 @@ class TelegramFrontEnd:
             else:
                 plan.append(reply)
         notices: dict[tuple[int, int | None, int, str], list[UserTarget]] = {}
+        # "Your turn" mentions of players whose rack (of the same game) is in this batch too:
+        # said in the same message as the rack notice, if one follows (one ping, not two).
+        racked = {
+            (r.event.get("game_id"), r.to.platform_user_id)
+            for r in replies
+            if r.kind == "rack" and isinstance(r.to, UserTarget)
+        }
+        held: dict[tuple[int, int | None, int], list[tuple[UserTarget, str]]] = {}
         wrote: set[int] = set()  # groups a message reached: the bot may write there
         for step in plan:
             to = step[0].to if isinstance(step, list) else step.to
@@ -1193,7 +1207,10 @@ class TelegramFrontEnd:
                 elif isinstance(step.to, ChatTarget):
                     await self._send_chat(step, origin)
                 elif id(step) not in (origin.consumed if origin else set()):
-                    await self._send_private(step, origin, notices)
+                    hold = (step.event.get("game_id"), getattr(step.to, "platform_user_id", ""))
+                    await self._send_private(
+                        step, origin, notices, held if hold in racked else None
+                    )
                 if group is not None:
                     wrote.add(group)
             except Forbidden:
@@ -1225,9 +1242,27 @@ class TelegramFrontEnd:
                         thread,
                     )
                 else:
-                    await self._rack_notice(chat_id, game_id, users, thread)
+                    turns = held.pop((chat_id, thread, game_id), [])
+                    told = [(u, text) for u, text in turns if u in users]
+                    for turn in told:
+                        turns.remove(turn)
+                    if turns:
+                        held[(chat_id, thread, game_id)] = turns
+                    before = "".join(f"{mention(u)}: {html.escape(text)} " for u, text in told)
+                    await self._rack_notice(chat_id, game_id, users, thread, before=before)
             except TelegramError:
                 log.exception("sending the %s notice of game %d failed", about, game_id)
+        for (chat_id, thread, _), turns in held.items():  # no rack notice came: said alone
+            for user, text in turns:
+                try:
+                    await self._send_text(
+                        chat_id,
+                        f"{mention(user)}: {html.escape(text)}",
+                        html_mode=True,
+                        thread=thread,
+                    )
+                except TelegramError:
+                    log.exception("sending a your_turn mention failed")
 
     async def _after_group_secret(
         self, replies: Sequence[Reply], news: Reply, command: str, what: str, origin: Origin
@@ -1466,8 +1501,13 @@ class TelegramFrontEnd:
         reply: Reply,
         origin: Origin | None,
         notices: dict[tuple[int, int | None, int, str], list[UserTarget]],
+        held: dict[tuple[int, int | None, int], list[tuple[UserTarget, str]]] | None = None,
     ) -> None:
-        """Send a reply meant for one user: here if private, else by DM, else a safe fallback."""
+        """Send a reply meant for one user: here if private, else by DM, else a safe fallback.
+
+        `held`: a "your turn" that would be a group mention waits there instead, to go out with
+        the rack notice of the same batch (`deliver`).
+        """
         user = reply.to
         assert isinstance(user, UserTarget)
         here = origin is not None and origin.user_id == int(user.platform_user_id)
@@ -1538,6 +1578,11 @@ class TelegramFrontEnd:
                 key = (chat_id, thread, game_id, f"{ROUND}{round_no}")
                 notices.setdefault(key, []).append(user)
             return
+        if held is not None and reply.kind == "your_turn":
+            held.setdefault((chat_id, thread, int(reply.event["game_id"])), []).append(
+                (user, reply.here)
+            )
+            return
         await self._send_text(
             chat_id, f"{mention(user)}: {html.escape(reply.here)}", html_mode=True, thread=thread
         )
@@ -1561,11 +1606,18 @@ class TelegramFrontEnd:
         return None
 
     async def _rack_notice(
-        self, chat_id: int, game_id: int, users: Sequence[UserTarget], thread: int | None = None
+        self,
+        chat_id: int,
+        game_id: int,
+        users: Sequence[UserTarget],
+        thread: int | None = None,
+        *,
+        before: str = "",
     ) -> None:
         """Tell players who have not started the bot how to see their tiles (not the tiles).
 
         A finished game's board has no buttons left: then only the private chat is offered.
+        `before` (HTML) opens the message: the "your turn" of one of them, said with it.
         """
         row = await self.db.games.get_game(game_id)
         going = row is not None and row.status == "active"
@@ -1577,6 +1629,7 @@ class TelegramFrontEnd:
             f"I cannot send you your tiles privately yet. {how} a private chat with me and I "
             "will send them there.",
             thread,
+            before=before,
         )
 
     async def _placed_notice(
@@ -1600,12 +1653,17 @@ class TelegramFrontEnd:
         link: str,
         text: str,
         thread: int | None = None,
+        *,
+        before: str = "",
     ) -> None:
-        """Mention `users` in the group (topic `thread`) with `text` and a private chat button."""
+        """Mention `users` in the group (topic `thread`) with `text` and a private chat button.
+
+        `before` (HTML) comes first in the same message.
+        """
         names = ", ".join(mention(u) for u in users)
         markup = InlineKeyboardMarkup([[InlineKeyboardButton(OPEN_PRIVATE, url=link)]])
         await self._send_text(
-            chat_id, f"{names}: {text}", markup=markup, html_mode=True, thread=thread
+            chat_id, f"{before}{names}: {text}", markup=markup, html_mode=True, thread=thread
         )
 
     async def _ask_privately(

@@ -104,13 +104,14 @@ NOTATION_HELP = (
     "Play a word: 8H QUIZ (across) or H8 QUIZ (down), the whole word with board letters; "
     "lower case = blank (all lower case: your own tiles first). "
     "Take a board tile and lay it again: 8H QUIZ take G7. "
-    "Also: swap AEQ?, pass, resign, quit."
+    "Also: swap AEQ?, pass, resign; in a game of 3 or 4 once a player has left, quit."
 )
 
-# The short form unreadable text is answered with (a whole message fits a Telegram alert).
+# The short form unreadable text is answered with (a whole message fits a Telegram alert); it
+# leaves out quit, which only a game of 3 or 4 takes, once a player has left.
 USAGE = (
     "8H QUIZ (across) or H8 QUIZ (down); 8H QUIZ take G7 lays a board tile again; also "
-    "swap AEQ?, pass, resign, quit."
+    "swap AEQ?, pass, resign."
 )
 
 SMARTFEUD = WordGameDef(

@@ -202,12 +202,15 @@ def test_extra_blank_is_lost_on_a_pass_or_swap_and_cannot_be_swapped(text: str) 
 
 
 def test_unreadable_moves_are_answered_with_smartfeuds_own_notation() -> None:
-    """SmartFeud's answers name take and quit; two takes, or a ? in a word, say what is wrong."""
+    """SmartFeud's answers name take (not quit: rare, and refused in every game of two); two
+    takes, or a ? in a word, say what is wrong; /rules says when quit is taken.
+    """
     with pytest.raises(InvalidMove) as bare:
         SMARTFEUD.parse_move("")
-    assert "8H QUIZ take G7 lays a board tile again; also swap AEQ?, pass, resign, quit." in str(
-        bare.value
+    assert str(bare.value).endswith(
+        "8H QUIZ take G7 lays a board tile again; also swap AEQ?, pass, resign."
     )
+    assert "in a game of 3 or 4 once a player has left, quit." in SMARTFEUD.notation_help()
     with pytest.raises(InvalidMove, match=r"^A move is a square and a word: .*take G7"):
         SMARTFEUD.parse_move("15G XI take G 14")
     with pytest.raises(InvalidMove, match=r"^Take one board tile a turn: 8H QUIZ take G7"):

@@ -86,9 +86,12 @@ async def test_steps_update_a_draft_and_done_names_the_invalid_meld(
     valid = only(await say("alice", "/play 1+R1"), "draft")
     low = only(await say("alice", "/done"), "error")
     assert low.event["reason"] == Reason.INITIAL_MELD_TOO_LOW
-    # The draft already said so: valid melds, but not a turn until /done would take it.
+    # The draft already said so: valid melds, but not a turn until /done would take it; the
+    # group reads it, so the "your" is addressed to alice by name.
+    assert low.text.startswith("Your initial meld is worth ")
     assert valid.text == (
-        "#1 alice (draft): 1+R1 — every meld is valid, but it is not a turn yet. " + low.text
+        "#1 alice (draft): 1+R1 — every meld is valid, but it is not a turn yet. alice: y"
+        + low.text[1:]
     )
     # The reply reads it from the view, which ran /done once for its "ready": no second run.
     assert (valid.event["view"]["ready"], valid.event["view"]["not_a_turn"]) == (False, low.text)

@@ -310,7 +310,7 @@ BAD_INPUT = [
     ("carol", "/cancel game={game}", "NOT_ALLOWED", "started with other players; only a chat"),
     ("alice", "/join", "ALREADY_STARTED", "/new starts another"),
     ("alice", "/leave", "ALREADY_STARTED", "/resign"),
-    ("alice", "/rules chess", "BAD_COMMAND", "Usage: /rules"),
+    ("alice", "/rules chess", "BAD_COMMAND", "/rules <game> explains one"),
 ]
 
 

@@ -94,7 +94,7 @@ def test_a_private_alert_drops_the_link_before_any_of_the_text() -> None:
     """The link goes along if it fits, else the whole text alone, else whole lines and a pointer."""
     link = "t.me/feudbot?start=g1"
     assert private_alert("Your rack: A B", link) == (
-        "Your rack: A B\n\nFor pictures in private, start me: t.me/feudbot?start=g1"
+        "Your rack: A B\n\nPictures in private: t.me/feudbot?start=g1"
     )
     text = "Your rack: A B\n" + "r" * 180
     assert private_alert(text, link) == text
