@@ -31,32 +31,30 @@ async def test_other_games_note_is_not_told_to_the_whole_channel(harness):
     assert not any("You have other games" in text for text in public), public
 
 
-async def test_a_move_in_the_wrong_channel_points_to_the_games_channel(harness):
-    """Bob's only game is in #other: /play in #games says where it is, not "Start one"."""
-    fake = harness.fake
-    other = fake.add_channel("other")
-    inter = fake.build_slash(
+async def game_in_other_channel(harness) -> None:
+    """Start game #1, Webfeud of alice and bob, in a channel #other beside #games."""
+    other = harness.fake.add_channel("other")
+    await harness.slash(
         harness.alice, "new", in_channel=other, game="webfeud", player=str(harness.bob)
     )
-    await harness._run(inter)
+
+
+async def test_a_move_in_the_wrong_channel_points_to_the_games_channel(harness):
+    """Bob's only game is in #other: /play in #games says where it is, not "Start one"."""
+    await game_in_other_channel(harness)
     inter = await harness.slash(harness.bob, "play", move="8H QUIZ")
-    msg = private(harness, inter)
-    assert "Start one with /new" not in msg.text, msg.text
-    assert "#other" in msg.text, msg.text
+    assert private(harness, inter).text == (
+        "You have no game in this chat: your game #1 (Webfeud) is played in #other; send "
+        "/play there."
+    )
 
 
 async def test_games_names_the_channel_of_games_elsewhere(harness):
     """/games names the channel of each of your games elsewhere ("#1 Webfeud in #other: …")."""
-    fake = harness.fake
-    other = fake.add_channel("other")
-    inter = fake.build_slash(
-        harness.alice, "new", in_channel=other, game="webfeud", player=str(harness.bob)
-    )
-    await harness._run(inter)
+    await game_in_other_channel(harness)
     inter = await harness.slash(harness.bob, "games")
-    msg = private(harness, inter)
-    assert "#1 Webfeud" in msg.text
-    assert "#other" in msg.text, msg.text
+    text = private(harness, inter).text
+    assert "Your games in other chats:\n#1 Webfeud in #other: alice 0, bob 0" in text, text
 
 
 async def test_game_autocomplete_shows_no_raw_status_names(harness):
