@@ -744,6 +744,33 @@ class Service:
         self._forget_chat(platform, old_chat_id)
         return moved
 
+    async def chat_gone(self, platform: str, platform_chat_id: str) -> list[Reply]:
+        """Cancel the games of a chat that was deleted (a Discord channel); tell their players.
+
+        Nobody can play, resign or see them any more: cancelled, they count for nobody, and no
+        deadline runs on to lose them on time. Each person seated hears it privately. Nothing
+        when the chat had no game going on (or was never seen).
+        """
+        chat = await self._chat_by_platform_id(platform, platform_chat_id)
+        if chat is None:
+            return []
+        replies = []
+        rows = await self.db.games.list_games(chat_id=chat.id, statuses=("lobby", "active"))
+        for row in rows:
+            async with self._lock(row.id):
+                row = await self._reload(row)
+                table = await self._table(row)
+                if not await self.db.games.cancel_game(row.id, row.version, now=self.clock()):
+                    continue  # it ended meanwhile
+            people = {user.id: user for user in table.users if user is not None}
+            text = (
+                f"{_chat_named(chat)} was deleted, so {_game_named(table)} was cancelled: it can "
+                "no longer be played, and counts for nobody."
+            )
+            event = {"type": "game_cancelled", "game_id": row.id, "by": None, "why": "chat gone"}
+            replies += [Reply(_user_target(user), text, event=event) for user in people.values()]
+        return replies
+
     async def chat_away(
         self, platform: str, platform_chat_id: str, away: bool, *, muted: bool = False
     ) -> list[Reply]:
@@ -1769,10 +1796,12 @@ class Service:
         limit = GAMES[row.game_key].turn_timeout(game_options(row))
         if limit is not None:
             grace = min(grace, limit / LATE_MOVE_SHARE)
-        if self.clock() - row.updated_at > grace:
+        now = self.clock()
+        # A stamp in the future (the machine's clock was set back since) is not "a moment ago".
+        if not timedelta(0) <= now - row.updated_at <= grace:
             return False  # nothing happened in the game lately, no timeout either
         for move in await self.db.games.moves(row.id, seat_no=seat_no, last=1):
-            late = move.notation == "timeout" and self.clock() - move.created_at <= grace
+            late = move.notation == "timeout" and timedelta(0) <= now - move.created_at <= grace
             if late and await self._told_late(row.id, seat_no, move.seq):
                 return True
         return False

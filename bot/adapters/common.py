@@ -191,18 +191,31 @@ def last_image_number(folder: Path) -> int:
     return max((int(n) for n in numbers if n.isascii() and n.isdigit()), default=0)
 
 
-def save_images(reply: Reply, folder: Path, counter: int) -> list[Path]:
-    """Write a reply's images as numbered PNG files in `folder`; return their paths."""
-    paths: list[Path] = []
+def save_images(reply: Reply, folder: Path, counter: int) -> tuple[list[Path], int]:
+    """Write a reply's images as PNG files numbered `counter` in `folder`: their paths, number.
+
+    A file is never overwritten: when another run on the same folder took the number (two
+    consoles at once), the reply takes the next number free, so that a path printed once
+    always shows what it showed.
+    """
     if not reply.images:
-        return paths
+        return [], counter
     folder.mkdir(parents=True, exist_ok=True)
-    for n, image in enumerate(reply.images):
-        name = image_name(image, f"image-{n}.png")
-        path = folder / f"{counter:05d}-{n}-{name}"
-        path.write_bytes(image_bytes(image))
-        paths.append(path)
-    return paths
+    while True:
+        paths: list[Path] = []
+        try:
+            for n, image in enumerate(reply.images):
+                name = image_name(image, f"image-{n}.png")
+                path = folder / f"{counter:05d}-{n}-{name}"
+                with path.open("xb") as file:
+                    paths.append(path)
+                    file.write(image_bytes(image))
+        except FileExistsError:
+            for written in paths:
+                written.unlink(missing_ok=True)
+            counter = max(counter, last_image_number(folder)) + 1
+            continue
+        return paths, counter
 
 
 def reply_json(reply: Reply, images: list[Path]) -> str:

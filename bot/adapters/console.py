@@ -196,7 +196,8 @@ class Console:
         if self._images_off or not reply.images:
             return []
         try:
-            return save_images(reply, self.image_dir, self._count)
+            paths, self._count = save_images(reply, self.image_dir, self._count)
+            return paths
         except OSError as error:
             self._images_off = True
             why = (

@@ -105,6 +105,7 @@ _NOT_A_HEADING = re.compile(r"^\\(#{1,3})(?=[^\s#])", re.MULTILINE)
 # permission the bot lacks there (e.g. Attach Files, which a post needs and an answer does not).
 MISSING_ACCESS = 50001
 MISSING_PERMISSIONS = 50013
+UNKNOWN_CHANNEL = 10003
 
 STALE = (
     "That button belongs to an earlier turn of game #{game}; nothing was changed. "
@@ -693,6 +694,14 @@ class FeudBot(commands.Bot):
             replies += await self.service.chat_away(PLATFORM, str(channel.id), True)
         await self.send_replies(replies)
 
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        """A channel was deleted: its games can never be played again; cancel them, tell why."""
+        await self.send_replies(await self.service.chat_gone(PLATFORM, str(channel.id)))
+
+    async def on_thread_delete(self, thread: discord.Thread) -> None:
+        """A thread was deleted: as a channel (`on_guild_channel_delete`)."""
+        await self.send_replies(await self.service.chat_gone(PLATFORM, str(thread.id)))
+
     async def on_guild_join(self, guild: discord.Guild) -> None:
         """A server added the bot: a short welcome; the games held in its channels go on."""
         await self._welcome(guild)
@@ -1089,13 +1098,19 @@ class FeudBot(commands.Bot):
                     await self._refused_in(int(reply.to.platform_chat_id), error)
 
     async def _refused_in(self, channel_id: int, error: discord.HTTPException) -> None:
-        """After a refused post: out of the channel's server (403 Missing Access), hold its games.
+        """After a refused post: hold the games of a server left, cancel those of a deleted channel.
 
-        That is how a removal is learnt that happened while the bot was not running (the
+        Out of the channel's server (403 Missing Access), its games are held; the channel
+        deleted (404 Unknown Channel), they are cancelled (`Service.chat_gone`). That is how a
+        removal is learnt that happened while the bot was not running (the
         gateway does not replay it; the server is not among those it sees). A channel of a
         server it is in, refused for want of a permission (View Channel), holds nothing: its
         slash commands still work, and their answers show the games.
         """
+        if isinstance(error, discord.NotFound) and error.code == UNKNOWN_CHANNEL:
+            # Deleted while the bot was not running (the gateway does not replay it).
+            await self.send_replies(await self.service.chat_gone(PLATFORM, str(channel_id)))
+            return
         refused = isinstance(error, discord.Forbidden) and error.code == MISSING_ACCESS
         if refused and not self._sees(channel_id):
             await self.send_replies(await self.service.chat_away(PLATFORM, str(channel_id), True))

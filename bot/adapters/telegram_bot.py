@@ -52,7 +52,14 @@ from telegram import (
 from telegram import Chat as TgChat
 from telegram import User as TgUser
 from telegram.constants import ChatMemberStatus, ChatType, MessageEntityType, ParseMode
-from telegram.error import BadRequest, Forbidden, InvalidToken, NetworkError, TelegramError
+from telegram.error import (
+    BadRequest,
+    ChatMigrated,
+    Forbidden,
+    InvalidToken,
+    NetworkError,
+    TelegramError,
+)
 from telegram.ext import (
     AIORateLimiter,
     Application,
@@ -852,6 +859,10 @@ class TelegramFrontEnd:
             old, new = message.migrate_from_chat_id, message.chat.id
         else:
             return
+        await self._migrated(old, new)
+
+    async def _migrated(self, old: int, new: int) -> None:
+        """Move group `old`'s games, boards and leaderboards to supergroup `new`."""
         self._moved[old] = new
         await self.boards.forget_chat(PLATFORM, str(old))  # the next update posts a board
         moved = await self.service.move_chat(PLATFORM, str(old), str(new))
@@ -1194,24 +1205,17 @@ class TelegramFrontEnd:
             to = step[0].to if isinstance(step, list) else step.to
             group = _group_id(to)
             try:
-                if isinstance(step, list):
-                    await self._update_board(step)
-                    for reply in step:
-                        if reply.kind == "timeout":
-                            await self._timeout_notice(reply)
-                elif origin is not None and origin.routed and step.kind in ANSWER_KINDS:
-                    # /board typed privately about a group's game: the answer comes here, not
-                    # a new board message in the group.
-                    await self._send_to(origin.chat_id, step)
-                    group = None
-                elif isinstance(step.to, ChatTarget):
-                    await self._send_chat(step, origin)
-                elif id(step) not in (origin.consumed if origin else set()):
-                    hold = (step.event.get("game_id"), getattr(step.to, "platform_user_id", ""))
-                    await self._send_private(
-                        step, origin, notices, held if hold in racked else None
-                    )
-                if group is not None:
+                try:
+                    reached = await self._deliver_step(step, origin, notices, held, racked)
+                except ChatMigrated as error:
+                    if group is None:
+                        raise
+                    # The group became a supergroup while the bot did not see it (down for
+                    # long): the refusal names the new chat; its games follow, and this goes.
+                    await self._migrated(group, int(error.new_chat_id))
+                    group = int(error.new_chat_id)
+                    reached = await self._deliver_step(step, origin, notices, held, racked)
+                if group is not None and reached:
                     wrote.add(group)
             except Forbidden:
                 log.warning("Telegram refused a message (the bot was removed or blocked)")
@@ -1263,6 +1267,32 @@ class TelegramFrontEnd:
                     )
                 except TelegramError:
                     log.exception("sending a your_turn mention failed")
+
+    async def _deliver_step(
+        self,
+        step: Reply | list[Reply],
+        origin: Origin | None,
+        notices: dict[tuple[int, int | None, int, str], list[UserTarget]],
+        held: dict[tuple[int, int | None, int], list[tuple[UserTarget, str]]],
+        racked: set[tuple[object, str]],
+    ) -> bool:
+        """Send one step of `deliver`'s plan; return False when it went elsewhere than its group."""
+        if isinstance(step, list):
+            await self._update_board(step)
+            for reply in step:
+                if reply.kind == "timeout":
+                    await self._timeout_notice(reply)
+        elif origin is not None and origin.routed and step.kind in ANSWER_KINDS:
+            # /board typed privately about a group's game: the answer comes here, not a new
+            # board message in the group.
+            await self._send_to(origin.chat_id, step)
+            return False
+        elif isinstance(step.to, ChatTarget):
+            await self._send_chat(step, origin)
+        elif id(step) not in (origin.consumed if origin else set()):
+            hold = (step.event.get("game_id"), getattr(step.to, "platform_user_id", ""))
+            await self._send_private(step, origin, notices, held if hold in racked else None)
+        return True
 
     async def _after_group_secret(
         self, replies: Sequence[Reply], news: Reply, command: str, what: str, origin: Origin
@@ -1776,8 +1806,7 @@ class TelegramFrontEnd:
                 thread,
                 functools.partial(
                     bot.send_message,
-                    chat_id,
-                    part,
+                    text=part,
                     parse_mode=ParseMode.HTML if html_mode else None,
                     reply_markup=markup if last else None,
                     reply_parameters=(
@@ -1798,12 +1827,25 @@ class TelegramFrontEnd:
         A forum topic can be deleted (or closed) while a game lives in it: Telegram then
         answers "message thread not found" (or TOPIC_CLOSED). The message is not lost: it is
         sent again without the topic, and the topic is not tried again until a restart.
+        `send` takes the chat as ``chat_id``: a group that became a supergroup while the bot
+        did not see it (down for long) is refused with the new id, where it is sent again and
+        the group's games follow (`_migrated`).
         """
+        try:
+            return await self._in_live_topic(chat_id, thread, send)
+        except ChatMigrated as error:
+            new = int(error.new_chat_id)
+            await self._migrated(chat_id, new)
+            return await self._in_live_topic(new, thread, send)
+
+    async def _in_live_topic(
+        self, chat_id: int, thread: int | None, send: Callable[..., Awaitable[Message]]
+    ) -> Message:
         thread = self._live_topic(chat_id, thread)
         if thread is None:
-            return await send()
+            return await send(chat_id=chat_id)
         try:
-            return await send(message_thread_id=thread)
+            return await send(chat_id=chat_id, message_thread_id=thread)
         except BadRequest as error:
             if not thread_gone(error):
                 raise
@@ -1818,7 +1860,7 @@ class TelegramFrontEnd:
                 chat = await self.db.chats.get_chat_by_platform_id(PLATFORM, str(chat_id))
                 if chat is not None:  # for good: its games' news goes to General, restarted too
                     await self.db.games.leave_thread(chat.id, thread)
-            return await send()
+            return await send(chat_id=chat_id)
 
     async def _send_photo(
         self,
@@ -1878,8 +1920,7 @@ class TelegramFrontEnd:
             thread,
             functools.partial(
                 bot.send_photo,
-                chat_id,
-                image_bytes(image),
+                photo=image_bytes(image),
                 caption=None if long_text or not caption else caption,
                 filename=image_name(image, "image.png"),
                 reply_markup=markup,

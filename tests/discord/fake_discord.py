@@ -257,6 +257,16 @@ class FakeDiscord:
         self.channels[cid] = name
         return cid
 
+    async def delete_channel(self, channel_id: int, *, tell: bool = True) -> None:
+        """Delete a channel: 404 Unknown Channel from then on; CHANNEL_DELETE unless not `tell`.
+
+        (Not told: deleted while the bot was not connected; the gateway does not replay it.)
+        """
+        payload = self._channel_payload(channel_id)
+        del self.channels[channel_id]
+        if tell:
+            await self.dispatch("CHANNEL_DELETE", payload)
+
     def _channel_payload(self, channel_id: int | None = None) -> dict[str, Any]:
         cid = self.channel_id if channel_id is None else channel_id
         return {

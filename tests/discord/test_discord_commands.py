@@ -857,3 +857,42 @@ async def test_without_attach_files_a_rummikub_timeout_shows_no_rack(fake, db):
         assert any(m.text.startswith("```\n") for m in posted)
         h.assert_racks_private()
         assert [e for e in fake.errors if "50013" not in e] == []
+
+
+async def test_a_deleted_channel_cancels_its_games_and_tells_their_players(fake, db) -> None:
+    """#games is deleted: its game can never be played again; cancelled, no loss on time, DMs."""
+    async with clocked(fake, db) as (h, start):
+        await h.slash(h.alice, "notify", dm=True)
+        await h.slash(h.alice, "new", game="webfeud", player=str(h.bob))
+        told = asyncio.ensure_future(
+            fake.wait_message(lambda m: m in fake.dms_to(h.alice) and "was deleted" in m.text)
+        )
+        await fake.delete_channel(fake.channel_id)
+        dm = await asyncio.wait_for(told, 10)
+        assert dm.text == (
+            "#games was deleted, so game #1 (Webfeud in #games) was cancelled: it can no longer "
+            "be played, and counts for nobody."
+        )
+        row = await db.games.get_game(1)
+        assert row is not None
+        assert row.status == "cancelled"
+        assert await db.deadlines.pending_deadlines(1) == []
+        assert h.bot is not None
+        assert h.bot.dispatcher is not None
+        await h.bot.dispatcher.run_due(now=start + timedelta(days=9))
+        assert await db.results.leaderboard(chat_id=None, game_key=None, limit=10) == []
+
+
+async def test_a_channel_deleted_while_the_bot_was_down_is_learnt_from_its_refusal(
+    fake, db
+) -> None:
+    """Deleted unseen: the first post there (a reminder) gets 404 Unknown Channel: cancelled."""
+    async with clocked(fake, db) as (h, start):
+        await h.slash(h.alice, "new", game="webfeud", player=str(h.bob))  # alice to move
+        await fake.delete_channel(fake.channel_id, tell=False)
+        assert h.bot is not None
+        assert h.bot.dispatcher is not None
+        await h.bot.dispatcher.run_due(now=start + timedelta(hours=48, seconds=1))
+        row = await db.games.get_game(1)
+        assert row is not None
+        assert row.status == "cancelled"  # not lost on time days later, unseen
