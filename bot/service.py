@@ -94,6 +94,8 @@ ROUND_NEWS = frozenset({"game_started", "move_played", "timeout"})
 PASS_WINS = "a pass now ends the game, won by {who}"
 SHOWN_IDS = 8  # game ids listed when a command could mean several games
 MAX_UNSLASHED = 200  # text without a slash longer than this is not read as a move
+# Reads of a game a move is tried on while another process keeps changing it (`_play`).
+COMMIT_TRIES = 3
 # Commands about the player's own move: a bare one means, of several games, the one waiting for
 # them (`_find_game`'s `waiting_first`, here and from a private chat); /resign and /nudge, which
 # end or press a game, ask.
@@ -1589,77 +1591,87 @@ class Service:
                 f"Your time ran out in game #{lost}, which ended the game, before this arrived; "
                 f"nothing was played (see /board game={lost}).",
             ) from None
-        async with self._lock(arrival.id):
-            row = await self._reload(arrival)
-            table = await self._table(row)
-            seat_no = table.seat_of(ctx.user.id)
-            if seat_no is None:
-                raise _not_playing(row.id)
-            moved = row.version != arrival.version and _moved_since(arrival, table.state, seat_no)
-            waiting = table.state is not None and seat_no in table.state.waiting_for()
-            if resigning:  # allowed on any turn: nothing came too late
-                moved, waiting = False, True
-            if (
-                (moved or not waiting)
-                and await self._ran_out(row.id, seat_no)
-                and await self._first_late_move(row, seat_no)  # told once: then the usual word
-            ):
-                raise ServiceError(
-                    "TIME_RAN_OUT",
-                    f"Your time ran out in game #{row.id} before this arrived; nothing was "
-                    "played (see /board).",
+        for _ in range(COMMIT_TRIES):
+            async with self._lock(arrival.id):
+                row = await self._reload(arrival)
+                table = await self._table(row)
+                seat_no = table.seat_of(ctx.user.id)
+                if seat_no is None:
+                    raise _not_playing(row.id)
+                moved = row.version != arrival.version and _moved_since(
+                    arrival, table.state, seat_no
                 )
-            if waiting and not resigning and await self._overdue(table, seat_no):
-                # The deadline passed and nothing applied it yet (a restart's first moments, a
-                # move a hair late): it is applied now, as the dispatcher would, and the move
-                # is late; the player's next move plays (told once, as `_first_late_move`).
-                assert table.state is not None
-                told = await self._time_out(table, table.state, seat_no)
-                for timeout in await self.db.games.moves(row.id, seat_no=seat_no, last=1):
-                    await self._told_late(row.id, seat_no, timeout.seq)
-                late = ServiceError(
-                    "TIME_RAN_OUT",
-                    f"Your time ran out in game #{row.id} before this arrived "
-                    f"({table.gdef.missed_deadline(done=True)}); what you sent was not played "
-                    "(see /board).",
-                )
-                return [self._error(ctx, late), *told]
-            if waiting and not resigning and await self._first_late_move(row, seat_no):
-                again = (
-                    "The next round's tile is yours to place now (/moves)."
-                    if table.state is not None and table.gdef.round_of(table.state) is not None
-                    else "It is your move again: send it again to play it now."
-                )
-                raise ServiceError(
-                    "TIME_RAN_OUT",
-                    f"Your time ran out in game #{row.id} before this arrived "
-                    f"({table.gdef.missed_deadline(done=True)}); what you sent was not played. "
-                    + again,
-                )
-            if moved:
-                raise _already_played(row.id)
-            if resigning and row.status == "lobby":
-                raise _not_started(row.id, leaving=True)
-            if row.status != "active" or table.state is None:
-                raise _not_in_status(row)
-            if seat_no not in table.gdef.seats_in_game(table.state):
-                raise _out_of(row.id)  # resigned, or out on passes: the same words everywhere
-            if rounds_only and table.gdef.round_of(table.state) is None:
-                raise _place_elsewhere(table.gdef)
-            move = await self._assisted(table, seat_no, table.gdef.parse_move(text))
-            state = self._apply(table, table.state, seat_no, move, "wait for it.")
-            if table.gdef.draft_step(table.state, state):
-                return await self._commit_draft(table, state, seat_no, move)
-            replies = await self._commit(table, state, seat_no, move, "move")
-            table = replace(table, row=_advanced(table.row, state), state=state)
-            replies = await self._with_bots(table, state, replies)
-            if table.chat.away_since is not None:  # played privately while the bot is out
-                unseen = (
-                    f"I cannot write in {_chat_named(table.chat)} now, so the group does not see "
-                    "this move; the game's clock stands still until I can again."
-                )
-                replies.append(Reply(ctx.to_user, unseen, event={"type": "chat_away"}))
-            return replies
+                waiting = table.state is not None and seat_no in table.state.waiting_for()
+                if resigning:  # allowed on any turn: nothing came too late
+                    moved, waiting = False, True
+                if (
+                    (moved or not waiting)
+                    and await self._ran_out(row.id, seat_no)
+                    and await self._first_late_move(row, seat_no)  # told once: then the usual word
+                ):
+                    raise ServiceError(
+                        "TIME_RAN_OUT",
+                        f"Your time ran out in game #{row.id} before this arrived; nothing was "
+                        "played (see /board).",
+                    )
+                if waiting and not resigning and await self._overdue(table, seat_no):
+                    # The deadline passed and nothing applied it yet (a restart's first moments, a
+                    # move a hair late): it is applied now, as the dispatcher would, and the move
+                    # is late; the player's next move plays (told once, as `_first_late_move`).
+                    assert table.state is not None
+                    told = await self._time_out(table, table.state, seat_no)
+                    for timeout in await self.db.games.moves(row.id, seat_no=seat_no, last=1):
+                        await self._told_late(row.id, seat_no, timeout.seq)
+                    late = ServiceError(
+                        "TIME_RAN_OUT",
+                        f"Your time ran out in game #{row.id} before this arrived "
+                        f"({table.gdef.missed_deadline(done=True)}); what you sent was not played "
+                        "(see /board).",
+                    )
+                    return [self._error(ctx, late), *told]
+                if waiting and not resigning and await self._first_late_move(row, seat_no):
+                    again = (
+                        "The next round's tile is yours to place now (/moves)."
+                        if table.state is not None and table.gdef.round_of(table.state) is not None
+                        else "It is your move again: send it again to play it now."
+                    )
+                    raise ServiceError(
+                        "TIME_RAN_OUT",
+                        f"Your time ran out in game #{row.id} before this arrived "
+                        f"({table.gdef.missed_deadline(done=True)}); what you sent was not played. "
+                        + again,
+                    )
+                if moved:
+                    raise _already_played(row.id)
+                if resigning and row.status == "lobby":
+                    raise _not_started(row.id, leaving=True)
+                if row.status != "active" or table.state is None:
+                    raise _not_in_status(row)
+                if seat_no not in table.gdef.seats_in_game(table.state):
+                    raise _out_of(row.id)  # resigned, or out on passes: the same words everywhere
+                if rounds_only and table.gdef.round_of(table.state) is None:
+                    raise _place_elsewhere(table.gdef)
+                move = await self._assisted(table, seat_no, table.gdef.parse_move(text))
+                state = self._apply(table, table.state, seat_no, move, "wait for it.")
+                try:
+                    if table.gdef.draft_step(table.state, state):
+                        return await self._commit_draft(table, state, seat_no, move)
+                    replies = await self._commit(table, state, seat_no, move, "move")
+                except _StaleGame:
+                    # Another process (a second bot or console on the same file) changed the
+                    # game since it was read: read it again; the move may still stand (NMBR 9's
+                    # placements at once, a resignation out of turn).
+                    continue
+                table = replace(table, row=_advanced(table.row, state), state=state)
+                replies = await self._with_bots(table, state, replies)
+                if table.chat.away_since is not None:  # played privately while the bot is out
+                    unseen = (
+                        f"I cannot write in {_chat_named(table.chat)} now, so the group does not "
+                        "see this move; the game's clock stands still until I can again."
+                    )
+                    replies.append(Reply(ctx.to_user, unseen, event={"type": "chat_away"}))
+                return replies
+        raise _already_played(arrival.id)  # changed elsewhere each time it was tried
 
     async def _waits_for(self, row: GameRow, user_id: int) -> bool:
         """Return whether running game `row` waits for `user_id` to move (or place)."""
@@ -1883,7 +1895,7 @@ class Service:
             keep_deadlines=keep,
         )
         if not ok:
-            raise _already_played(row.id)
+            raise _StaleGame(row.id)
         table = replace(table, row=_advanced(row, state), state=state)
         if table.gdef.round_of(state) is not None:
             return await self._round_replies(table, before, state, seat_no, kind, board_before)
@@ -2153,7 +2165,7 @@ class Service:
             keep_deadlines=True,
         )
         if not ok:
-            raise _already_played(row.id)
+            raise _StaleGame(row.id)
         table = replace(table, row=_advanced(row, state), state=state)
         view = _public_view(state)
         invalid = [
@@ -3751,6 +3763,14 @@ def _already_played(game_id: int) -> ServiceError:
     return ServiceError(
         "ALREADY_PLAYED", f"That turn was already played in game #{game_id}; nothing was changed."
     )
+
+
+class _StaleGame(ServiceError):
+    """A move's commit found the game changed since it was read (by another process)."""
+
+    def __init__(self, game_id: int) -> None:
+        error = _already_played(game_id)
+        super().__init__(error.reason, error.message)
 
 
 def _told_apart(names: Sequence[str]) -> tuple[str, ...]:

@@ -17,9 +17,10 @@ from pathlib import Path
 import pytest
 
 from bot.adapters.console import run_console
+from bot.ai import choose_move
 from bot.reminders import Dispatcher
 from bot.replies import Reply
-from bot.service import CONSOLE, ChatRef, Service, UserRef, utcnow
+from bot.service import CONSOLE, ChatRef, Service, UserRef, load_state, utcnow
 from storage import Database
 
 pytestmark = pytest.mark.timeout(60)
@@ -48,6 +49,64 @@ def person(name: str) -> UserRef:
 
 async def _discard(replies: list[Reply]) -> None:
     return None
+
+
+async def test_nmbr9_placements_sent_through_two_processes_at_once_both_count(
+    tmp_path: Path,
+) -> None:
+    """Two processes on one file (two consoles, or an old and a new bot during a deploy): alice
+    and bob place their round-1 tiles at the same moment, each through one process.
+
+    NMBR 9 lets everyone place at once, so both placements are legal. Before: bob's was refused
+    with "That turn was already played in game #1; nothing was changed." — he never played; he
+    believed his tile placed, and the round then waited for him (and timed him out). The move
+    whose commit finds the game changed elsewhere is now tried again on the game as it is.
+    """
+    path = tmp_path / "two.sqlite3"
+    first, second = await Database.open(path), await Database.open(path)
+    clock = Clock(START)
+    try:
+        one = Service(first, clock=clock, render=False, allow_seed=True)
+        two = Service(second, clock=clock, render=False, allow_seed=True)
+        await one.handle(ROOM, person("alice"), "/new nmbr9 @bob seed=3")
+        await one.handle(ROOM, person("alice"), "/start")
+        state = load_state(await first.games.get_game(1))  # type: ignore[arg-type]
+        alice_tile = str(choose_move(state, 0, "easy", 1))
+        bob_tile = str(choose_move(state, 1, "easy", 1))
+        alice, bob = await asyncio.gather(
+            one.handle(ROOM, person("alice"), f"/place {alice_tile}"),
+            two.handle(ROOM, person("bob"), f"/place {bob_tile}"),
+        )
+        assert alice[0].kind != "error", alice[0].text
+        assert bob[0].kind != "error", bob[0].text  # "That turn was already played …"
+        placed = [(m.seat_no, m.notation) for m in await first.games.moves(1)]
+        assert sorted(placed) == [(0, alice_tile), (1, bob_tile)], placed
+    finally:
+        await second.close()
+        await first.close()
+
+
+async def test_the_same_move_sent_through_two_processes_is_played_once(tmp_path: Path) -> None:
+    """A double submission across two processes is still refused as already played (once)."""
+    path = tmp_path / "twice.sqlite3"
+    first, second = await Database.open(path), await Database.open(path)
+    clock = Clock(START)
+    try:
+        one = Service(first, clock=clock, render=False, allow_seed=True)
+        two = Service(second, clock=clock, render=False, allow_seed=True)
+        await one.handle(ROOM, person("alice"), "/new webfeud @bob seed=3")
+        answers = await asyncio.gather(
+            one.handle(ROOM, person("alice"), "/pass"),
+            two.handle(ROOM, person("alice"), "/pass"),
+        )
+        kinds = sorted(replies[0].kind for replies in answers)
+        assert kinds == ["error", "move_played"], answers
+        [refused] = [replies[0] for replies in answers if replies[0].kind == "error"]
+        assert refused.event["reason"] in ("ALREADY_PLAYED", "NOT_YOUR_TURN"), refused.text
+        assert [m.notation for m in await first.games.moves(1)] == ["pass"]
+    finally:
+        await second.close()
+        await first.close()
 
 
 BASIC_ID, SUPER_ID = -4001, -1004001
