@@ -77,7 +77,7 @@ PRUNE = Weights(
     perimeter_up=0.115,
     pocket=0.192,
 )
-MEDIUM = Weights(area=(0.2, 0.2, 0.2, 0.2, 0.2), waste_high=0.0, waste_slot=0.0, perimeter=0.0)
+MEDIUM = Weights(area=(0.2, 0.2, 0.2, 0.2, 0.2), waste_high=0.0, waste_slot=0.0, perimeter=0.1)
 
 
 def footing(surface: int) -> int:

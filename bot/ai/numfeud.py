@@ -107,6 +107,11 @@ def choose_numfeud_move(state: NumfeudState, seat: int, level: str, seed: int) -
     if not plays:
         return _no_play(state, seat, level)
     laid = [laid_tiles(state, p) for p in plays]
+    rack_size = len(state.rack(seat))
+    # A play that frees a joker takes it onto the rack: laying every tile, it still goes not out.
+    out = [
+        len(t) == rack_size and not _frees_joker(state, p) for p, t in zip(plays, laid, strict=True)
+    ]
     if level == "easy":
         # A beginner often misses a play: a third of the time it passes while it still may.
         if len(state.rack(seat)) < MAX_RACK - 1 and rng.random() < 1 / 3:
@@ -114,24 +119,29 @@ def choose_numfeud_move(state: NumfeudState, seat: int, level: str, seed: int) -
         fewest = min(len(t) for t in laid)
         return rng.choice([p for p, t in zip(plays, laid, strict=True) if len(t) == fewest])
     if level == "medium":
-        most = max(len(t) for t in laid)
-        return rng.choice([p for p, t in zip(plays, laid, strict=True) if len(t) == most])
+        most = max((len(t), going) for t, going in zip(laid, out, strict=True))
+        return rng.choice(
+            [p for p, t, g in zip(plays, laid, out, strict=True) if (len(t), g) == most]
+        )
+    if any(out):  # going out wins the game: before anything else, a joker to free included
+        return next(p for p, going in zip(plays, out, strict=True) if going)
     frees = [p for p in plays if _frees_joker(state, p)]
     if frees:
         return frees[0]
-    rack_size = len(state.rack(seat))
 
     def worth(index: int) -> tuple[bool, int, int]:
         tiles = laid[index]
-        goes_out = len(tiles) == rack_size
         uses_joker = JOKER in tiles
         points = sum(tile_value(t) for t in tiles if t != JOKER)
         left = list(state.rack(seat))
         for tile in tiles:
             left.remove(tile)
-        # Going out wins; otherwise shed points, keep the joker unless it sheds 20 more, and
-        # keep tiles that can still meet in a future combination.
-        return (goes_out, points - (20 if uses_joker else 0) + 4 * _partners(left), len(tiles))
+        # A joker may not be in the play that empties the rack: jokers alone left could never
+        # be laid. Otherwise shed points, keep the joker unless it sheds 20 more, and keep
+        # tiles that can still meet in a future combination.
+        stranded = bool(left) and all(t == JOKER for t in left)
+        shed = points - (20 if uses_joker else 0) + 4 * _partners(left)
+        return (not stranded, shed, len(tiles))
 
     best = max(worth(i) for i in range(len(plays)))
     return rng.choice([p for i, p in enumerate(plays) if worth(i) == best])

@@ -188,24 +188,30 @@ def _best_pair(tiles: list[str]) -> tuple[str, str] | None:
 
 
 def easy_line(state: RummikubState, seat: int) -> Line | None:
-    """Return a turn without manipulation: new melds from the rack, then tiles added to melds."""
+    """Return a turn without manipulation: new melds from the rack, then tiles added to melds.
+
+    The opening is every level's (`opening_line`).
+    """
     rack = list(state.rack(seat))
+    if not state.opened[seat]:
+        return opening_line(rack)
     melds = rack_melds(rack)
-    opened = state.opened[seat]
-    if not opened and sum(check_meld(m).value for m in melds) < INITIAL_MELD:
-        return None
     steps: list[Step] = [Put(0, tuple((0, t) for t in meld)) for meld in melds]
     for meld in melds:
         for tile in meld:
             rack.remove(tile)
-    if opened:
-        table = [list(meld) for meld in state.working_table]
-        table += [list(meld) for meld in melds]
+    table = [list(meld) for meld in state.working_table]
+    table += [list(meld) for meld in melds]
+    added = True
+    while added:  # R3 fits R5 R6 R7 only once R4 is on: try the tiles left again
+        added = False
         for tile in sorted(rack, key=is_joker):  # jokers last: spend them only if nothing else
             for number_, cells in enumerate(table, start=1):
                 if cells and check_meld((*cells, tile)).valid:
                     cells.append(tile)
+                    rack.remove(tile)
                     steps.append(Put(number_, ((0, tile),)))
+                    added = True
                     break
     return Line(tuple(steps), done=True) if steps else None
 
@@ -285,20 +291,32 @@ def _lib_solve(
     return placed, melds
 
 
+def opening_line(rack: Sequence[str]) -> Line | None:
+    """Return the initial meld from `rack` alone, worth 30 or more, found by the solver; or None.
+
+    "Manipulations are not allowed during the initial meld": the rack alone, no table. Every
+    level opens this way: an opening is there or not, and missing one is no way to play weakly.
+    """
+    answer = _lib_solve([], rack, "initial")
+    if answer is None:
+        # rummikub-solver 1.0's INITIAL mode gives up when the rack's *distinct* numbers add up
+        # to under 30 (R3 R4 R5 R6 R7 K7 B7: 33 in melds, 25 by distinct numbers): the most
+        # valuable melds of the rack alone are the opening, if they reach 30.
+        answer = _lib_solve([], rack, "value")
+    if answer is None:
+        return None
+    _, melds = answer
+    if sum(check_meld(m).value for m in melds) < INITIAL_MELD:
+        return None
+    return Line(tuple(Put(0, tuple((0, t) for t in meld)) for meld in melds), done=True)
+
+
 def _solver_line(state: RummikubState, seat: int, *, mode: str) -> Line | None:
     rack = list(state.rack(seat))
     if not rack:
         return None
     if not state.opened[seat]:
-        # "Manipulations are not allowed during the initial meld": the rack alone, no table.
-        answer = _lib_solve([], rack, "initial")
-        if answer is None:
-            return None
-        placed, melds = answer
-        if sum(check_meld(m).value for m in melds) < INITIAL_MELD:
-            return None
-        steps: list[Step] = [Put(0, tuple((0, t) for t in meld)) for meld in melds]
-        return Line(tuple(steps), done=True)
+        return opening_line(rack)
     table = state.working_table
     table_tiles = [t for meld in table for t in meld]
     answer = _lib_solve(table_tiles, rack, mode)
