@@ -10,7 +10,7 @@ import pytest
 
 from bot.ai import LEVELS, PLAYERS, choose_move
 from bot.ai.wordgen import best_candidate, generate_moves
-from bot.ai.wordplayers import EASY_MAX_LETTERS, pick
+from bot.ai.wordplayers import EASY_MAX_LETTERS, TAKE_BUDGET, pick, take_budget
 from bot.core.game import Pass
 from bot.games.webfeud import WEBFEUD
 from bot.games.wordgame import Place, Swap, WordState
@@ -161,3 +161,12 @@ def test_unknown_level_or_game_is_refused() -> None:
         choose_move(state, 0, "expert", 1)
     with pytest.raises(ValueError, match="mini7"):
         choose_move(random_position(MINI7, 1), 0, "hard", 1)
+
+
+def test_two_blanks_halve_the_removals_a_level_tries() -> None:
+    """Two blanks multiply the words each removal tries: half as many removals, never none."""
+    assert take_budget("hard", "INLOAEE") == TAKE_BUDGET["hard"] == 16
+    assert take_budget("hard", "INLO?AE") == 16  # one blank: as usual
+    assert take_budget("hard", "INLO??E") == 8
+    assert take_budget("medium", "??") == 4
+    assert take_budget("easy", "??") == 1
