@@ -11,7 +11,9 @@ from __future__ import annotations
 import asyncio
 import io
 import json
-from datetime import UTC, datetime, timedelta
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -22,25 +24,11 @@ from bot.reminders import Dispatcher
 from bot.replies import Reply
 from bot.service import CONSOLE, ChatRef, Service, UserRef, load_state, utcnow
 from storage import Database
+from tests.service.conftest import START, Clock
 
 pytestmark = pytest.mark.timeout(60)
 
-START = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 ROOM = ChatRef(CONSOLE, "room")
-
-
-class Clock:
-    """A settable UTC clock (one for both processes: they share the machine's)."""
-
-    def __init__(self, now: datetime) -> None:
-        self.now = now
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, delta: timedelta) -> datetime:
-        self.now += delta
-        return self.now
 
 
 def person(name: str) -> UserRef:
@@ -49,6 +37,23 @@ def person(name: str) -> UserRef:
 
 async def _discard(replies: list[Reply]) -> None:
     return None
+
+
+@asynccontextmanager
+async def two_processes(tmp_path: Path) -> AsyncIterator[tuple[Service, Service, Database]]:
+    """Yield two services on one database file, as two processes have (and the first's db)."""
+    path = tmp_path / "two.sqlite3"
+    first, second = await Database.open(path), await Database.open(path)
+    clock = Clock(START)
+    try:
+        yield (
+            Service(first, clock=clock, render=False, allow_seed=True),
+            Service(second, clock=clock, render=False, allow_seed=True),
+            first,
+        )
+    finally:
+        await second.close()
+        await first.close()
 
 
 async def test_nmbr9_placements_sent_through_two_processes_at_once_both_count(
@@ -62,12 +67,7 @@ async def test_nmbr9_placements_sent_through_two_processes_at_once_both_count(
     believed his tile placed, and the round then waited for him (and timed him out). The move
     whose commit finds the game changed elsewhere is now tried again on the game as it is.
     """
-    path = tmp_path / "two.sqlite3"
-    first, second = await Database.open(path), await Database.open(path)
-    clock = Clock(START)
-    try:
-        one = Service(first, clock=clock, render=False, allow_seed=True)
-        two = Service(second, clock=clock, render=False, allow_seed=True)
+    async with two_processes(tmp_path) as (one, two, first):
         await one.handle(ROOM, person("alice"), "/new nmbr9 @bob seed=3")
         await one.handle(ROOM, person("alice"), "/start")
         state = load_state(await first.games.get_game(1))  # type: ignore[arg-type]
@@ -81,19 +81,11 @@ async def test_nmbr9_placements_sent_through_two_processes_at_once_both_count(
         assert bob[0].kind != "error", bob[0].text  # "That turn was already played …"
         placed = [(m.seat_no, m.notation) for m in await first.games.moves(1)]
         assert sorted(placed) == [(0, alice_tile), (1, bob_tile)], placed
-    finally:
-        await second.close()
-        await first.close()
 
 
 async def test_the_same_move_sent_through_two_processes_is_played_once(tmp_path: Path) -> None:
     """A double submission across two processes is still refused as already played (once)."""
-    path = tmp_path / "twice.sqlite3"
-    first, second = await Database.open(path), await Database.open(path)
-    clock = Clock(START)
-    try:
-        one = Service(first, clock=clock, render=False, allow_seed=True)
-        two = Service(second, clock=clock, render=False, allow_seed=True)
+    async with two_processes(tmp_path) as (one, two, first):
         await one.handle(ROOM, person("alice"), "/new webfeud @bob seed=3")
         answers = await asyncio.gather(
             one.handle(ROOM, person("alice"), "/pass"),
@@ -104,9 +96,6 @@ async def test_the_same_move_sent_through_two_processes_is_played_once(tmp_path:
         [refused] = [replies[0] for replies in answers if replies[0].kind == "error"]
         assert refused.event["reason"] in ("ALREADY_PLAYED", "NOT_YOUR_TURN"), refused.text
         assert [m.notation for m in await first.games.moves(1)] == ["pass"]
-    finally:
-        await second.close()
-        await first.close()
 
 
 BASIC_ID, SUPER_ID = -4001, -1004001
