@@ -34,6 +34,7 @@ import asyncio
 import json
 import logging
 import random
+import weakref
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -96,6 +97,7 @@ SHOWN_IDS = 8  # game ids listed when a command could mean several games
 MAX_UNSLASHED = 200  # text without a slash longer than this is not read as a move
 # Reads of a game a move is tried on while another process keeps changing it (`_play`).
 COMMIT_TRIES = 3
+SEATS_CACHED = 4096  # running games whose seats the service keeps in memory
 # Commands about the player's own move: a bare one means, of several games, the one waiting for
 # them (`_find_game`'s `waiting_first`, here and from a private chat); /resign and /nudge, which
 # end or press a game, ask.
@@ -408,7 +410,9 @@ class Service:
         self.clock = clock
         self.render = render
         self._rng = rng or random.SystemRandom()
-        self._locks: dict[int, asyncio.Lock] = {}
+        # A game's lock lives while a command holds or awaits it: a long-running bot keeps no
+        # lock per game it ever touched.
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._users: dict[tuple[str, str, str, str | None], User] = {}
         self._stalled: set[int] = set()  # games whose bots failed to move: retried later
         self._chats = _ChatCache()
@@ -702,7 +706,8 @@ class Service:
     def _lock(self, game_id: int) -> asyncio.Lock:
         lock = self._locks.get(game_id)
         if lock is None:
-            lock = self._locks[game_id] = asyncio.Lock()
+            lock = asyncio.Lock()
+            self._locks[game_id] = lock
         return lock
 
     # -- loading --
@@ -719,7 +724,9 @@ class Service:
         seats = self._seats.get(row.id)
         if seats is None:
             seats = tuple(await self.db.games.seats(row.id))
-            if row.status != "lobby":  # seats change only in the lobby
+            if row.status == "active":  # seats change only in the lobby; ended games are rare
+                if len(self._seats) >= SEATS_CACHED:  # the game cached first goes
+                    del self._seats[next(iter(self._seats))]
                 self._seats[row.id] = seats
         users: list[User | None] = []
         names: list[str] = []
@@ -764,6 +771,7 @@ class Service:
                 table = await self._table(row)
                 if not await self.db.games.cancel_game(row.id, row.version, now=self.clock()):
                     continue  # it ended meanwhile
+                self._seats.pop(row.id, None)
             people = {user.id: user for user in table.users if user is not None}
             text = (
                 f"{_chat_named(chat)} was deleted, so {_game_named(table)} was cancelled: it can "
@@ -1547,6 +1555,7 @@ class Service:
             ok = await self.db.games.cancel_game(row.id, row.version, now=self.clock())
             if not ok:
                 raise ServiceError("ALREADY_PLAYED", "The game changed meanwhile; try again.")
+            self._seats.pop(row.id, None)
         return [
             Reply(
                 ctx.to_game(row),
@@ -1896,6 +1905,8 @@ class Service:
         )
         if not ok:
             raise _StaleGame(row.id)
+        if over:
+            self._seats.pop(row.id, None)  # kept for running games only
         table = replace(table, row=_advanced(row, state), state=state)
         if table.gdef.round_of(state) is not None:
             return await self._round_replies(table, before, state, seat_no, kind, board_before)

@@ -1313,3 +1313,27 @@ def test_chat_cache_keeps_one_entry_per_chat_under_both_keys() -> None:
     cache.drop("telegram", "-1004001")
     assert cache.by_id(1) is None
     assert cache.get("telegram", "-4001") is other
+
+
+async def test_a_long_running_service_keeps_no_lock_or_seats_of_ended_games(
+    db, clock, monkeypatch
+) -> None:
+    """Locks live while commands use them; seats are kept for running games, a bounded few."""
+    import gc
+
+    import bot.service
+
+    monkeypatch.setattr(bot.service, "SEATS_CACHED", 3)
+    service = Service(db, clock=clock, render=False, allow_seed=True)
+    room, alice = ChatRef("console", "room"), UserRef("console", "alice", "alice")
+    for n in range(1, 6):
+        await service.handle(room, alice, f"/new webfeud bot=easy seed={n}")
+        await service.handle(room, alice, f"/resign game={n}")
+    gc.collect()
+    assert len(service._locks) == 0
+    assert service._seats == {}  # every game ended: none kept
+    for n in range(6, 11):
+        await service.handle(room, alice, f"/new webfeud bot=easy seed={n}")
+        await service.handle(room, alice, f"/board game={n}")
+    assert len(service._seats) == 3  # five running, three kept
+    assert 10 in service._seats  # the one read last
