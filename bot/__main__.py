@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import io
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -163,7 +164,9 @@ def _run(args: argparse.Namespace) -> int:
             settings.db_path,
             name=args.as_name,
             welcome=WELCOME,
+            image_dir=Path(args.out) if args.out else None,
             reminders=settings.reminders,
+            render=not args.no_images,
         )
     )
 
@@ -216,6 +219,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     run.add_argument("--db", help="SQLite file (default: $FEUDBOT_DB or feudbot.sqlite3)")
     run.add_argument("--as", dest="as_name", help="console player name (default: OS user)")
+    run.add_argument("--out", help="console: folder for image files (default: feudbot-images)")
+    run.add_argument("--no-images", action="store_true", help="console: do not render images")
     run.set_defaults(func=_run)
 
     con = sub.add_parser("console", help="play in the terminal (hot-seat, or a script)")
@@ -270,6 +275,9 @@ def _silence_stdout() -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the `feudbot` command line and return its exit status."""
+    for stream in (sys.stdout, sys.stderr):  # a Latin-1 terminal shows "?" for "—", no crash
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="replace")
     parser = build_parser()
     # Subparsers hand arguments they do not know up to the top-level parser, whose usage line
     # would not show the subcommand's options: the subcommand's own parser reports them.

@@ -2213,6 +2213,7 @@ class Service:
                     "type": "draft",
                     "game_id": row.id,
                     "player": player,
+                    "players": list(table.names),  # the text table's tile counts name them
                     "seat": seat_no,
                     "move": str(move),
                     "turn": state.turn,

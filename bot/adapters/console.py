@@ -24,7 +24,7 @@ import logging
 import re
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
@@ -51,6 +51,9 @@ _LINE = re.compile(rf"^@?({_NAME})\s*:\s*(.*)$")
 _NO_COLON = re.compile(rf"^(@?{_NAME})\s+(/\S.*)$")
 # "@@bob: /rack", ": /rack": a line of a player with a name no player can have.
 _BAD_NAME = re.compile(r"^([^/]*?)\s*:\s*(/\S.*)$")
+# A terminal's escape sequence (an arrow key: ESC [ A) and any other control character.
+_ESCAPE = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|.)?")
+_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
 QUIT = {"/quit", "/exit"}
 
 
@@ -113,6 +116,17 @@ class Console:
     err: TextIO = field(default_factory=lambda: sys.stderr)
     _count: int = -1  # replies numbered so far; -1 until the image folder has been looked at
     _images_off: bool = False  # set once the image folder has refused a file
+    _prompting: bool = False  # the prompt is showing: news arriving goes below it, then again
+
+    @property
+    def prompt(self) -> str:
+        """Return the prompt: "alice> "."""
+        return self.name + PROMPT_SUFFIX
+
+    @property
+    def prompt_out(self) -> TextIO:
+        """Where the prompt and the welcome go: with --json, stdout carries JSON lines only."""
+        return self.err if self.json_mode else self.out
 
     async def user(self, name: str) -> UserRef:
         """Return the local player called `name` (the main player is the chat's admin).
@@ -126,7 +140,12 @@ class Console:
         return UserRef(CONSOLE, name.lower(), shown, is_admin=name.lower() == self.name.lower())
 
     async def feed(self, line: str) -> list[Reply]:
-        """Run one input line and print its replies; return them."""
+        """Run one input line and print its replies; return them.
+
+        Terminal escape sequences (an arrow key where the prompt has no line editing) and
+        other control characters are no part of a command: dropped, never echoed back.
+        """
+        line = _CONTROL.sub("", _ESCAPE.sub("", line.replace("\t", " ")))
         parts = split_line(line, self.name)
         if parts is None:
             return []
@@ -166,9 +185,18 @@ class Console:
         return replies
 
     async def send(self, replies: Sequence[Reply]) -> None:
-        """Print replies (the dispatcher calls this too)."""
+        """Print replies (the dispatcher calls this too).
+
+        News that comes while the prompt waits (a turn's clock ran out, a bot answered) starts
+        on a line of its own, and the prompt is shown again after it.
+        """
+        if not replies:
+            return
         if self._count < 0:
             self._count = last_image_number(self.image_dir)
+        if self._prompting:
+            self.prompt_out.write("\n")
+            self.prompt_out.flush()
         for reply in replies:
             self._count += 1
             paths = self._save_images(reply)
@@ -186,6 +214,9 @@ class Console:
             for path in paths:
                 self.out.write(f"[image] {path}\n")
         self.out.flush()
+        if self._prompting:
+            self.prompt_out.write(self.prompt)
+            self.prompt_out.flush()
 
     def _save_images(self, reply: Reply) -> list[Path]:
         """Write the reply's images; on the first failure say so once and write no more.
@@ -259,6 +290,8 @@ async def run_console(
             err=err or sys.stderr,
         )
         dispatcher = Dispatcher(service, console.send, platforms=(CONSOLE,))
+        if script is None:  # the greeting first: news of the time away follows it
+            _welcome(console, welcome)
         try:
             # Overdue deadlines fire before anything else, then the dispatcher runs behind.
             await dispatcher.run_due()
@@ -270,7 +303,7 @@ async def run_console(
                         break
                     await console.feed(line)
             else:
-                await _interactive(console, inp or sys.stdin, welcome)
+                await _interactive(console, inp or sys.stdin)
         finally:
             await dispatcher.stop()
     finally:
@@ -278,20 +311,34 @@ async def run_console(
     return 0
 
 
-async def _interactive(console: Console, inp: TextIO, welcome: str | None) -> None:
-    # With --json, standard output carries one JSON object per reply and nothing else.
-    out = console.err if console.json_mode else console.out
+def _welcome(console: Console, welcome: str | None) -> None:
+    out = console.prompt_out
     if welcome:
         out.write(welcome + "\n")
     out.write(
         f"feudbot console — you play as {console.name}. Type /help; "
         "'@bob: /command' acts as bob; /quit leaves.\n"
     )
+    out.flush()
+
+
+async def _interactive(console: Console, inp: TextIO) -> None:
+    out = console.prompt_out
+    # At a terminal, the prompt has line editing and history (arrow keys), as a shell's has.
+    editing = (
+        inp is sys.stdin and out is sys.stdout and inp.isatty() and out.isatty() and _readline()
+    )
+    restore = _terminal_restorer(inp) if editing else None
     try:
         while True:
-            out.write(console.name + PROMPT_SUFFIX)
-            out.flush()
-            line = await read_line(inp)
+            if not editing:
+                out.write(console.prompt)
+                out.flush()
+            console._prompting = True
+            try:
+                line = await read_line(inp, console.prompt if editing else None)
+            finally:
+                console._prompting = False
             if not line:  # end of input
                 out.write("\n")
                 return
@@ -302,10 +349,43 @@ async def _interactive(console: Console, inp: TextIO, welcome: str | None) -> No
         out.write("\n")
         out.flush()
         raise
+    finally:
+        if restore is not None:
+            restore()
 
 
-async def read_line(inp: TextIO) -> str:
+def _terminal_restorer(inp: TextIO) -> Callable[[], None] | None:
+    """Return what puts the terminal back as it was (Ctrl-C may stop `input` mid-edit)."""
+    try:
+        import termios
+    except ImportError:  # not a POSIX terminal
+        return None
+    try:
+        saved = termios.tcgetattr(inp)
+    except (termios.error, OSError, ValueError):
+        return None
+
+    def restore() -> None:
+        with contextlib.suppress(termios.error, OSError, ValueError):
+            termios.tcsetattr(inp, termios.TCSADRAIN, saved)
+
+    return restore
+
+
+def _readline() -> bool:
+    """Load the standard library's line editing for `input` (not on every platform)."""
+    try:
+        import readline  # noqa: F401 - loading it is what gives `input` its editing
+    except ImportError:
+        return False
+    return True
+
+
+async def read_line(inp: TextIO, prompt: str | None = None) -> str:
     """Read one line of `inp` in a daemon thread ("" at the end of input).
+
+    With `prompt`, `inp` is the terminal's standard input, read by `input` (which shows the
+    prompt itself, with line editing and history).
 
     Not `asyncio.to_thread`: on Ctrl-C, `asyncio.run` waits for its executor's threads before it
     returns, and a thread blocked reading the terminal never ends, so the console would hang
@@ -325,7 +405,7 @@ async def read_line(inp: TextIO) -> str:
     def read() -> None:
         text, error = None, None
         try:
-            text = inp.readline()
+            text = inp.readline() if prompt is None else _input_line(prompt)
         except Exception as problem:  # e.g. input that is not text: the reader's to report
             error = problem
         # RuntimeError: the loop has closed, nobody waits for this line any more.
@@ -334,3 +414,11 @@ async def read_line(inp: TextIO) -> str:
 
     threading.Thread(target=read, name="console-input", daemon=True).start()
     return await line
+
+
+def _input_line(prompt: str) -> str:
+    """Read a line at the terminal with `input` ("" at the end of input, as `readline`)."""
+    try:
+        return input(prompt) + "\n"
+    except EOFError:
+        return ""
