@@ -3228,9 +3228,10 @@ class Service:
         if user.id != ctx.user.id:  # someone else's record: also how the two did together
             duel = await self.db.results.head_to_head(user.id, ctx.user.id)
             if duel.games:
-                me = ctx.user.display_name
+                # Two people of one name ("Sam", "Sam") are told apart, as on the leaderboard.
+                them, me = _told_apart([user.display_name, ctx.user.display_name])
                 lines.append(
-                    f"Against {me}: {plural(duel.games, 'game')}, {user.display_name} won "
+                    f"Against {me}: {plural(duel.games, 'game')}, {them} won "
                     f"{duel.wins}, {me} won {duel.other_wins}"
                     + (f" ({plural(duel.shared, 'win')} shared)" if duel.shared else "")
                     + f"; points {duel.points} to {duel.other_points}."

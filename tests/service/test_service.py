@@ -1047,6 +1047,17 @@ async def test_two_players_showing_the_same_name_are_told_apart(service) -> None
     assert started.text.startswith("Game #1 (Webfeud) has started: Sam vs Sam-2. Sam to move.")
 
 
+async def test_stats_head_to_head_tells_apart_two_players_showing_one_name(service) -> None:
+    """One Sam's /stats of the other: "Against Sam-2: …, Sam won 1, Sam-2 won 0", not Sam, Sam."""
+    group = ChatRef("telegram", "-100")
+    one, two = UserRef("telegram", "1", "Sam", handle="sam_one"), UserRef("telegram", "2", "Sam")
+    await service.handle(group, one, "/new webfeud")
+    await service.handle(group, two, "/join")
+    await service.handle(group, two, "/resign game=1")  # Sam (seat 0) wins
+    [stats] = await service.handle(group, two, "/stats @sam_one")
+    assert stats.text.splitlines()[-1].startswith("Against Sam-2: 1 game, Sam won 1, Sam-2 won 0")
+
+
 async def test_the_leaderboard_tells_apart_two_players_showing_one_name(db, clock, monkeypatch):
     """Two Sams with one record: the text says "Sam" and "Sam-2", as the image draws them, and
     the image marks the asker's row only (not the other Sam's, alike in name, place and record).
