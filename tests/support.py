@@ -1,9 +1,11 @@
-"""Shared by test folders that reuse another folder's fakes and fixtures."""
+"""Shared by test folders: another folder's fakes and fixtures, a clean environment."""
 
 from __future__ import annotations
 
 import importlib.util
+import os
 import sys
+from pathlib import Path
 from types import ModuleType
 
 
@@ -18,3 +20,16 @@ def load_module(name: str, path: object) -> ModuleType:
     sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def clean_env(**extra: str) -> dict[str, str]:
+    """The process environment without our settings (and no .env: runs are in tmp_path)."""
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("FEUDBOT_", "DISCORD_", "TELEGRAM_"))
+    }
+    return {**env, "PYTHONPATH": str(ROOT), **extra}

@@ -19,19 +19,9 @@ import pytest
 
 from bot.__main__ import main
 from bot.config import ConfigError, load_settings
+from tests.support import clean_env
 
-ROOT = Path(__file__).resolve().parents[1]
 BUSY_SECONDS = 5  # storage.database.BUSY_TIMEOUT_MS
-
-
-def clean_env(**extra: str) -> dict[str, str]:
-    """The process environment without our settings (and no .env: runs are in tmp_path)."""
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if not key.startswith(("FEUDBOT_", "DISCORD_", "TELEGRAM_"))
-    }
-    return {**env, "PYTHONPATH": str(ROOT), **extra}
 
 
 def feudbot(

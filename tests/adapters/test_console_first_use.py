@@ -19,17 +19,7 @@ from pathlib import Path
 
 from bot.__main__ import build_parser
 from bot.adapters.console import run_console
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def clean_env(**extra: str) -> dict[str, str]:
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if not key.startswith(("FEUDBOT_", "DISCORD_", "TELEGRAM_"))
-    }
-    return {**env, "PYTHONPATH": str(ROOT), **extra}
+from tests.support import clean_env
 
 
 async def start_timed_rummikub(db: Path) -> None:
