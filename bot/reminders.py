@@ -51,6 +51,10 @@ MAX_ATTEMPTS = 5
 DRAIN = timedelta(seconds=10)
 # A claim older than this belongs to a process that died while firing it: it goes back.
 LEASE = timedelta(minutes=10)
+# Deadlines done or cancelled are deleted once they are this old (nothing reads them), checked
+# at the first `run_due` and then once every `PRUNE_EVERY`.
+KEEP_SETTLED = timedelta(days=30)
+PRUNE_EVERY = timedelta(days=1)
 
 
 def _where(replies: Sequence[Reply]) -> int | UserTarget:
@@ -97,6 +101,7 @@ class Dispatcher:
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._sending: set[asyncio.Task[Any]] = set()  # handlers and news that stop() drains
+        self._pruned: datetime | None = None  # when the settled deadlines were last deleted
 
     def _on_deadline_added(self, due_at: datetime) -> None:
         # Any new deadline may be earlier than the one we sleep on: recompute.
@@ -112,6 +117,10 @@ class Dispatcher:
         good, since firing it again finds its turn gone.
         """
         moment = now or self.clock()
+        if self._pruned is None or moment - self._pruned >= PRUNE_EVERY:
+            self._pruned = moment
+            if gone := await self.db.deadlines.prune_settled(moment - KEEP_SETTLED):
+                log.info("%d settled deadline(s) older than %s deleted", gone, KEEP_SETTLED)
         fired: list[Reply] = []
         outbox: dict[int | UserTarget, list[list[Reply]]] = {}  # news per chat, in order
         running: asyncio.Task[list[Reply]] | None = None

@@ -16,7 +16,8 @@
 - `release_deadline(deadline_id) -> bool`: puts a claim back, uncounted (a stop cut its handler
   short); `reclaim_stale(now, lease) -> int`: puts back the claims older than `lease` (their
   process died mid-fire), so a deadline fires at least once
-- `cancel_deadline(deadline_id) -> bool`
+- `cancel_deadline(deadline_id) -> bool`; `prune_settled(before) -> int` deletes the done and
+  cancelled ones set before then
 - `pending_deadlines(game_id) -> list[Deadline]`, `get_deadline(deadline_id) -> Deadline | None`
 
 `due_at` is stored as whole unix seconds rounded up, so a deadline never fires early and fires
@@ -267,6 +268,19 @@ class DeadlineRepository(Repository):
             if rows:
                 self._db._deadline_added(from_epoch(min(row[0] for row in rows)))
         return len(rows)
+
+    async def prune_settled(self, before: datetime) -> int:
+        """Delete the deadlines done or cancelled that were set before `before`; return how many.
+
+        Every move cancels its turn's deadlines and sets new ones (about three rows a move):
+        nothing reads the settled ones, so a long-running bot forgets them after a while.
+        """
+        async with self._db.transaction() as conn:
+            return await execute(
+                conn,
+                "DELETE FROM deadlines WHERE state IN ('done', 'cancelled') AND created_at < ?",
+                (to_epoch(before),),
+            )
 
     async def cancel_deadline(self, deadline_id: int) -> bool:
         """Cancel a pending deadline; False when it was not pending."""

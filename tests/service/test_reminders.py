@@ -688,3 +688,31 @@ async def test_a_message_from_a_group_brings_back_a_removed_bot_not_a_muted_one(
     assert back.text.startswith("I am back")
     assert await restarted.chat_heard("telegram", "-100") == []  # said once
     assert await restarted.chat_heard("telegram", "-999") == []  # a group never seen
+
+
+async def test_settled_deadlines_are_deleted_after_thirty_days(service, clock, db, db_path) -> None:
+    """Each move cancels its turn's deadlines: those (and the fired ones) go after 30 days."""
+    import sqlite3
+
+    game_id = await new_game(service)
+    room = ChatRef(CONSOLE, "room")
+    for name in ("alice", "bob", "alice"):
+        await service.handle(room, UserRef(CONSOLE, name, name), "/pass")
+
+    def states() -> list[str]:
+        with sqlite3.connect(db_path) as conn:
+            return sorted(s for (s,) in conn.execute("SELECT state FROM deadlines"))
+
+    assert "cancelled" in states()
+    dispatcher = Dispatcher(service, Outbox())
+    await dispatcher.run_due(clock.now)  # the first pass prunes: nothing is that old yet
+    assert "cancelled" in states()
+    clock.advance(timedelta(days=31))
+    fresh = await new_game(service, seed=2)
+    await dispatcher.run_due(clock.now - timedelta(days=31) + timedelta(hours=23))  # < a day
+    assert "cancelled" in states()  # pruned at most once a day
+    await dispatcher.run_due(clock.now)  # game 1 times out now: its deadlines are settled
+    assert "cancelled" not in states()
+    assert "done" not in states()  # set 31 days ago, though fired just now
+    assert await db.deadlines.pending_deadlines(fresh)  # today's game keeps its deadlines
+    assert await db.deadlines.pending_deadlines(game_id) == []
