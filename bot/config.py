@@ -97,8 +97,31 @@ def _port(env: Mapping[str, str], name: str) -> int | None:
     return port
 
 
-def _flag(value: str | None) -> bool:
-    return (value or "").strip().lower() in {"1", "true", "yes", "on"}
+_ON, _OFF = {"1", "true", "yes", "on"}, {"", "0", "false", "no", "off"}
+
+
+def _flag(env: Mapping[str, str], name: str) -> bool:
+    value = env.get(name, "").strip().lower()
+    if value not in _ON | _OFF:  # "ture", "maybe": not silently off
+        raise ConfigError(f"{name} must be 1 or 0 (or true/false, yes/no, on/off), not {value!r}")
+    return value in _ON
+
+
+def _check_fonts(env: Mapping[str, str], name: str) -> None:
+    """Refuse font files the images could not draw with (a typo, a file that is no font)."""
+    for path in env.get(name, "").split(os.pathsep):
+        if not path.strip():
+            continue
+        if not os.path.isfile(path):
+            raise ConfigError(f"{name}: {path!r} is not a file")
+        try:
+            from PIL import ImageFont
+
+            ImageFont.truetype(path, 12)
+        except ImportError:  # no renderers installed: no images to draw anyway
+            return
+        except OSError as error:
+            raise ConfigError(f"{name}: {path!r} is not a font ({error})") from error
 
 
 def _text(env: Mapping[str, str], name: str) -> str | None:
@@ -117,6 +140,7 @@ def load_settings(env: Mapping[str, str] | None = None, *, dotenv: bool = True) 
 
             load_dotenv(dotenv_path=os.path.join(os.getcwd(), ".env"), override=False)
         env = os.environ
+    _check_fonts(env, "FEUDBOT_FALLBACK_FONTS")
     reminders = env.get("FEUDBOT_REMINDERS")
     try:
         every = DEFAULT_REMINDERS if reminders is None else parse_reminders(reminders)
@@ -132,6 +156,6 @@ def load_settings(env: Mapping[str, str] | None = None, *, dotenv: bool = True) 
         telegram_webhook_listen=_text(env, "TELEGRAM_WEBHOOK_LISTEN"),
         telegram_webhook_port=_port(env, "TELEGRAM_WEBHOOK_PORT"),
         telegram_webhook_secret=_text(env, "TELEGRAM_WEBHOOK_SECRET"),
-        allow_seed=_flag(env.get("FEUDBOT_ALLOW_SEED")),
+        allow_seed=_flag(env, "FEUDBOT_ALLOW_SEED"),
         reminders=every,
     )

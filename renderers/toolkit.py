@@ -179,9 +179,18 @@ def _fallbacks() -> tuple[tuple[str, str], ...]:
         chosen = [(regular, bold or regular) for regular, bold in SYSTEM_FALLBACK_FONTS]
     found = []
     for regular, bold in chosen:
-        if os.path.isfile(regular):
-            found.append((regular, bold if os.path.isfile(bold) else regular))
+        if _readable_font(regular):
+            found.append((regular, bold if _readable_font(bold) else regular))
     return tuple(found)
+
+
+def _readable_font(path: str) -> bool:
+    """Tell whether `path` is a font file Pillow reads (a missing or broken one is passed over)."""
+    try:
+        ImageFont.truetype(path, 12)
+    except OSError:
+        return False
+    return True
 
 
 @functools.cache

@@ -91,3 +91,13 @@ def test_the_fallback_fonts_are_read_from_the_environment(font_file, monkeypatch
     monkeypatch.setenv(FALLBACK_FONTS_ENV, str(missing))
     use_fallback_fonts(None)
     assert player_name("김민준", 0) == NAME_OPEN + "player 1" + NAME_CLOSE
+
+
+def test_a_file_that_is_no_font_is_passed_over(font_file) -> None:
+    """A fallback that Pillow cannot read (a typo'd path to a text file) draws nothing and breaks
+    nothing: the fonts after it are used.
+    """
+    broken = font_file.with_name("notes.ttf")
+    broken.write_text("not a font\n", encoding="utf-8")
+    use_fallback_fonts([str(broken), str(font_file)])
+    assert player_name("김민준", 0) == NAME_OPEN + "김민준" + NAME_CLOSE
