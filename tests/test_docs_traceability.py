@@ -55,3 +55,24 @@ def test_every_test_a_rule_document_names_exists(doc: Path) -> None:
         if not path.is_file() or test not in defined_in(path)
     ]
     assert missing == [], f"{doc.name} names tests that do not exist: {missing}"
+
+
+USER_DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+CITED = re.compile(r"`(?:[\w/]*test_\w+\.py)?::(test_\w+)`|`(test_\w+)`")
+
+
+@cache
+def every_test() -> frozenset[str]:
+    """Return the names of every test function of the suite."""
+    return frozenset().union(*(defined_in(path) for path in ROOT.glob("tests/**/test_*.py")))
+
+
+@pytest.mark.parametrize("doc", USER_DOCS, ids=[doc.stem for doc in USER_DOCS])
+def test_every_test_a_user_document_cites_exists(doc: Path) -> None:
+    """The docs for players and admins cite tests by name (`::test_…`): each is in the suite."""
+    text = doc.read_text(encoding="utf-8")
+    cited = {a or b for a, b in CITED.findall(text)}
+    named_paths = [(ROOT / path, test) for path, test in BY_PATH.findall(text)]
+    missing = sorted(cited - every_test())
+    missing += [f"{p.relative_to(ROOT)}::{t}" for p, t in named_paths if t not in defined_in(p)]
+    assert missing == [], f"{doc.name} cites tests that do not exist: {missing}"
