@@ -19,7 +19,7 @@ import pytest
 
 from bot.__main__ import main
 from bot.config import ConfigError, load_settings
-from tests.support import clean_env
+from tests.support import ROOT, clean_env
 
 BUSY_SECONDS = 5  # storage.database.BUSY_TIMEOUT_MS
 
@@ -209,12 +209,19 @@ def test_a_script_that_cannot_be_read_is_one_line(tmp_path, monkeypatch, capsys,
         ("FEUDBOT_REMINDERS", "24h,0s", "'0s' is no time before the deadline"),
         ("TELEGRAM_WEBHOOK_PORT", "99999", "a port number from 1 to 65535, not 99999"),
         ("TELEGRAM_WEBHOOK_PORT", "0", "a port number from 1 to 65535, not 0"),
+        # Before, any flag but 1/true/yes/on silently meant off ("ture": seeds off unsaid).
+        ("FEUDBOT_ALLOW_SEED", "maybe", "must be 1 or 0 (or true/false, yes/no, on/off)"),
+        # Before, a file that is no font cost every picture a logged traceback, exit 0.
+        ("FEUDBOT_FALLBACK_FONTS", str(ROOT / "README.md"), "README.md' is not a font"),
+        ("FEUDBOT_FALLBACK_FONTS", "/no/such/font.ttf", "'/no/such/font.ttf' is not a file"),
     ],
 )
 def test_settings_out_of_range_are_one_line_naming_the_variable(
     tmp_path, monkeypatch, capsys, variable, value, says
 ) -> None:
-    """Reminders too long for a date or of no time, ports beyond 1–65535: refused at start."""
+    """Reminders too long for a date or of no time, ports beyond 1–65535, a flag that is neither
+    on nor off, a fallback font that is missing or no font: refused at start.
+    """
     with pytest.raises(ConfigError, match=f"^{variable}"):
         load_settings({variable: value})
     monkeypatch.chdir(tmp_path)  # no .env here
