@@ -149,22 +149,12 @@ def test_the_up_arrow_at_the_prompt_recalls_the_last_command(tmp_path) -> None:
     """
     pid, fd = pty.fork()
     if pid == 0:  # the child: the console on the pseudo-terminal
-        os.chdir(tmp_path)
-        os.execve(
-            sys.executable,
-            [
-                sys.executable,
-                "-m",
-                "bot",
-                "console",
-                "--db",
-                "p.sqlite3",
-                "--as",
-                "alice",
-                "--no-images",
-            ],
-            clean_env(),
-        )
+        try:
+            os.chdir(tmp_path)
+            args = ["-m", "bot", "console", "--db", "p.sqlite3", "--as", "alice", "--no-images"]
+            os.execve(sys.executable, [sys.executable, *args], clean_env())
+        finally:  # never a second test session in the child, whatever failed
+            os._exit(127)
     try:
         assert b"alice> " in read_until(fd, b"alice> ")
         os.write(fd, b"/games\r")
