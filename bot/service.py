@@ -769,9 +769,8 @@ class Service:
             async with self._lock(row.id):
                 row = await self._reload(row)
                 table = await self._table(row)
-                if not await self.db.games.cancel_game(row.id, row.version, now=self.clock()):
+                if not await self._cancel(row):
                     continue  # it ended meanwhile
-                self._seats.pop(row.id, None)
             people = {user.id: user for user in table.users if user is not None}
             text = (
                 f"{_chat_named(chat)} was deleted, so {_game_named(table)} was cancelled: it can "
@@ -1408,7 +1407,7 @@ class Service:
             after = await self._table(row)
             text = f"{ctx.user.display_name} left game #{row.id}."
             if after.host is None:
-                await self.db.games.cancel_game(row.id, row.version, now=self.clock())
+                await self._cancel(row)
                 text += " Nobody is left, so it is cancelled."
             elif table.host is not None and table.host.id == ctx.user.id:
                 text += f" {after.host.display_name} hosts it now (and may /cancel it)."
@@ -1552,10 +1551,8 @@ class Service:
                 raise ServiceError(
                     "NOT_ALLOWED", f"Game #{row.id} can be cancelled only by {by}a chat admin."
                 )
-            ok = await self.db.games.cancel_game(row.id, row.version, now=self.clock())
-            if not ok:
+            if not await self._cancel(row):
                 raise ServiceError("ALREADY_PLAYED", "The game changed meanwhile; try again.")
-            self._seats.pop(row.id, None)
         return [
             Reply(
                 ctx.to_game(row),
@@ -1563,6 +1560,13 @@ class Service:
                 event={"type": "game_cancelled", "game_id": row.id, "by": ctx.user.display_name},
             )
         ]
+
+    async def _cancel(self, row: GameRow) -> bool:
+        """Cancel game `row` as stored at its version; False when it changed (or ended) since."""
+        if not await self.db.games.cancel_game(row.id, row.version, now=self.clock()):
+            return False
+        self._seats.pop(row.id, None)  # kept for running games only
+        return True
 
     # -- moves --
 

@@ -107,17 +107,17 @@ def choose_numfeud_move(state: NumfeudState, seat: int, level: str, seed: int) -
     if not plays:
         return _no_play(state, seat, level)
     laid = [laid_tiles(state, p) for p in plays]
-    rack_size = len(state.rack(seat))
-    # A play that frees a joker takes it onto the rack: laying every tile, it still goes not out.
-    out = [
-        len(t) == rack_size and not _frees_joker(state, p) for p, t in zip(plays, laid, strict=True)
-    ]
     if level == "easy":
         # A beginner often misses a play: a third of the time it passes while it still may.
         if len(state.rack(seat)) < MAX_RACK - 1 and rng.random() < 1 / 3:
             return Pass()
         fewest = min(len(t) for t in laid)
         return rng.choice([p for p, t in zip(plays, laid, strict=True) if len(t) == fewest])
+    rack_size = len(state.rack(seat))
+    # A play that frees a joker takes it onto the rack: laying every tile, it still goes not out.
+    out = [
+        len(t) == rack_size and not _frees_joker(state, p) for p, t in zip(plays, laid, strict=True)
+    ]
     if level == "medium":
         most = max((len(t), going) for t, going in zip(laid, out, strict=True))
         return rng.choice(
