@@ -36,7 +36,7 @@ import logging
 import random
 import weakref
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, cast
@@ -779,6 +779,31 @@ class Service:
             event = {"type": "game_cancelled", "game_id": row.id, "by": None, "why": "chat gone"}
             replies += [Reply(_user_target(user), text, event=event) for user in people.values()]
         return replies
+
+    async def news_for_players(self, reply: Reply, only: Collection[str] = ()) -> list[Reply]:
+        """Return a game's public news, refused by its chat, as a private reply to each player.
+
+        A Discord channel where the bot may not post (no Send Messages) still takes slash
+        commands, whose answers need no such right, so its games go on; what the dispatcher
+        posts there (a timeout, a reminder's mention) reaches the players this way instead,
+        where they allow DMs. `only`: the platform ids of the users the news was for (a
+        mention), else everyone seated. Nothing for news of no game.
+        """
+        game_id = reply.event.get("game_id")
+        row = await self.db.games.get_game(game_id) if isinstance(game_id, int) else None
+        if row is None:
+            return []
+        table = await self._table(row)
+        note = (
+            f"I may not post in {_chat_named(table.chat)} (a server admin can give me Send "
+            f"Messages there), so this news of {_game_named(table, here=True)} comes here:"
+        )
+        people = {user.id: user for user in table.users if user is not None}
+        return [
+            replace(reply, to=_user_target(user), text=f"{note}\n{reply.text}", buttons=())
+            for user in people.values()
+            if not only or user.platform_user_id in only
+        ]
 
     async def chat_away(
         self, platform: str, platform_chat_id: str, away: bool, *, muted: bool = False

@@ -106,6 +106,7 @@ _NOT_A_HEADING = re.compile(r"^\\(#{1,3})(?=[^\s#])", re.MULTILINE)
 MISSING_ACCESS = 50001
 MISSING_PERMISSIONS = 50013
 UNKNOWN_CHANNEL = 10003
+MUTED_TOLD = 4096  # (channel, user) pairs told that the bot may not post there, kept per run
 
 STALE = (
     "That button belongs to an earlier turn of game #{game}; nothing was changed. "
@@ -449,6 +450,14 @@ async def _answer(
     )
 
 
+def _may_not_post(error: discord.HTTPException) -> bool:
+    """Return whether a post was refused for a permission the bot lacks there (Send Messages).
+
+    (A post with files is first tried again as text where only Attach Files is missing.)
+    """
+    return isinstance(error, discord.Forbidden) and error.code == MISSING_PERMISSIONS
+
+
 def _view(buttons: Sequence[GameButton]) -> discord.ui.View | None:
     if not buttons:
         return None
@@ -634,6 +643,8 @@ class FeudBot(commands.Bot):
             Dispatcher(service, self._dispatch, platforms=served) if run_dispatcher else None
         )
         self._in_flight: set[int] = set()  # interactions being handled (for a clean shutdown)
+        # (channel, user) told that the bot may not post in that channel (`_muted_note`).
+        self._told_muted: set[tuple[int, int]] = set()
         # Per game, its one message with live buttons and its newest draft message, also kept
         # in storage so that a restart forgets neither.
         self._live = KeptMessages(service.db, LIVE, _live_from_kept, _kept_live)
@@ -1040,6 +1051,9 @@ class FeudBot(commands.Bot):
         ]
         extras = interaction.extras
         channel_id = int(interaction.channel_id or 0)
+        note = await self._muted_note(interaction)
+        if note:
+            mine.append(Reply(UserTarget(0, PLATFORM, me, interaction.user.display_name), note))
         for reply, buttons in public:
             updated = await self._edit_draft(channel_id, reply, buttons)
             if updated is not None:
@@ -1071,6 +1085,40 @@ class FeudBot(commands.Bot):
             await self._notify(reply)
         self._handled(interaction)
 
+    async def _muted_note(self, interaction: discord.Interaction[Any]) -> str:
+        """Return a note for a command from a channel where the bot may not post, else "".
+
+        Its answers need no Send Messages, so games go on there; what no command asks for (a
+        reminder's mention, a timeout's news) cannot be posted, and goes by DM to those who
+        allow DMs (`_news_privately`). Said once to each person in each such channel (per run).
+        """
+        channel = interaction.channel
+        if interaction.guild is None or channel is None:
+            return ""
+        perms = interaction.app_permissions
+        thread = isinstance(channel, discord.Thread)
+        if perms.send_messages_in_threads if thread else perms.send_messages:
+            return ""
+        told = (channel.id, interaction.user.id)
+        if told in self._told_muted:
+            return ""
+        if len(self._told_muted) >= MUTED_TOLD:
+            self._told_muted.clear()
+        self._told_muted.add(told)
+        user = await self.service.db.users.get_user_by_platform_id(
+            PLATFORM, str(interaction.user.id)
+        )
+        name = f"#{getattr(channel, 'name', '') or 'this channel'}"
+        meanwhile = (
+            "they come to your DMs meanwhile"
+            if user is not None and user.dm_allowed
+            else "meanwhile `/notify dm:True` sends them to your DMs"
+        )
+        return (
+            f"Note: I may not post in {plain(name)}, so reminders and the news of timeouts cannot "
+            f"reach you here. A server admin can give me Send Messages there; {meanwhile}."
+        )
+
     async def _dispatch(self, replies: Sequence[Reply]) -> None:
         await self.send_replies(replies)
         if self.also_send is not None:
@@ -1094,8 +1142,22 @@ class FeudBot(commands.Bot):
             except discord.HTTPException as error:
                 # One undeliverable message must not lose the others (the deadline is spent).
                 log.exception("could not send %s reply of game %s", reply.kind, reply.event)
-                if isinstance(reply.to, ChatTarget):
+                if not isinstance(reply.to, ChatTarget):
+                    continue
+                if _may_not_post(error):
+                    await self._news_privately(reply)
+                else:
                     await self._refused_in(int(reply.to.platform_chat_id), error)
+
+    async def _news_privately(self, reply: Reply) -> None:
+        """A channel refused a game's news (no Send Messages): DM it to the players instead.
+
+        Only a mention's own users get a mention's copy; players who take no DMs get none
+        (its slash commands still answer there, and `/board` shows what happened).
+        """
+        only = reply.event.get(MENTIONS) or ()
+        for copy in await self.service.news_for_players(reply, only):
+            await self._send_private(copy)
 
     async def _refused_in(self, channel_id: int, error: discord.HTTPException) -> None:
         """After a refused post: hold the games of a server left, cancel those of a deleted channel.
@@ -1392,7 +1454,8 @@ class FeudBot(commands.Bot):
                 await self._send_to_channel(channel_id, said, mention=uid)
         except discord.HTTPException as error:
             log.exception("could not mention user %s in channel %s", uid, channel_id)
-            await self._refused_in(channel_id, error)
+            if not _may_not_post(error):  # (a DM was refused before: no copy could go there)
+                await self._refused_in(channel_id, error)
 
     async def _game_channel(self, game_id: int) -> int | None:
         row = await self.service.db.games.get_game(game_id)

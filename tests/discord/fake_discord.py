@@ -39,6 +39,9 @@ DISCORD_EPOCH_MS = 1_420_070_400_000  # 2015-01-01, where snowflake time starts
 ALL_PERMISSIONS = str((1 << 50) - 1)
 # A member's permissions without Manage Server (1 << 5) and without Administrator (1 << 3).
 MEMBER_PERMISSIONS = str(((1 << 50) - 1) & ~(1 << 5) & ~(1 << 3))
+# The bot's own, where it may not post: without Send Messages (1 << 11) and Send Messages in
+# Threads (1 << 38).
+NO_SEND_PERMISSIONS = str(((1 << 50) - 1) & ~(1 << 11) & ~(1 << 38))
 ATTACHMENT_LIMIT = 10 * 1024 * 1024
 _WEBHOOK_MESSAGE = r"/webhooks/(\d+)/([^/]+)/messages/(@original|\d+)"
 _MARKDOWN_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")  # a backslash before ASCII punctuation
@@ -196,6 +199,9 @@ class FakeDiscord:
         self.bot_removed = False  # the bot is out of the server: its channels answer 403 50001
         # The bot may not attach files in the channels (no Attach Files permission): 403 50013.
         self.no_attachments = False
+        # Channels (or threads) where the bot may not post at all (no Send Messages, no Send
+        # Messages in Threads): 403 50013, and the interactions there say so in app_permissions.
+        self.no_send: set[int] = set()
         self._rate_limits: list[tuple[str, re.Pattern[str]]] = []
         self.rate_limited: list[str] = []
         self.identifies = 0
@@ -499,7 +505,7 @@ class FakeDiscord:
             "channel": self._channel_payload(cid),
             "member": self._member_payload(user_id),
             "data": data,
-            "app_permissions": ALL_PERMISSIONS,
+            "app_permissions": NO_SEND_PERMISSIONS if cid in self.no_send else ALL_PERMISSIONS,
             "locale": "en-US",
             "guild_locale": "en-US",
             "entitlements": [],
@@ -993,7 +999,7 @@ class FakeDiscord:
         elif cid in self.channels:
             if self.bot_removed:
                 return self._error(403, 50001, "Missing Access")
-            if self.no_attachments and files:
+            if (self.no_attachments and files) or cid in self.no_send:
                 return self._error(403, 50013, "Missing Permissions")
             kind = "channel"
         else:

@@ -839,6 +839,47 @@ async def test_a_removal_holds_every_channel_of_the_server_and_both_come_back(fa
         assert sorted(m.channel_id for m in backs) == sorted([fake.channel_id, other])
 
 
+async def test_a_channel_without_send_messages_gets_its_news_to_the_players_dms(fake, db):
+    """No Send Messages in #games: the game goes on by commands; a timeout's news goes by DM.
+
+    Only to players who allow DMs (bob does not: he learns it from the note his next command
+    there gets, once).
+    """
+    async with clocked(fake, db) as (h, start):
+        await h.slash(h.alice, "notify", dm=True)
+        await h.slash(h.alice, "new", game="webfeud", player=str(h.bob))
+        fake.no_send.add(fake.channel_id)
+        public, dms = len(fake.public_messages()), len(fake.dms_to(h.alice))
+        assert h.bot is not None
+        assert h.bot.dispatcher is not None
+        fired = await h.bot.dispatcher.run_due(now=start + timedelta(hours=72, seconds=5))
+        assert "timeout" in [r.kind for r in fired]
+        assert fake.public_messages()[public:] == []
+        lead = (
+            "I may not post in #games (a server admin can give me Send Messages there), so this "
+            "news of game #1 (Webfeud) comes here:\n"
+        )
+        copies = [m for m in fake.dms_to(h.alice)[dms:] if m.text.startswith(lead)]
+        assert [m.text[len(lead) :].split("\n")[0] for m in copies] == [
+            "#1 alice: ran out of time.",
+            "Game #1 is over (alice's time ran out). bob won — alice 0, bob 0.",
+        ]
+        assert all(m.attachments for m in copies)  # the board, and the game-over card
+        assert fake.dms_to(h.bob) == []
+        inter = await h.slash(h.bob, "board", game=1)
+        [note] = [m for m in h.replies(inter) if m.text.startswith("Note:")]
+        assert note.ephemeral
+        assert note.text == (
+            "Note: I may not post in #games, so reminders and the news of timeouts cannot reach "
+            "you here. A server admin can give me Send Messages there; meanwhile "
+            "`/notify dm:True` sends them to your DMs."
+        )
+        assert any(m.attachments for m in h.replies(inter))  # the board still answers
+        inter = await h.slash(h.bob, "board", game=1)
+        assert not [m for m in h.replies(inter) if m.text.startswith("Note:")]
+        h.assert_racks_private()
+
+
 async def test_without_attach_files_a_rummikub_timeout_shows_no_rack(fake, db):
     """Rummikub time=15s times out where files are refused: text and table, no rack shown."""
     async with clocked(fake, db) as (h, start):
