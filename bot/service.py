@@ -413,7 +413,8 @@ class Service:
         # A game's lock lives while a command holds or awaits it: a long-running bot keeps no
         # lock per game it ever touched.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
-        self._users: dict[tuple[str, str, str, str | None], User] = {}
+        # Each person as they came last: (name, handle, the stored user).
+        self._users: dict[tuple[str, str], tuple[str, str | None, User]] = {}
         self._stalled: set[int] = set()  # games whose bots failed to move: retried later
         self._chats = _ChatCache()
         self._names: dict[int, User] = {}
@@ -679,9 +680,14 @@ class Service:
         )
 
     async def _context(self, chat: ChatRef, user: UserRef) -> _Ctx:
-        ukey = (user.platform, user.user_id, user.name, user.handle)
-        stored_user = self._users.get(ukey)
-        if stored_user is None:
+        # One entry per person, checked against the name and handle they come with now: keyed
+        # by the name too, a name changed and changed back ("Caro", then "Carol" again) found
+        # the first one cached and left "Caro" stored and shown for good.
+        ukey = (user.platform, user.user_id)
+        cached = self._users.get(ukey)
+        if cached is not None and cached[:2] == (user.name, user.handle):
+            stored_user = cached[2]
+        else:
             # A person whose chat name is a bot's ("bot-hard") is never shown as one: games and
             # leaderboards would read "bot-hard vs bot-hard". (The console refuses such names
             # instead, every time: it must keep seeing the name that was typed.)
@@ -691,7 +697,7 @@ class Service:
             stored_user = await self.db.users.upsert_user(
                 user.platform, user.user_id, name, handle=user.handle, now=self.clock()
             )
-            self._users[ukey] = stored_user
+            self._users[ukey] = (user.name, user.handle, stored_user)
             self._names[stored_user.id] = stored_user
         stored_chat = self._chats.get(chat.platform, chat.chat_id)
         # A new title is stored (a None one keeps the stored title: a routed command's ref).
