@@ -1529,9 +1529,12 @@ class Service:
 
     async def _cmd_cancel(self, ctx: _Ctx, command: Command) -> list[Reply]:
         # An admin may cancel anybody's game: the chat's only one needs no game=<id>.
-        row = await self._find_game(
-            ctx, command.game_id, ("lobby", "active"), mine=not ctx.ref.is_admin
-        )
+        if command.game_id is None and not ctx.ref.is_admin:
+            row = await self._game_to_cancel(ctx)
+        else:
+            row = await self._find_game(
+                ctx, command.game_id, ("lobby", "active"), mine=not ctx.ref.is_admin
+            )
         async with self._lock(row.id):
             row = await self._reload(row)
             if row.status not in ("lobby", "active"):
@@ -1540,8 +1543,7 @@ class Service:
             host = table.host
             # Once others play, a cancel would wipe their game and spare the host a loss: as in
             # the word apps, a started game is given up with /resign (an admin may still clean up).
-            people = [u for u in table.users if u is not None]
-            if row.status == "active" and len(people) > 1 and not ctx.ref.is_admin:
+            if _played_by_others(table) and not ctx.ref.is_admin:
                 resign = (
                     f": give up with /resign game={row.id}"
                     if table.seat_of(ctx.user.id) is not None
@@ -1566,6 +1568,31 @@ class Service:
                 event={"type": "game_cancelled", "game_id": row.id, "by": ctx.user.display_name},
             )
         ]
+
+    async def _game_to_cancel(self, ctx: _Ctx) -> GameRow:
+        """Return the game a bare /cancel (not an admin's) means: of several, the one theirs to.
+
+        As a bare /leave means the lobby, the only kind of game that can be left, a bare
+        /cancel beside games already played with others (which only /resign ends) means the
+        one game the asker hosts and may still cancel; of several such, it asks about those
+        only, never offering a game it would then refuse.
+        """
+        rows = await self.db.games.list_games(
+            chat_id=ctx.chat.id, user_id=ctx.user.id, statuses=("lobby", "active")
+        )
+        if len(rows) > 1:
+            hosted = []
+            for row in rows:
+                table = await self._table(row)
+                host = table.host
+                if host is not None and host.id == ctx.user.id and not _played_by_others(table):
+                    hosted.append(row)
+            hosted = _in_topic(hosted, ctx.thread_id)
+            if len(hosted) == 1:
+                return hosted[0]
+            if hosted:
+                raise _which_game("You host several games here", hosted)
+        return await self._find_game(ctx, None, ("lobby", "active"))
 
     async def _cancel(self, row: GameRow) -> bool:
         """Cancel game `row` as stored at its version; False when it changed (or ended) since."""
@@ -3711,6 +3738,12 @@ def _best_moves(names: Sequence[str], best: Sequence[tuple[MoveRecord, tuple[int
         return f"Best move: {told[0]} ({score})."
     more = f"; {len(best) - 3} more" if len(best) > 3 else ""
     return f"Best moves ({score}): {'; '.join(told)}{more}."
+
+
+def _played_by_others(table: _Table) -> bool:
+    """Return whether a game has started with more than one person (only /resign ends it)."""
+    people = [user for user in table.users if user is not None]
+    return table.row.status == "active" and len(people) > 1
 
 
 def _which_game(which: str, rows: Sequence[GameRow]) -> ServiceError:
