@@ -1293,6 +1293,8 @@ class Service:
             if user is None:  # the adapter stores a member it names before asking
                 raise ServiceError("UNKNOWN_PLAYER", "I do not know that member yet.")
             people.append(user)
+        for user in people:  # read just now: as the adapter stored them (renamed meanwhile)
+            self._names[user.id] = user
         return people, strangers
 
     async def _invitee(self, ctx: _Ctx, name: str) -> User | None:

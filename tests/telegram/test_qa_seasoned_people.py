@@ -25,3 +25,15 @@ async def test_a_name_changed_and_changed_back_shows_the_current_name(tg, people
     assert stored is not None
     assert stored.display_name == "Carol"
     assert tg.errors == []
+
+
+async def test_a_person_renamed_while_away_is_invited_under_the_new_name(tg, people) -> None:
+    """Carol, seen as "Carol", is "Caro" when picked from the mention menu: the game says Caro."""
+    carol = people.carol
+    await tg.say(carol, "/help")
+    carol["first_name"] = "Caro"
+    calls = await tg.say(people.alice, "/new webfeud Caro seed=2", mentions={"Caro": carol})
+    started = [c.text for c in calls if "has started" in c.text]
+    assert started, [c.text for c in calls]
+    assert "alice vs Caro." in started[0], started[0]
+    assert tg.errors == []
