@@ -413,7 +413,8 @@ class Service:
         # A game's lock lives while a command holds or awaits it: a long-running bot keeps no
         # lock per game it ever touched.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
-        self._users: dict[tuple[str, str, str, str | None], User] = {}
+        # Each person as they came last: (name, handle, the stored user).
+        self._users: dict[tuple[str, str], tuple[str, str | None, User]] = {}
         self._stalled: set[int] = set()  # games whose bots failed to move: retried later
         self._chats = _ChatCache()
         self._names: dict[int, User] = {}
@@ -679,9 +680,14 @@ class Service:
         )
 
     async def _context(self, chat: ChatRef, user: UserRef) -> _Ctx:
-        ukey = (user.platform, user.user_id, user.name, user.handle)
-        stored_user = self._users.get(ukey)
-        if stored_user is None:
+        # One entry per person, checked against the name and handle they come with now: keyed
+        # by the name too, a name changed and changed back ("Caro", then "Carol" again) found
+        # the first one cached and left "Caro" stored and shown for good.
+        ukey = (user.platform, user.user_id)
+        cached = self._users.get(ukey)
+        if cached is not None and cached[:2] == (user.name, user.handle):
+            stored_user = cached[2]
+        else:
             # A person whose chat name is a bot's ("bot-hard") is never shown as one: games and
             # leaderboards would read "bot-hard vs bot-hard". (The console refuses such names
             # instead, every time: it must keep seeing the name that was typed.)
@@ -691,7 +697,7 @@ class Service:
             stored_user = await self.db.users.upsert_user(
                 user.platform, user.user_id, name, handle=user.handle, now=self.clock()
             )
-            self._users[ukey] = stored_user
+            self._users[ukey] = (user.name, user.handle, stored_user)
             self._names[stored_user.id] = stored_user
         stored_chat = self._chats.get(chat.platform, chat.chat_id)
         # A new title is stored (a None one keeps the stored title: a routed command's ref).
@@ -1312,6 +1318,8 @@ class Service:
             if user is None:  # the adapter stores a member it names before asking
                 raise ServiceError("UNKNOWN_PLAYER", "I do not know that member yet.")
             people.append(user)
+        for user in people:  # read just now: as the adapter stored them (renamed meanwhile)
+            self._names[user.id] = user
         return people, strangers
 
     async def _invitee(self, ctx: _Ctx, name: str) -> User | None:
@@ -1548,9 +1556,12 @@ class Service:
 
     async def _cmd_cancel(self, ctx: _Ctx, command: Command) -> list[Reply]:
         # An admin may cancel anybody's game: the chat's only one needs no game=<id>.
-        row = await self._find_game(
-            ctx, command.game_id, ("lobby", "active"), mine=not ctx.ref.is_admin
-        )
+        if command.game_id is None and not ctx.ref.is_admin:
+            row = await self._game_to_cancel(ctx)
+        else:
+            row = await self._find_game(
+                ctx, command.game_id, ("lobby", "active"), mine=not ctx.ref.is_admin
+            )
         async with self._lock(row.id):
             row = await self._reload(row)
             if row.status not in ("lobby", "active"):
@@ -1559,8 +1570,7 @@ class Service:
             host = table.host
             # Once others play, a cancel would wipe their game and spare the host a loss: as in
             # the word apps, a started game is given up with /resign (an admin may still clean up).
-            people = [u for u in table.users if u is not None]
-            if row.status == "active" and len(people) > 1 and not ctx.ref.is_admin:
+            if _played_by_others(table) and not ctx.ref.is_admin:
                 resign = (
                     f": give up with /resign game={row.id}"
                     if table.seat_of(ctx.user.id) is not None
@@ -1585,6 +1595,31 @@ class Service:
                 event={"type": "game_cancelled", "game_id": row.id, "by": ctx.user.display_name},
             )
         ]
+
+    async def _game_to_cancel(self, ctx: _Ctx) -> GameRow:
+        """Return the game a bare /cancel (not an admin's) means: of several, the one theirs to.
+
+        As a bare /leave means the lobby, the only kind of game that can be left, a bare
+        /cancel beside games already played with others (which only /resign ends) means the
+        one game the asker hosts and may still cancel; of several such, it asks about those
+        only, never offering a game it would then refuse.
+        """
+        rows = await self.db.games.list_games(
+            chat_id=ctx.chat.id, user_id=ctx.user.id, statuses=("lobby", "active")
+        )
+        if len(rows) > 1:
+            hosted = []
+            for row in rows:
+                table = await self._table(row)
+                host = table.host
+                if host is not None and host.id == ctx.user.id and not _played_by_others(table):
+                    hosted.append(row)
+            hosted = _in_topic(hosted, ctx.thread_id)
+            if len(hosted) == 1:
+                return hosted[0]
+            if hosted:
+                raise _which_game("You host several games here", hosted)
+        return await self._find_game(ctx, None, ("lobby", "active"))
 
     async def _cancel(self, row: GameRow) -> bool:
         """Cancel game `row` as stored at its version; False when it changed (or ended) since."""
@@ -3730,6 +3765,12 @@ def _best_moves(names: Sequence[str], best: Sequence[tuple[MoveRecord, tuple[int
         return f"Best move: {told[0]} ({score})."
     more = f"; {len(best) - 3} more" if len(best) > 3 else ""
     return f"Best moves ({score}): {'; '.join(told)}{more}."
+
+
+def _played_by_others(table: _Table) -> bool:
+    """Return whether a game has started with more than one person (only /resign ends it)."""
+    people = [user for user in table.users if user is not None]
+    return table.row.status == "active" and len(people) > 1
 
 
 def _which_game(which: str, rows: Sequence[GameRow]) -> ServiceError:
