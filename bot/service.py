@@ -97,6 +97,7 @@ SHOWN_IDS = 8  # game ids listed when a command could mean several games
 MAX_UNSLASHED = 200  # text without a slash longer than this is not read as a move
 # Reads of a game a move is tried on while another process keeps changing it (`_play`).
 COMMIT_TRIES = 3
+GAMES_LISTED = 50  # /games lists the most recently active (the others' numbers follow)
 SEATS_CACHED = 4096  # running games whose seats the service keeps in memory
 # Commands about the player's own move: a bare one means, of several games, the one waiting for
 # them (`_find_game`'s `waiting_first`, here and from a private chat); /resign and /nudge, which
@@ -649,7 +650,7 @@ class Service:
             rows = [row for i in sorted(ids) if (row := await self.db.games.get_game(i))]
         else:
             self._stalled = set()
-            rows = await self.db.games.list_games(statuses=("active",), limit=1_000_000)
+            rows = await self.db.games.list_games(statuses=("active",), limit=None)
         for row in rows:
             if platforms is not None and (await self._chat(row.chat_id)).platform not in platforms:
                 continue
@@ -770,7 +771,9 @@ class Service:
         if chat is None:
             return []
         replies = []
-        rows = await self.db.games.list_games(chat_id=chat.id, statuses=("lobby", "active"))
+        rows = await self.db.games.list_games(
+            chat_id=chat.id, statuses=("lobby", "active"), limit=None
+        )
         for row in rows:
             async with self._lock(row.id):
                 row = await self._reload(row)
@@ -836,7 +839,7 @@ class Service:
         if not away:
             assert since is not None  # it was away
             return await self._back_news(chat, since)
-        rows = await self.db.games.list_games(chat_id=chat.id, statuses=("active",))
+        rows = await self.db.games.list_games(chat_id=chat.id, statuses=("active",), limit=None)
         tables = [await self._table(row) for row in reversed(rows)]  # oldest first
         replies = []
         for table in tables:
@@ -868,7 +871,7 @@ class Service:
         Each running game's board follows, as it stands now: the one shown before is stale
         (moves were played privately meanwhile).
         """
-        rows = await self.db.games.list_games(chat_id=chat.id, statuses=("active",))
+        rows = await self.db.games.list_games(chat_id=chat.id, statuses=("active",), limit=None)
         going = [await self._table(row) for row in reversed(rows)]  # oldest first
         rows = await self.db.games.list_games(chat_id=chat.id, statuses=("finished",))
         ended = [row for row in reversed(rows) if row.updated_at >= since]
@@ -3103,28 +3106,32 @@ class Service:
         )
 
     async def _cmd_games(self, ctx: _Ctx, command: Command) -> list[Reply]:
-        here = await self.db.games.list_games(chat_id=ctx.chat.id)
+        here, more = _most_active(await self.db.games.list_games(chat_id=ctx.chat.id, limit=None))
         lines = []
         listed = []
-        for row in sorted(here, key=lambda r: r.id):
+        for row in here:
             table = await self._table(row)
             lines.append(await self._game_line(table))
             listed.append({"game_id": row.id, "game": row.game_key, "status": row.status})
         text = (
-            "Games here:\n" + "\n".join(lines) if lines else "No open games here; /new starts one."
+            "Games here:\n" + "\n".join(lines + more)
+            if lines
+            else "No open games here; /new starts one."
         )
         replies = [Reply(ctx.to_chat, text, event={"type": "games", "games": listed})]
-        elsewhere = [
-            row
-            for row in await self.db.games.list_games(user_id=ctx.user.id)
-            if row.chat_id != ctx.chat.id
-        ]
+        elsewhere, more = _most_active(
+            [
+                row
+                for row in await self.db.games.list_games(user_id=ctx.user.id, limit=None)
+                if row.chat_id != ctx.chat.id
+            ]
+        )
         if elsewhere:
             mine = [await self._game_line(await self._table(row), where=True) for row in elsewhere]
             replies.append(
                 Reply(
                     ctx.to_user,
-                    "Your games in other chats:\n" + "\n".join(mine),
+                    "Your games in other chats:\n" + "\n".join(mine + more),
                     event={"type": "my_games", "games": [r.id for r in elsewhere]},
                 )
             )
@@ -3767,6 +3774,25 @@ def _best_moves(names: Sequence[str], best: Sequence[tuple[MoveRecord, tuple[int
     return f"Best moves ({score}): {'; '.join(told)}{more}."
 
 
+def _most_active(rows: Sequence[GameRow]) -> tuple[list[GameRow], list[str]]:
+    """Return the games /games lists (by number), and a line naming those it leaves out.
+
+    `rows`: newest activity first. A chat where lobbies piled up over the weeks gets the
+    `GAMES_LISTED` most recently active, then "… and 51 more, idle longest: #1, #2, …".
+    """
+    shown = sorted(rows[:GAMES_LISTED], key=lambda r: r.id)
+    idle = sorted(r.id for r in rows[GAMES_LISTED:])
+    if not idle:
+        return shown, []
+    ids = _numbered(idle, SHOWN_IDS) + (", …" if len(idle) > SHOWN_IDS else "")
+    return shown, [f"… and {len(idle)} more, idle longest: {ids}"]
+
+
+def _numbered(ids: Sequence[int], most: int) -> str:
+    """Return "#1, #2, #5": the first `most` game numbers."""
+    return ", ".join(f"#{i}" for i in ids[:most])
+
+
 def _played_by_others(table: _Table) -> bool:
     """Return whether a game has started with more than one person (only /resign ends it)."""
     people = [user for user in table.users if user is not None]
@@ -3776,7 +3802,7 @@ def _played_by_others(table: _Table) -> bool:
 def _which_game(which: str, rows: Sequence[GameRow]) -> ServiceError:
     """Ask which of several games a command means: "{which} (#1, #2); add game=<id>, …"."""
     ordered = sorted(rows, key=lambda r: r.id)
-    ids = ", ".join(f"#{row.id}" for row in ordered[:SHOWN_IDS])
+    ids = _numbered([row.id for row in ordered], SHOWN_IDS)
     if len(ordered) > SHOWN_IDS:  # the advice must fit a 200-character answer whole
         ids += f" and {len(ordered) - SHOWN_IDS} more; /games lists them"
     return ServiceError("WHICH_GAME", f"{which} ({ids}); add game=<id>, e.g. game={ordered[0].id}.")

@@ -10,6 +10,7 @@
   (lobby only; later seats move down so seats stay 0..n-1; both bump the version)
 - `get_game(game_id) -> GameRow | None`, `seats(game_id) -> list[Seat]`,
   `list_games(*, chat_id=None, user_id=None, statuses=("lobby", "active"), limit=100)`
+  (`limit=None`: all)
 - `start_game(game_id, expected_version, snapshot_json, turn, deadlines=(), *, now=None) -> bool`
 - `commit_move(game_id, expected_version, seat_no, notation, payload, new_snapshot, new_turn,
   new_status="active", deadlines_to_add=(), results=None, *, now=None) -> bool`
@@ -195,7 +196,7 @@ class GameRepository(Repository):
         chat_id: int | None = None,
         user_id: int | None = None,
         statuses: Sequence[GameStatus] = OPEN_STATUSES,
-        limit: int = 100,
+        limit: int | None = 100,
     ) -> list[GameRow]:
         """Return games in the given statuses, newest activity first.
 
@@ -203,7 +204,7 @@ class GameRepository(Repository):
             chat_id: Only games of this chat.
             user_id: Only games where this user has a seat.
             statuses: Only games in one of these statuses (open games by default).
-            limit: At most this many games.
+            limit: At most this many games (None: all of them).
 
         Returns:
             The games, most recently updated first.
@@ -220,7 +221,7 @@ class GameRepository(Repository):
             join = " JOIN seats s ON s.game_id = g.id"
             where.append("s.user_id = ?")
             params.append(user_id)
-        params.append(limit)
+        params.append(-1 if limit is None else limit)  # (SQLite: a negative limit is none)
         async with self._db.read() as conn:
             rows = await fetch_all(
                 conn,
