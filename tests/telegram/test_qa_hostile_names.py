@@ -72,3 +72,32 @@ async def test_a_name_that_is_a_username_mentions_nobody(tg, people, api) -> Non
     for text in texts:
         assert "alice" not in mentions_in(text), text
     assert tg.errors == []
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "design: /help and refusals name /resign and /cancel in plain text, which Telegram "
+        "makes a command one tap sends; the command menu leaves them out for that reason"
+    ),
+)
+async def test_no_message_in_the_group_is_one_tap_from_resigning(tg, people, api) -> None:
+    """The commands that end a game are typed, never one stray tap away (docs/telegram.md).
+
+    The command menu keeps that promise (`TYPED_ONLY`); the bot's own messages do not: /help's
+    quick start ends "Play: … /pass, /resign." and Telegram shows that /resign as a command,
+    which a tap sends at once ("/resign@<bot>") — bob, reading the help beside his only game,
+    taps it and has lost. Writing them where a tap cannot send them (e.g. in a code entity, as
+    ``<code>/resign</code>``, or asking before a bare /resign) is a choice for the Telegram
+    adapter as a whole.
+    """
+    await tg.say(people.bob, "/start", chat=api.private(people.bob))
+    await tg.say(people.alice, "/new webfeud @bob seed=9")
+    calls = await tg.say(people.bob, "/help")
+    tapped = [c for c in calls if "resign" in commands_in(c.text)]
+    if tapped:  # what a tap on it sends, for the record: the game is lost at once
+        await tg.say(people.bob, f"/resign@{api.me['username']}")
+        row = await tg.db.games.get_game(1)
+        assert row is not None
+        assert row.status == "finished"
+    assert tapped == []
