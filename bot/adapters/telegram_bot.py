@@ -894,18 +894,23 @@ class TelegramFrontEnd:
         """
         text = message.text or ""
         mentioned: dict[str, str] = {}
-        spans = message.parse_entities([MessageEntityType.TEXT_MENTION])
-        for entity, shown in spans.items():
-            if entity.user is None:
+        # Each span is replaced where its entity says it is (offsets count UTF-16 code units),
+        # not where its text first occurs: "Sam" may also be inside an "@Sam_Smith" before it.
+        units = text.encode("utf-16-le")
+        out, done = "", 0
+        picks = [e for e in message.entities if e.type == MessageEntityType.TEXT_MENTION]
+        for entity in sorted(picks, key=lambda e: e.offset):
+            if entity.user is None or entity.offset < done:
                 continue
             name = display_name(entity.user)
             await self.db.users.upsert_user(
                 PLATFORM, str(entity.user.id), name, handle=entity.user.username
             )
-            head, sep, tail = text.partition(shown)
-            if sep:
-                text = f"{head}{'' if head.endswith('@') else '@'}{name}{tail}"
-                mentioned[name] = str(entity.user.id)
+            out += units[2 * done : 2 * entity.offset].decode("utf-16-le")
+            out += f"{'' if out.endswith('@') else '@'}{name}"
+            done = entity.offset + entity.length
+            mentioned[name] = str(entity.user.id)
+        text = out + units[2 * done :].decode("utf-16-le")
         return text, mentioned
 
     async def on_callback(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

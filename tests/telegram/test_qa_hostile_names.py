@@ -101,3 +101,31 @@ async def test_no_message_in_the_group_is_one_tap_from_resigning(tg, people, api
         assert row is not None
         assert row.status == "finished"
     assert tapped == []
+
+
+async def test_two_people_picked_from_the_menu_whose_names_overlap_are_both_invited(
+    tg, people, api
+) -> None:
+    """Sam Smith and Sam, neither with a username, picked from the mention menu: both are seated.
+
+    Before: each picked span was replaced at the first place its text occurs in the line, not
+    where Telegram's entity says it is: "Sam" was found inside the "@Sam_Smith" just written for
+    the first pick, so the second pick stayed a bare word, and /new answered "I did not
+    understand 'Sam'" — nobody invited, though both had been picked.
+    """
+    smith = api.user(1004, "Sam")
+    smith["last_name"] = "Smith"
+    sam = api.user(1005, "Sam")
+    text = "/new rummikub Sam Smith Sam"
+    update = api.message_update(people.group, people.alice, text, mentions={"Sam Smith": smith})
+    update["message"]["entities"].append(
+        {"type": "text_mention", "offset": text.rindex("Sam"), "length": 3, "user": dict(sam)}
+    )
+    calls = await tg.process(update)
+    assert not [c for c in calls if "did not understand" in c.text], calls
+    seats = await tg.db.games.seats(1)
+    users = [await tg.db.users.get_user(s.user_id) for s in seats if s.user_id is not None]
+    assert sorted(u.platform_user_id for u in users if u is not None) == sorted(
+        [str(people.alice["id"]), "1004", "1005"]
+    )
+    assert tg.errors == []
