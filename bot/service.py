@@ -94,6 +94,7 @@ ROUND_NEWS = frozenset({"game_started", "move_played", "timeout"})
 # `_pass_warning` of a pass that wins the game (Numfeud: the other's full inventory is stuck).
 PASS_WINS = "a pass now ends the game, won by {who}"
 SHOWN_IDS = 8  # game ids listed when a command could mean several games
+ALL_GAMES = 1_000_000  # a list of games that must miss none (`list_games` stops at 100)
 MAX_UNSLASHED = 200  # text without a slash longer than this is not read as a move
 # Reads of a game a move is tried on while another process keeps changing it (`_play`).
 COMMIT_TRIES = 3
@@ -648,7 +649,7 @@ class Service:
             rows = [row for i in sorted(ids) if (row := await self.db.games.get_game(i))]
         else:
             self._stalled = set()
-            rows = await self.db.games.list_games(statuses=("active",), limit=1_000_000)
+            rows = await self.db.games.list_games(statuses=("active",), limit=ALL_GAMES)
         for row in rows:
             if platforms is not None and (await self._chat(row.chat_id)).platform not in platforms:
                 continue
@@ -764,7 +765,10 @@ class Service:
         if chat is None:
             return []
         replies = []
-        rows = await self.db.games.list_games(chat_id=chat.id, statuses=("lobby", "active"))
+        # Every one: a list stops at 100 by default, and a flood of lobbies would hide the rest.
+        rows = await self.db.games.list_games(
+            chat_id=chat.id, statuses=("lobby", "active"), limit=ALL_GAMES
+        )
         for row in rows:
             async with self._lock(row.id):
                 row = await self._reload(row)
@@ -805,7 +809,9 @@ class Service:
         if not away:
             assert since is not None  # it was away
             return await self._back_news(chat, since)
-        rows = await self.db.games.list_games(chat_id=chat.id, statuses=("active",))
+        rows = await self.db.games.list_games(
+            chat_id=chat.id, statuses=("active",), limit=ALL_GAMES
+        )
         tables = [await self._table(row) for row in reversed(rows)]  # oldest first
         replies = []
         for table in tables:
@@ -837,7 +843,9 @@ class Service:
         Each running game's board follows, as it stands now: the one shown before is stale
         (moves were played privately meanwhile).
         """
-        rows = await self.db.games.list_games(chat_id=chat.id, statuses=("active",))
+        rows = await self.db.games.list_games(
+            chat_id=chat.id, statuses=("active",), limit=ALL_GAMES
+        )
         going = [await self._table(row) for row in reversed(rows)]  # oldest first
         rows = await self.db.games.list_games(chat_id=chat.id, statuses=("finished",))
         ended = [row for row in reversed(rows) if row.updated_at >= since]
