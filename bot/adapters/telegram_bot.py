@@ -219,6 +219,9 @@ _REVEALING_REASONS = _RULE_REASONS | {"INVALID_MOVE", "GAME_ERROR"}
 BOARD_KINDS = frozenset({"game_started", "move_played", "timeout", "draft"})
 _CALLBACK = re.compile(r"^g:(\d{1,18}):([a-z]{1,8}):(\d{1,9})$")
 _DEEP_LINK = re.compile(r"^g(\d{1,18})$")
+# A "/" or "@" that starts a word: Telegram shows "/resign" as a command (a tap sends it) and
+# "@alice" as a mention of alice (it notifies her), wherever a message holds them.
+_COMMAND_OR_MENTION = re.compile(r"(?<!\w)[/@]+")
 CONFIRM_PASS = "Tap Yes, pass, or Keep playing."  # after the service's question
 STALE = "That button belongs to an earlier turn of game #{id}; use the newest board message."
 PLACED = "placed"  # the group notice of tiles placed at a round deadline (`_placed_notice`)
@@ -316,9 +319,11 @@ def deep_link(username: str, game_id: int) -> str:
 def display_name(user: TgUser) -> str:
     """Return the name a Telegram user plays under: the @username (how others invite them).
 
-    Without a username it is the full name with ``_`` for spaces, so ``@Carol_Smith`` works.
+    Without a username it is the full name with ``_`` for spaces, so ``@Carol_Smith`` works,
+    less any ``/`` or ``@`` that starts a word: a name shown as "/resign" would be a tap that
+    resigns whoever taps it in the news, one shown as "@alice" would ping alice and read as her.
     """
-    name = user.username or "_".join(user.full_name.split())
+    name = user.username or _COMMAND_OR_MENTION.sub("", "_".join(user.full_name.split()))
     return name or str(user.id)
 
 
@@ -889,18 +894,23 @@ class TelegramFrontEnd:
         """
         text = message.text or ""
         mentioned: dict[str, str] = {}
-        spans = message.parse_entities([MessageEntityType.TEXT_MENTION])
-        for entity, shown in spans.items():
-            if entity.user is None:
+        # Each span is replaced where its entity says it is (offsets count UTF-16 code units),
+        # not where its text first occurs: "Sam" may also be inside an "@Sam_Smith" before it.
+        units = text.encode("utf-16-le")
+        out, done = "", 0
+        picks = [e for e in message.entities if e.type == MessageEntityType.TEXT_MENTION]
+        for entity in sorted(picks, key=lambda e: e.offset):
+            if entity.user is None or entity.offset < done:
                 continue
             name = display_name(entity.user)
             await self.db.users.upsert_user(
                 PLATFORM, str(entity.user.id), name, handle=entity.user.username
             )
-            head, sep, tail = text.partition(shown)
-            if sep:
-                text = f"{head}{'' if head.endswith('@') else '@'}{name}{tail}"
-                mentioned[name] = str(entity.user.id)
+            out += units[2 * done : 2 * entity.offset].decode("utf-16-le")
+            out += f"{'' if out.endswith('@') else '@'}{name}"
+            done = entity.offset + entity.length
+            mentioned[name] = str(entity.user.id)
+        text = out + units[2 * done :].decode("utf-16-le")
         return text, mentioned
 
     async def on_callback(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
