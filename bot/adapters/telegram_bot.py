@@ -131,6 +131,10 @@ ACTIONS: dict[str, str] = {
 }
 # Commands that end a game: not in the command menu, whose entries are sent by one tap.
 TYPED_ONLY = frozenset({"resign", "cancel"})
+# Such a command in a message's text (Telegram makes it a tap that sends it): `untappable`.
+_TYPED_ONLY_WORD = re.compile(
+    rf"(?<![\w/<>\"=])/(?:{'|'.join(sorted(TYPED_ONLY))})(?:@\w+)?(?![\w/])"
+)
 LOBBY_ACTIONS = ("join", "start")
 PLAY_ACTIONS = ("rack", "pass", "board")
 # Pass asks first (a stray tap must not give the turn away): the board's keyboard shows these.
@@ -424,9 +428,20 @@ def photos_refused(error: TelegramError) -> bool:
     return _bad_request(error, "not enough rights to send photos")
 
 
+def untappable(markup: str) -> str:
+    """Return HTML `markup` with each game-ending command (`TYPED_ONLY`) in a code entity.
+
+    Telegram shows "/resign" in a message as a command that one tap sends: /help's "… /pass,
+    /resign." and a refusal's "give up with /resign game=1" would be a stray tap from losing a
+    game, which the command menu leaves those commands out to avoid. In code they read the same
+    and are copied, not sent, by a tap.
+    """
+    return _TYPED_ONLY_WORD.sub(lambda m: f"<code>{m.group(0)}</code>", markup)
+
+
 def with_text_board(text: str, board: str | None) -> str:
     """Return `text` as HTML, with `board` below it in monospace when both fit in a message."""
-    out = html.escape(clip(text, TEXT_LIMIT), quote=False)
+    out = untappable(html.escape(clip(text, TEXT_LIMIT), quote=False))
     if board:
         block = f"<pre>{html.escape(board, quote=False)}</pre>"
         if len(out) + len(block) + 1 <= TEXT_LIMIT:
@@ -1811,13 +1826,16 @@ class TelegramFrontEnd:
         message: Message | None = None
         for n, part in enumerate(parts):
             last = n == len(parts) - 1
+            as_html = html_mode or bool(_TYPED_ONLY_WORD.search(part))
+            if as_html:
+                part = untappable(part if html_mode else html.escape(part, quote=False))
             message = await self._in_topic(
                 chat_id,
                 thread,
                 functools.partial(
                     bot.send_message,
                     text=part,
-                    parse_mode=ParseMode.HTML if html_mode else None,
+                    parse_mode=ParseMode.HTML if as_html else None,
                     reply_markup=markup if last else None,
                     reply_parameters=(
                         ReplyParameters(reply_to, allow_sending_without_reply=True)

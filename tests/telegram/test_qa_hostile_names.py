@@ -74,22 +74,14 @@ async def test_a_name_that_is_a_username_mentions_nobody(tg, people, api) -> Non
     assert tg.errors == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "design: /help and refusals name /resign and /cancel in plain text, which Telegram "
-        "makes a command one tap sends; the command menu leaves them out for that reason"
-    ),
-)
 async def test_no_message_in_the_group_is_one_tap_from_resigning(tg, people, api) -> None:
     """The commands that end a game are typed, never one stray tap away (docs/telegram.md).
 
     The command menu keeps that promise (`TYPED_ONLY`); the bot's own messages do not: /help's
     quick start ends "Play: … /pass, /resign." and Telegram shows that /resign as a command,
     which a tap sends at once ("/resign@<bot>") — bob, reading the help beside his only game,
-    taps it and has lost. Writing them where a tap cannot send them (e.g. in a code entity, as
-    ``<code>/resign</code>``, or asking before a bare /resign) is a choice for the Telegram
-    adapter as a whole.
+    taps it and has lost. They are now written in a code entity (``<code>/resign</code>``),
+    which a tap copies (`untappable`).
     """
     await tg.say(people.bob, "/start", chat=api.private(people.bob))
     await tg.say(people.alice, "/new webfeud @bob seed=9")
