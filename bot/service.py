@@ -97,6 +97,7 @@ SHOWN_IDS = 8  # game ids listed when a command could mean several games
 MAX_UNSLASHED = 200  # text without a slash longer than this is not read as a move
 # Reads of a game a move is tried on while another process keeps changing it (`_play`).
 COMMIT_TRIES = 3
+LOBBIES_A_PERSON = 5  # lobbies one person may have waiting to start in a chat
 GAMES_LISTED = 50  # /games lists the most recently active (the others' numbers follow)
 SEATS_CACHED = 4096  # running games whose seats the service keeps in memory
 # Commands about the player's own move: a bare one means, of several games, the one waiting for
@@ -1140,6 +1141,7 @@ class Service:
         else:
             seed = self._rng.randrange(_SEED_RANGE)
         parsed = gdef.parse_options(options)
+        await self._check_lobbies(ctx)
         if ctx.private and (command.players or command.player_ids):
             # Nobody else can read or write here: an invited person could never play.
             raise ServiceError(
@@ -1598,6 +1600,21 @@ class Service:
                 event={"type": "game_cancelled", "game_id": row.id, "by": ctx.user.display_name},
             )
         ]
+
+    async def _check_lobbies(self, ctx: _Ctx) -> None:
+        """Refuse a /new from someone whose `LOBBIES_A_PERSON` lobbies here wait to start.
+
+        Each lobby posts a message in the group, whose few messages a minute the news of
+        everyone's games share: one person's flood of /new would hold them all up.
+        """
+        rows = await self.db.games.list_games(chat_id=ctx.chat.id, statuses=("lobby",), limit=None)
+        mine = sorted(r.id for r in rows if r.creator_user_id == ctx.user.id)
+        if len(mine) >= LOBBIES_A_PERSON:
+            raise ServiceError(
+                "TOO_MANY_LOBBIES",
+                f"You have {len(mine)} games waiting to start here ({_numbered(mine, SHOWN_IDS)}): "
+                f"start one (/start game={mine[0]}) or /cancel one before making another.",
+            )
 
     async def _game_to_cancel(self, ctx: _Ctx) -> GameRow:
         """Return the game a bare /cancel (not an admin's) means: of several, the one theirs to.

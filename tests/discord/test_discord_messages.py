@@ -53,22 +53,31 @@ async def test_names_neither_ping_nor_format(harness):
 
 
 async def test_a_long_list_is_split_at_line_ends_over_several_embeds(harness):
-    """/games with 90 games: every game's whole line arrives, none cut, within Discord's limits."""
+    """/games with 90 games: every game's whole line arrives, none cut, within Discord's limits.
+
+    (It lists the 50 most recently active, then the numbers of the others.)
+    """
     fake = harness.fake
-    host = fake.add_user("Ω" * 32)
     chat = ChatRef(PLATFORM, str(fake.channel_id), "games")
-    user = UserRef(PLATFORM, str(host), "Ω" * 32)
-    for _ in range(90):
+    joiner = fake.add_user("Ω" * 32)
+    for n in range(1, 91):
+        host = fake.add_user("Ω" * 32)
+        user = UserRef(PLATFORM, str(host), "Ω" * 32)
         await harness.bot.service.execute(chat, user, Command("new", game_key="smartfeud"))
-    inter = await harness.slash(host, "games")
+        who = UserRef(PLATFORM, str(joiner), "Ω" * 32)
+        await harness.bot.service.execute(chat, who, Command("join", game_id=n))
+    inter = await harness.slash(joiner, "games")
     public = [m for m in harness.replies(inter) if m.public]
     assert len(public) >= 2
     assert fake.errors == []
     lines = "\n".join(e["description"] for m in public for e in m.embeds).split("\n")
     assert lines[0] == "Games here:"
-    for line in lines[1:]:
-        assert re.fullmatch(r"#\d+ SmartFeud: Ω{32} \(waiting to start\)", line), line
-    assert [int(line.split()[0][1:]) for line in lines[1:]] == list(range(1, 91))
+    for line in lines[1:-1]:
+        assert re.fullmatch(
+            r"#\d+ SmartFeud: Ω{32}(-\d+)? vs Ω{32}(-\d+)? \(waiting to start\)", line
+        ), line
+    assert [int(line.split()[0][1:]) for line in lines[1:-1]] == list(range(41, 91))
+    assert lines[-1] == "… and 40 more, idle longest: #1, #2, #3, #4, #5, #6, #7, #8, …"
 
 
 def test_a_text_too_long_for_the_messages_ends_with_what_was_left_out():

@@ -8,8 +8,8 @@ async def test_games_lists_the_most_active_and_names_the_others(say) -> None:
 
     Before, /games read the 100 most recently active and left the rest out unsaid.
     """
-    for _ in range(51):
-        await say("alice", "/new rummikub @bob")
+    for n in range(51):
+        await say(f"host{n}", "/new rummikub @bob")
     [listed] = [r for r in await say("alice", "/games") if r.kind == "games"]
     assert [g["game_id"] for g in listed.event["games"]] == list(range(2, 52))
     assert listed.text.splitlines()[-1] == "… and 1 more, idle longest: #1"
