@@ -141,6 +141,10 @@ class ChatRef:
     # The topic of a forum chat (a Telegram supergroup with topics) the command was typed in,
     # None outside one: answers go back there, and a game created there lives there.
     thread_id: int | None = None
+    # The chat this one belongs to (a Discord thread's channel: its id and title), whose
+    # leaderboards count the games played here.
+    parent_id: str | None = None
+    parent_title: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -701,15 +705,33 @@ class Service:
             )
             self._users[ukey] = (user.name, user.handle, stored_user)
             self._names[stored_user.id] = stored_user
-        stored_chat = self._chats.get(chat.platform, chat.chat_id)
-        # A new title is stored (a None one keeps the stored title: a routed command's ref).
-        if stored_chat is None or chat.title not in (None, stored_chat.title):
-            stored_chat = await self.db.chats.upsert_chat(
-                chat.platform, chat.chat_id, chat.title, now=self.clock()
-            )
-            self._chats.put(stored_chat)
+        parent = None
+        if chat.parent_id is not None:
+            parent = await self._stored_chat(chat.platform, chat.parent_id, chat.parent_title)
+        stored_chat = await self._stored_chat(
+            chat.platform, chat.chat_id, chat.title, None if parent is None else parent.id
+        )
         thread_id = None if chat.private else chat.thread_id
         return _Ctx(stored_chat, stored_user, user, chat.private, thread_id=thread_id)
+
+    async def _stored_chat(
+        self, platform: str, chat_id: str, title: str | None, parent_id: int | None = None
+    ) -> Chat:
+        """Return a chat as stored, stored first when new, newly titled or newly a part of one.
+
+        A None title keeps the stored one (a routed command's ref), as a None parent does.
+        """
+        stored = self._chats.get(platform, chat_id)
+        if (
+            stored is None
+            or title not in (None, stored.title)
+            or parent_id not in (None, stored.parent_id)
+        ):
+            stored = await self.db.chats.upsert_chat(
+                platform, chat_id, title, parent_id=parent_id, now=self.clock()
+            )
+            self._chats.put(stored)
+        return stored
 
     def _lock(self, game_id: int) -> asyncio.Lock:
         lock = self._locks.get(game_id)
@@ -2823,7 +2845,7 @@ class Service:
         """
         year, by_points = self._ranking(table.row.game_key, None)
         rows = await self.db.results.leaderboard(
-            chat_id=table.row.chat_id,
+            chat_id=table.chat.parent_id or table.row.chat_id,
             game_key=table.row.game_key,
             limit=LEADERBOARD_READ,
             year=year,
@@ -2884,7 +2906,9 @@ class Service:
             # Named as /leaderboard <game> names the ranking it shows by default.
             year, by_points = self._ranking(table.row.game_key, None)
             board = f"World Ranking {year}" if by_points else "leaderboard"
-            lines.append(f"{table.gdef.title} {board} here: " + ", ".join(moves) + ".")
+            parent = table.chat.parent_id
+            here = f"of {_chat_named(await self._chat(parent))}" if parent else "here"
+            lines.append(f"{table.gdef.title} {board} {here}: " + ", ".join(moves) + ".")
         if ranking:  # a person played: they may want to play again
             lines.append(f"Play again with /rematch game={table.row.id}.")
         return Reply(
@@ -3176,8 +3200,10 @@ class Service:
         if key is not None and key not in GAMES:
             raise CommandError(f"{no_such_game(key)} {usage('leaderboard')}")
         everywhere = command.options.get("scope") == "everywhere"
+        # A thread's games count on its channel's leaderboards: in a thread, they are shown.
+        chat = await self._chat(ctx.chat.parent_id) if ctx.chat.parent_id else ctx.chat
         # Named as the group is (an image may be shared elsewhere): "Feud club", "#games".
-        here = ctx.chat.title if ctx.chat.title and not ctx.private else "this chat"
+        here = chat.title if chat.title and not ctx.private else "this chat"
         where = "every chat" if everywhere else here
         year_text = command.options.get("year")
         year = int(year_text) if year_text else None
@@ -3188,7 +3214,7 @@ class Service:
             )
         year, by_points = self._ranking(key, year)
         ranked = await self.db.results.leaderboard(
-            chat_id=None if everywhere else ctx.chat.id,
+            chat_id=None if everywhere else chat.id,
             game_key=key,
             limit=LEADERBOARD_READ,
             year=year,
@@ -3226,7 +3252,7 @@ class Service:
         if asker is not None:
             lines += ["…", _leader_line(*asker)]
         # Games played alone rank nobody: the best personal records, apart.
-        scope = None if everywhere else ctx.chat.id
+        scope = None if everywhere else chat.id
         solo = (
             await self.db.results.solo_records(key, chat_id=scope, year=year)
             if key in SOLO_GAMES

@@ -44,6 +44,8 @@ class Chat:
     # the chat's deadlines are held meanwhile.
     away_since: datetime | None = None
     muted: bool = False  # out as a member that may not write there (muted), not removed
+    # The chat this one belongs to (a Discord thread's channel), whose leaderboards count it.
+    parent_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

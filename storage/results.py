@@ -11,6 +11,7 @@
   finished a game; None for an unknown user)
 - `solo_records(game_key, user_id=None, chat_id=None, year=None, limit=10) ->
   list[SoloRecord]`: the games played alone to the end and the best score of each user
+  (a chat's results are its own and those of the chats that belong to it: a channel's threads)
 - `head_to_head(user_id, other_id) -> HeadToHead`: the finished games two users played together
 
 Rankings order by wins, then points, both descending (`by_points`: points first), then user
@@ -179,9 +180,9 @@ def _filters(
     """Return the WHERE terms and parameters that pick results by chat, game and UTC year."""
     where = ["r.user_id IS NOT NULL"]
     params: list[object] = []
-    if chat_id is not None:
-        where.append("r.chat_id = ?")
-        params.append(chat_id)
+    if chat_id is not None:  # the chat and those that belong to it (a channel's threads)
+        where.append("r.chat_id IN (SELECT id FROM chats WHERE id = ? OR parent_id = ?)")
+        params += (chat_id, chat_id)
     if game_key is not None:
         where.append("r.game_key = ?")
         params.append(game_key)

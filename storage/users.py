@@ -14,7 +14,7 @@
 
 `ChatRepository` (`db.chats`):
 
-- `upsert_chat(platform, platform_chat_id, title=None, *, now=None) -> Chat`
+- `upsert_chat(platform, platform_chat_id, title=None, *, parent_id=None, now=None) -> Chat`
 - `get_chat(chat_id) -> Chat | None`
 - `get_chat_by_platform_id(platform, platform_chat_id) -> Chat | None`
 - `move_chat(platform, old_platform_chat_id, new_platform_chat_id, *, now=None) -> Chat | None`
@@ -36,7 +36,7 @@ from storage.deadlines import resume_held
 from storage.models import Chat, User
 
 _USER_COLUMNS = "id, platform, platform_user_id, display_name, dm_allowed, handle"
-_CHAT_COLUMNS = "id, platform, platform_chat_id, title, away_since, away_muted"
+_CHAT_COLUMNS = "id, platform, platform_chat_id, title, away_since, away_muted, parent_id"
 
 
 def _user(row: sqlite3.Row) -> User:
@@ -58,6 +58,7 @@ def _chat(row: sqlite3.Row) -> Chat:
         title=row["title"],
         away_since=from_epoch_or_none(row["away_since"]),
         muted=bool(row["away_muted"]),
+        parent_id=row["parent_id"],
     )
 
 
@@ -182,19 +183,25 @@ class ChatRepository(Repository):
         platform_chat_id: str | int,
         title: str | None = None,
         *,
+        parent_id: int | None = None,
         now: datetime | None = None,
     ) -> Chat:
-        """Create the chat, or refresh its title (a None title keeps the stored one)."""
+        """Create the chat, or refresh its title (a None title keeps the stored one).
+
+        `parent_id`: the chat it belongs to (a Discord thread's channel; None keeps the stored).
+        """
         stamp = to_epoch(now or utcnow())
         async with self._db.transaction() as conn:
             row = await fetch_one(
                 conn,
-                "INSERT INTO chats (platform, platform_chat_id, title, created_at, updated_at)"
-                " VALUES (?, ?, ?, ?, ?)"
+                "INSERT INTO chats (platform, platform_chat_id, title, parent_id, created_at,"
+                " updated_at) VALUES (?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (platform, platform_chat_id) DO UPDATE SET"
-                " title = coalesce(excluded.title, chats.title), updated_at = excluded.updated_at"
+                " title = coalesce(excluded.title, chats.title),"
+                " parent_id = coalesce(excluded.parent_id, chats.parent_id),"
+                " updated_at = excluded.updated_at"
                 f" RETURNING {_CHAT_COLUMNS}",
-                (platform, str(platform_chat_id), title, stamp, stamp),
+                (platform, str(platform_chat_id), title, parent_id, stamp, stamp),
             )
         assert row is not None  # an upsert always returns its row
         return _chat(row)

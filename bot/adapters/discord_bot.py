@@ -761,8 +761,20 @@ class FeudBot(commands.Bot):
     @staticmethod
     def chat_ref(interaction: discord.Interaction[Any]) -> ChatRef:
         """Return the service's view of the interaction's channel, titled "#games" (or None)."""
-        name = getattr(interaction.channel, "name", None)
-        return ChatRef(PLATFORM, str(interaction.channel_id), f"#{name}" if name else None)
+        channel = interaction.channel
+        name = getattr(channel, "name", None)
+        title = f"#{name}" if name else None
+        if isinstance(channel, discord.Thread):
+            # Its games count on its channel's leaderboards, as a forum topic's on its group's.
+            parent = getattr(channel.parent, "name", None)
+            return ChatRef(
+                PLATFORM,
+                str(interaction.channel_id),
+                title,
+                parent_id=str(channel.parent_id),
+                parent_title=f"#{parent}" if parent else None,
+            )
+        return ChatRef(PLATFORM, str(interaction.channel_id), title)
 
     @staticmethod
     def user_ref(interaction: discord.Interaction[Any]) -> UserRef:

@@ -2,8 +2,9 @@
 
 A server that opens a thread per game night (as Telegram groups use forum topics) plays in
 threads of #games. On Telegram the games of every topic are the one group's: one leaderboard.
-On Discord a thread is a chat of its own, so each thread gets a leaderboard of its own and the
-channel's leaderboard never counts what was played in its threads.
+On Discord a thread is a chat of its own (its games are played and shown there); before, each
+thread also had a leaderboard of its own, and the channel's never counted what was played in
+its threads. Now a thread's results count on its channel's (`chats.parent_id`).
 """
 
 from __future__ import annotations
@@ -44,12 +45,6 @@ def add_thread(fake: Any, name: str) -> int:
     return thread_id
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a Discord thread is a chat of its own (chat_ref keys it by its channel id): the "
-    "games played in threads of #games never reach #games's leaderboard (Telegram's forum "
-    "topics share their group's)",
-)
 async def test_a_game_played_in_a_thread_counts_on_its_channels_leaderboard(harness) -> None:
     """Alice beats bob in a thread of #games: #games's leaderboard lists them."""
     thread = add_thread(harness.fake, "word-night")
@@ -57,9 +52,10 @@ async def test_a_game_played_in_a_thread_counts_on_its_channels_leaderboard(harn
         harness.alice, "new", in_channel=thread, game="webfeud", player=str(harness.bob), seed=3
     )
     inter = await harness.slash(harness.bob, "resign", in_channel=thread)
-    over = [m.text for m in harness.replies(inter) if "is over" in m.text]
-    assert over, [m.text for m in harness.replies(inter)]
-    inter = await harness.slash(harness.alice, "leaderboard")
-    [board] = harness.replies(inter)
-    assert board.text.startswith("Leaderboard of #games"), board.text
-    assert "1. alice: 1 win in 1 game" in board.text, board.text
+    [over] = [m.text for m in harness.replies(inter) if "is over" in m.text]
+    assert "Webfeud leaderboard of #games: alice new at #1, bob new at #2." in over, over
+    for where in (None, thread):  # in the channel, and in the thread: the channel's
+        inter = await harness.slash(harness.alice, "leaderboard", in_channel=where)
+        [board] = harness.replies(inter)
+        assert board.text.startswith("Leaderboard of #games"), board.text
+        assert "1. alice: 1 win in 1 game" in board.text, board.text

@@ -250,3 +250,29 @@ async def test_chats_away_from_before_0008_were_removed_not_muted(db_path):
         assert (await db.chats.get_chat(1)).muted
     finally:
         await db.close()
+
+
+async def test_chats_from_before_0009_belong_to_none_until_told(db_path):
+    """0009 adds chats.parent_id: a chat stored before it is part of none until told so.
+
+    An upsert naming its parent sets it; an upsert naming none keeps it.
+    """
+    db = await upgraded_from(
+        db_path,
+        9,
+        "INSERT INTO chats (id, platform, platform_chat_id, title, created_at, updated_at)"
+        " VALUES (1, 'discord', '500', '#games', 5, 5)",
+        "INSERT INTO chats (id, platform, platform_chat_id, title, created_at, updated_at)"
+        " VALUES (2, 'discord', '501', '#word-night', 5, 5)",
+    )
+    try:
+        thread = await db.chats.get_chat(2)
+        assert thread is not None
+        assert thread.parent_id is None
+        thread = await db.chats.upsert_chat("discord", "501", None, parent_id=1)
+        assert thread.parent_id == 1
+        assert thread.title == "#word-night"
+        again = await db.chats.upsert_chat("discord", "501", "#word-night-2")
+        assert again.parent_id == 1
+    finally:
+        await db.close()
