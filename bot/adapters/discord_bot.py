@@ -1466,8 +1466,7 @@ class FeudBot(commands.Bot):
                 await self._send_to_channel(channel_id, said, mention=uid)
         except discord.HTTPException as error:
             log.exception("could not mention user %s in channel %s", uid, channel_id)
-            if not _may_not_post(error):  # (a DM was refused before: no copy could go there)
-                await self._refused_in(channel_id, error)
+            await self._refused_in(channel_id, error)
 
     async def _game_channel(self, game_id: int) -> int | None:
         row = await self.service.db.games.get_game(game_id)
