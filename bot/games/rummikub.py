@@ -639,8 +639,15 @@ class RummikubState:
         held = Counter(self.racks[self.to_move])
         wanted = Counter(tile for meld, tile in step.sources if meld == 0)
         short = wanted - Counter(state.rack(self.to_move))
-        if not short or wanted - held:  # some tile is not the player's at all
+        lacking = wanted - held  # tiles not the player's at all: told as before
+        short -= lacking
+        if not short:
             return None
+        missing = (
+            f"You have {shortage(self.racks[self.to_move], lacking, tile_name)} on your rack, and "
+            if lacking
+            else ""
+        )
         before_line = Counter(self.rack(self.to_move))
         in_line = before_line - Counter(state.rack(self.to_move))
         scope = "line" if not short - in_line else "turn"
@@ -656,10 +663,10 @@ class RummikubState:
         melds = sorted({places[t] for t in tiles if t in places})
         where = f"in meld{'' if len(melds) == 1 else 's'} {and_list(str(m) for m in melds)} now"
         head = (
-            f"{and_list(tile_name(t) for t in tiles)} {'is' if one else 'are'} already laid "
-            f"earlier in this {scope} ({where})"
+            f"{missing}{and_list(tile_name(t) for t in tiles)} {'is' if one else 'are'} already "
+            f"laid earlier in this {scope} ({where})"
         )
-        if step.target and step.target in melds:
+        if lacking or (step.target and step.target in melds):
             return RuleError(Reason.TILE_NOT_IN_RACK, f"{head}.")
         them = "it" if one else "them"
         sources = " ".join(f"{places[t]}:{t}" for t in tiles if t in places)

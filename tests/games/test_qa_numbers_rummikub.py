@@ -49,3 +49,7 @@ def test_a_step_reusing_a_tile_an_earlier_step_laid_says_where_it_is() -> None:
         "You have no K12, K13, K11 on your rack"
     )
     assert refusal(state, 0, "R5 R5 R6").message.startswith("You have only 1 R5 on your rack")
+    # Both at once: each told as it is.
+    assert refusal(state, 0, "R5 R6 R7; B5 Y5 R5 K4").message == (
+        "You have no K4 on your rack, and R5 is already laid earlier in this line (in meld 2 now)."
+    )
