@@ -2362,6 +2362,8 @@ class Service:
         move = await asyncio.to_thread(helper, state, seat)
         if str(move) in SPECS:  # a move that is a command of its own: Rummikub's draw
             advice = f"nothing from your rack can be laid now, so /{move}."
+        elif state.view(seat).get("draft"):  # the hint's line starts from the turn's table
+            advice = f"/reset your draft, then /play {move}"
         else:
             advice = f"/play {move}"
         return [

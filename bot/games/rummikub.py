@@ -42,6 +42,7 @@ from bot.games.numtiles import (
     rack_value,
     sort_tiles,
     tile_name,
+    tile_order,
 )
 
 SCHEMA_VERSION = 1
@@ -488,7 +489,13 @@ class RummikubState:
         if isinstance(move, Line):
             state = self
             for step in move.steps:
-                state = state._step(step)
+                try:
+                    state = state._step(step)
+                except RuleError as error:
+                    used = self._laid_already(state, step, error)
+                    if used is None:
+                        raise
+                    raise used from None
             return state._done(line=True) if move.done else state
         if isinstance(move, Done):
             return self._done()
@@ -619,6 +626,55 @@ class RummikubState:
             opened=self.opened[self.to_move],
         )
         return replace(self, draft=(*self.draft, step), draft_table=table, draft_rack=rack)
+
+    def _laid_already(self, state: Self, step: Step, error: RuleError) -> RuleError | None:
+        """Say that a refused step's rack tiles were laid by an earlier step, or return None.
+
+        `self` is the state before the line, `state` the one `step` was refused on. The player
+        holds the tiles, but an earlier step put them on the table: "You have no R5 on your
+        rack" would be wrong, so name where they are now and how to take them from there.
+        """
+        if error.reason is not Reason.TILE_NOT_IN_RACK or not isinstance(step, Put):
+            return None
+        held = Counter(self.racks[self.to_move])
+        wanted = Counter(tile for meld, tile in step.sources if meld == 0)
+        short = wanted - Counter(state.rack(self.to_move))
+        lacking = wanted - held  # tiles not the player's at all: told as before
+        short -= lacking
+        if not short:
+            return None
+        missing = (
+            f"You have {shortage(self.racks[self.to_move], lacking, tile_name)} on your rack, and "
+            if lacking
+            else ""
+        )
+        before_line = Counter(self.rack(self.to_move))
+        in_line = before_line - Counter(state.rack(self.to_move))
+        scope = "line" if not short - in_line else "turn"
+        places: dict[str, int] = {}
+        for tile in short:
+            for number, meld in enumerate(state.working_table, start=1):
+                was = state.table[number - 1] if number <= len(state.table) else ()
+                if meld.count(tile) > was.count(tile):
+                    places[tile] = number
+                    break
+        tiles = sorted(short, key=tile_order)
+        one = len(tiles) == 1 and short[tiles[0]] == 1
+        melds = sorted({places[t] for t in tiles if t in places})
+        where = f"in meld{'' if len(melds) == 1 else 's'} {and_list(str(m) for m in melds)} now"
+        head = (
+            f"{missing}{and_list(tile_name(t) for t in tiles)} {'is' if one else 'are'} already "
+            f"laid earlier in this {scope} ({where})"
+        )
+        if lacking or (step.target and step.target in melds):
+            return RuleError(Reason.TILE_NOT_IN_RACK, f"{head}.")
+        them = "it" if one else "them"
+        sources = " ".join(f"{places[t]}:{t}" for t in tiles if t in places)
+        plain = " ".join(tiles)
+        return RuleError(
+            Reason.TILE_NOT_IN_RACK,
+            f"{head}; to move {them} here, write {sources} instead of {plain}.",
+        )
 
     def _replay(self, steps: tuple[Step, ...]) -> Self:
         state = replace(self, draft=(), draft_table=(), draft_rack=())
