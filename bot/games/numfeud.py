@@ -1121,6 +1121,11 @@ class NumfeudState:
         # that only frees jokers lays no line: it writes tiles over board tiles in place.
         if filled:
             check_whole_line(board, cells, anchor.across)
+            if len(cells) == 1:
+                # One tile makes no line the way it was written: it must be written with the
+                # line it makes the other way (`J8 R8` beside R5 R6 R7 on G8-I8 is `8J R8`'s
+                # placement, and as that is refused, so is this), as Webfeud's `H7 XA`.
+                check_whole_line(board, cells, not anchor.across)
 
     def _swap(self, seat: int, move: Swap) -> Self:
         k = len(move.tiles)

@@ -17,21 +17,18 @@ def outcome(state, text: str) -> str:
     return "ok"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="design choice left open: a single tile written in the direction where it makes no "
-    "line skips the 'write the line whole' rule (bot/games/numfeud.py check_whole_line)",
-)
 def test_one_tile_is_judged_alike_whichever_way_it_is_written() -> None:
     """R8 on J8 beside R5 R6 R7 on G8–I8 is one placement, whichever direction names it.
 
     `8J R8` (across) is refused: "R7 on I8 continues your line: write it whole, as 8G R5 R6 R7
     R8". `J8 R8` (down, where J7 and J9 are empty) lays the same tile on the same square and is
-    played, recorded as "J8 R8", which does not show the run it joined; the bots write their
-    single tiles so too ("5G Y5"). The rule is either a rule of the placement or of the text:
-    both spellings should get the same answer (Webfeud asks a single tile to be written with
-    the word it makes, `H7 XA`).
+    played, recorded as "J8 R8", which did not show the run it joined. Now both are refused
+    alike, with the whole line to type (Webfeud asks a single tile to be written with the word
+    it makes, `H7 XA`), and that line is played.
     """
     state = rig(RUN, [["R8", "R4", "B1"], ["Y1"]])
-    assert outcome(state, "8J R8") == outcome(state, "J8 R8")
-    assert outcome(state, "8F R4") == outcome(state, "F8 R4")
+    assert outcome(state, "8J R8") == outcome(state, "J8 R8") == "WORD_NOT_COMPLETE"
+    assert outcome(state, "8F R4") == outcome(state, "F8 R4") == "WORD_NOT_COMPLETE"
+    with pytest.raises(RuleError, match="write it whole, as 8G R5 R6 R7 R8"):
+        play(state, "J8 R8")
+    assert outcome(state, "8G R5 R6 R7 R8") == "ok"
