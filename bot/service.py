@@ -3413,9 +3413,14 @@ class Service:
         "(resigned)", or "(out)" for a seat put out otherwise (SmartFeud's three passes): in
         Rummikub "out" alone would read as having gone out, the way to win. At the end too, but
         for the seat whose leaving ended the game, which its move and the game's end name.
+        A game whose racks score only at its end (Rummikub, Numfeud) shows, until then, what
+        its players watch instead: "alice 9 tiles, bob 12 tiles".
         """
-        if scores is None:
-            scores = _public_scores(table.gdef, state)
+        shown: Sequence[int | str] = scores or ()
+        if scores is None and not table.gdef.scores_as_played and state.outcome is None:
+            shown = [plural(size, "tile") for size in state.view(None)["rack_sizes"]]
+        elif scores is None:
+            shown = _public_scores(table.gdef, state)
         playing = table.gdef.seats_in_game(state)
         if state.outcome is not None and (ender := _ender(table, state)) is not None:
             playing = (*playing, ender)
@@ -3423,7 +3428,7 @@ class Service:
         return ", ".join(
             f"{n} {s}"
             + ("" if seat in playing else " (resigned)" if seat in resigned else " (out)")
-            for seat, (n, s) in enumerate(zip(table.names, scores, strict=True))
+            for seat, (n, s) in enumerate(zip(table.names, shown, strict=True))
         )
 
     async def _board_images(
