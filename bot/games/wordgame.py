@@ -113,15 +113,18 @@ def parse_word_move(text: str, usage: str = USAGE) -> WordMove:
     if head == "quit" and len(parts) == 1:
         return Quit()
     if head == "swap":
-        tiles = "".join(parts[1:]).upper()
-        if not tiles:
+        typed = "".join(parts[1:])
+        if not typed:
             raise InvalidMove("Name the tiles to swap, e.g. swap AEQ? (? is a blank).")
-        if bad := next((t for t in tiles if t != BLANK and not ("A" <= t <= "Z")), None):
+        # Checked as typed: upper() turns ß into SS, ı into I and ﬁ into FI, tiles not named.
+        if bad := next(
+            (t for t in typed if t != BLANK and not (t.isascii() and t.isalpha())), None
+        ):
             raise InvalidMove(
                 f"{quoted(bad)} is not a tile: tiles are the letters A–Z and ? for a blank. Name "
                 "the tiles to swap, e.g. swap AEQ?."
             )
-        return Swap(tiles)
+        return Swap(typed.upper())
     if head == "take":
         raise InvalidMove(
             "take comes after the word: 8H QUIZ take G7 lays QUIZ across from 8H with the tile "
