@@ -1006,6 +1006,8 @@ def _missing_message(rack: str, missing: list[str], spare: int = 0, *, laying: b
             blank = f"only {plural(held, 'blank')} for the {wanted}"
         elif laying:
             blank = "no blank for that (a lower-case letter is a blank; your own tiles in capitals)"
+        elif held:  # "swap ??" with one blank: it is there, only too few of it
+            blank = f"only {plural(held, 'blank')} to swap"
         parts.append(f"you have {blank}" if letters else f"You have {blank}")
     return "; ".join(parts) + ". See your tiles with /rack."
 

@@ -37,3 +37,18 @@ async def test_a_swap_of_a_letter_that_is_no_tile_swaps_nothing(tg, people, type
     said = unescape(" ".join(c.text for c in calls))
     assert f"'{typed}' is not a tile: tiles are the letters A–Z and ? for a blank." in said
     assert tg.errors == []
+
+
+async def test_swapping_two_blanks_with_one_says_there_is_one(tg, people) -> None:
+    """/swap ?? sent privately with one blank on the rack: "only 1 blank", not "no blank".
+
+    Before, the refusal said "You have no blank to swap." to a player looking at their blank.
+    """
+    await webfeud_game(tg, people)
+    private = tg.api.private(people.alice)
+    calls = await tg.say(people.alice, "/swap ??", chat=private)
+    texts = [unescape(c.text) for c in calls if c.chat_id == people.alice["id"]]
+    assert "You have only 1 blank to swap. See your tiles with /rack." in texts, texts
+    assert not [c for c in calls if c.chat_id == people.group["id"]]
+    assert load_state(await tg.db.games.get_game(1)).turn == 0
+    assert tg.errors == []
