@@ -3642,7 +3642,8 @@ def _warned(warning: str) -> str:
 def _pass_warning(table: _Table, state: GameState) -> str:
     """Return what the pass of the seat to move would do when it ends the game, else "".
 
-    "a pass now ends the game", or "a pass now puts {who} out of the game": a template the
+    "a pass now ends the game", "a pass now puts {who} out of the game", or, when that leaves
+    one player, "a pass now puts {who} out and ends the game, won by bob": a template the
     caller fills with the player's name or "you" (``str.format``). In Rummikub's last round
     (the pool is empty) every move counts down to the end, whatever it is: "the pool is empty:
     the game ends in 3 turns", "this is the last turn of the game".
@@ -3669,6 +3670,12 @@ def _pass_warning(table: _Table, state: GameState) -> str:
         # (Who a third pass in a row makes win is not told: that depends on the racks.)
         if after.outcome.reason == "full" and after.outcome.winners == (seat,):
             return PASS_WINS
+        winners = after.outcome.winners
+        if winners and seat not in winners and seat not in table.gdef.seats_in_game(after):
+            # SmartFeud: a third pass in a row puts the player out, whatever the scores, and the
+            # one player left wins: "ends the game" alone let a player far ahead pass into a loss.
+            won_by = and_list(table.names[s] for s in winners).replace("{", "{{").replace("}", "}}")
+            return "a pass now puts {who} out and ends the game, won by " + won_by
         return "a pass now ends the game"
     if seat not in table.gdef.seats_in_game(after):
         return "a pass now puts {who} out of the game"
