@@ -2797,6 +2797,8 @@ class Service:
                 round_no = gdef.round_of(state)
                 task = "Your turn" if round_no is None else f"Your tile of round {round_no + 1}"
                 missed = gdef.missed_deadline()
+                if missed and (out := _timeout_puts_out(table, state, seat_no)):
+                    missed += f", which {out}"
                 return [
                     _far_reply(
                         table,
@@ -3680,6 +3682,27 @@ def _pass_warning(table: _Table, state: GameState) -> str:
     if seat not in table.gdef.seats_in_game(after):
         return "a pass now puts {who} out of the game"
     return ""
+
+
+def _timeout_puts_out(table: _Table, state: GameState, seat: int) -> str:
+    """Say what missing the deadline does beyond `missed_deadline`: it puts `seat` out.
+
+    SmartFeud: a timeout is a pass, and a third in a row puts the player out ("puts you out of
+    the game"), or ends the game when one player is left ("puts you out and ends the game, won
+    by bob"), whatever the scores. "" when the seat stays in (a game lost on time says so).
+    """
+    in_game = table.gdef.seats_in_game
+    try:
+        late = table.gdef.on_timeout(state, seat)
+    except GameError:
+        return ""
+    if seat not in in_game(state) or seat in in_game(late):
+        return ""
+    if late.outcome is None or not late.outcome.winners:
+        return "puts you out of the game"
+    return "puts you out and ends the game, won by " + and_list(
+        table.names[s] for s in late.outcome.winners
+    )
 
 
 def _turn_notice(table: _Table, state: GameState, seat: int, text: str, **extra: str) -> Reply:
