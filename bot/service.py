@@ -2799,6 +2799,8 @@ class Service:
                 round_no = gdef.round_of(state)
                 task = "Your turn" if round_no is None else f"Your tile of round {round_no + 1}"
                 missed = gdef.missed_deadline()
+                if missed and (out := _timeout_puts_out(table, state, seat_no)):
+                    missed += f", which {out}"
                 return [
                     _far_reply(
                         table,
@@ -3649,7 +3651,8 @@ def _warned(warning: str) -> str:
 def _pass_warning(table: _Table, state: GameState) -> str:
     """Return what the pass of the seat to move would do when it ends the game, else "".
 
-    "a pass now ends the game", or "a pass now puts {who} out of the game": a template the
+    "a pass now ends the game", "a pass now puts {who} out of the game", or, when that leaves
+    one player, "a pass now puts {who} out and ends the game, won by bob": a template the
     caller fills with the player's name or "you" (``str.format``). In Rummikub's last round
     (the pool is empty) every move counts down to the end, whatever it is: "the pool is empty:
     the game ends in 3 turns", "this is the last turn of the game".
@@ -3676,10 +3679,37 @@ def _pass_warning(table: _Table, state: GameState) -> str:
         # (Who a third pass in a row makes win is not told: that depends on the racks.)
         if after.outcome.reason == "full" and after.outcome.winners == (seat,):
             return PASS_WINS
+        winners = after.outcome.winners
+        if winners and seat not in winners and seat not in table.gdef.seats_in_game(after):
+            # SmartFeud: a third pass in a row puts the player out, whatever the scores, and the
+            # one player left wins: "ends the game" alone let a player far ahead pass into a loss.
+            won_by = and_list(table.names[s] for s in winners).replace("{", "{{").replace("}", "}}")
+            return "a pass now puts {who} out and ends the game, won by " + won_by
         return "a pass now ends the game"
     if seat not in table.gdef.seats_in_game(after):
         return "a pass now puts {who} out of the game"
     return ""
+
+
+def _timeout_puts_out(table: _Table, state: GameState, seat: int) -> str:
+    """Say what missing the deadline does beyond `missed_deadline`: it puts `seat` out.
+
+    SmartFeud: a timeout is a pass, and a third in a row puts the player out ("puts you out of
+    the game"), or ends the game when one player is left ("puts you out and ends the game, won
+    by bob"), whatever the scores. "" when the seat stays in (a game lost on time says so).
+    """
+    in_game = table.gdef.seats_in_game
+    try:
+        late = table.gdef.on_timeout(state, seat)
+    except GameError:
+        return ""
+    if seat not in in_game(state) or seat in in_game(late):
+        return ""
+    if late.outcome is None or not late.outcome.winners:
+        return "puts you out of the game"
+    return "puts you out and ends the game, won by " + and_list(
+        table.names[s] for s in late.outcome.winners
+    )
 
 
 def _turn_notice(table: _Table, state: GameState, seat: int, text: str, **extra: str) -> Reply:

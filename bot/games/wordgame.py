@@ -113,15 +113,18 @@ def parse_word_move(text: str, usage: str = USAGE) -> WordMove:
     if head == "quit" and len(parts) == 1:
         return Quit()
     if head == "swap":
-        tiles = "".join(parts[1:]).upper()
-        if not tiles:
+        typed = "".join(parts[1:])
+        if not typed:
             raise InvalidMove("Name the tiles to swap, e.g. swap AEQ? (? is a blank).")
-        if bad := next((t for t in tiles if t != BLANK and not ("A" <= t <= "Z")), None):
+        # Checked as typed: upper() turns ß into SS, ı into I and ﬁ into FI, tiles not named.
+        if bad := next(
+            (t for t in typed if t != BLANK and not (t.isascii() and t.isalpha())), None
+        ):
             raise InvalidMove(
                 f"{quoted(bad)} is not a tile: tiles are the letters A–Z and ? for a blank. Name "
                 "the tiles to swap, e.g. swap AEQ?."
             )
-        return Swap(tiles)
+        return Swap(typed.upper())
     if head == "take":
         raise InvalidMove(
             "take comes after the word: 8H QUIZ take G7 lays QUIZ across from 8H with the tile "
@@ -1003,6 +1006,8 @@ def _missing_message(rack: str, missing: list[str], spare: int = 0, *, laying: b
             blank = f"only {plural(held, 'blank')} for the {wanted}"
         elif laying:
             blank = "no blank for that (a lower-case letter is a blank; your own tiles in capitals)"
+        elif held:  # "swap ??" with one blank: it is there, only too few of it
+            blank = f"only {plural(held, 'blank')} to swap"
         parts.append(f"you have {blank}" if letters else f"You have {blank}")
     return "; ".join(parts) + ". See your tiles with /rack."
 

@@ -969,7 +969,9 @@ async def test_a_pass_that_would_end_the_game_or_put_the_player_out_is_warned_of
     [notice] = [r for r in replies if r.kind == "your_turn"]
     assert notice.text.endswith("Careful: a pass now puts you out of the game.")
     replies = await say("alice", "/pass")
-    assert replies[0].text.endswith("bob to move; a pass now ends the game.")
+    assert replies[0].text.endswith(
+        "bob to move; a pass now puts bob out and ends the game, won by carol."
+    )
 
 
 async def test_the_game_over_message_explains_what_the_scores_do_not(say) -> None:
