@@ -1,9 +1,10 @@
 """Build the packaged English lexicon, bot/lexicon/data/english.dawg.gz (run by hand, not in CI).
 
 The list is ENABLE (public domain) united with Debian's SCOWL word lists of size <= 70, kept to
-lower-case a-z words of 2..15 letters, less SCOWL's two-letter junk, plus tools/lexicon/allow.txt
-and less tools/lexicon/deny.txt. It is stored as a minimized DAWG (`bot.lexicon.Lexicon`),
-gzipped deterministically, beside PROVENANCE.md (sources, counts, digests) and LICENSES.md.
+lower-case a-z words of 2..16 letters (SmartFeud's board is 16 wide), less SCOWL's two-letter
+junk, plus tools/lexicon/allow.txt and less tools/lexicon/deny.txt. It is stored as a minimized
+DAWG (`bot.lexicon.Lexicon`), gzipped deterministically, beside PROVENANCE.md (sources, counts,
+digests) and LICENSES.md.
 
 Usage, from anywhere (needs `apt-get install scowl`)::
 
@@ -47,7 +48,7 @@ SCOWL_JUNK = frozenset(
     ("cs", "gs", "kb", "ks", "lm", "ln", "ls", "lx", "mb", "mf", "ms", "ps", "rs", "ss", "ts")
 )
 LOWER_AZ = re.compile(r"[a-z]+")
-WORD = re.compile(r"[a-z]{2,15}")
+WORD = re.compile(r"[a-z]{2,16}")
 DATA_NAME = "english.dawg.gz"
 
 ENABLE_LICENCE = """\
@@ -98,7 +99,7 @@ def read_list(path: Path) -> list[str]:
         if not line or line.startswith("#"):
             continue
         if not WORD.fullmatch(line):
-            raise SystemExit(f"{path}:{number}: {line!r} is not 2..15 lower-case letters a-z")
+            raise SystemExit(f"{path}:{number}: {line!r} is not 2..16 lower-case letters a-z")
         words.append(line)
     return words
 
@@ -218,7 +219,7 @@ Build command (from the repository root, with Debian's `scowl` package installed
 
 ## Sources
 
-| source | version / digest | entries | kept (a-z, 2..15 letters) |
+| source | version / digest | entries | kept (a-z, 2..16 letters) |
 | --- | --- | ---: | ---: |
 | ENABLE `enable1.txt` (public domain) | md5 `{enable_md5}` | {counts.enable_lines:,} | \
 {counts.enable_kept:,} |
@@ -236,7 +237,7 @@ SCOWL files used ({len(counts.scowl_files)}, sizes <= {SCOWL_MAX_SIZE}, encoding
 | --- | ---: |
 | ENABLE united with SCOWL, lower-case a-z words of any length | {counts.union:,} |
 | of which only in SCOWL | {counts.scowl_only:,} |
-| dropped for length (1 letter, or more than 15) | -{counts.length_dropped:,} |
+| dropped for length (1 letter, or more than 16) | -{counts.length_dropped:,} |
 | SCOWL two-letter junk removed ({" ".join(sorted(SCOWL_JUNK))}) | -{counts.junk_removed:,} |
 | `allow.txt`: {counts.allow_entries} entries, new words added | +{counts.allow_added:,} |
 | `deny.txt`: {counts.deny_entries} entries, words removed | -{counts.deny_removed:,} |

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import pytest
-
 from bot.core.grid import Anchor
 from bot.games.smartfeud import SMARTFEUD
 from bot.games.wordgame import Place, WordState
@@ -37,15 +35,12 @@ def test_a_fifteen_letter_word_across_the_board_is_played() -> None:
     assert evaluation.bingo
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the packaged lexicon keeps words of 2..15 letters (tools/build_lexicon.py, for a "
-    "15x15 board), but SmartFeud's board is 16 wide: a 16-letter word of ENABLE, "
-    "UNCONSTITUTIONAL, is refused as 'not in the dictionary'; the fix is a rebuild of "
-    "bot/lexicon/data/english.dawg.gz with 16-letter words (Webfeud cannot hold them anyway)",
-)
 def test_a_sixteen_letter_word_fills_a_smartfeud_row() -> None:
-    """UNCONSTITUTIONAL (ENABLE) across all 16 columns: 7 rack tiles laid before ITUTIONAL."""
+    """UNCONSTITUTIONAL (ENABLE) across all 16 columns: 7 rack tiles laid before ITUTIONAL.
+
+    The lexicon kept words of 2..15 letters (for Webfeud's 15x15 board) and refused it as "not
+    in the dictionary"; it keeps 2..16 now (SmartFeud's board is 16 wide).
+    """
     state = game("UNCONST", "ITUTIONAL", 7)
     evaluation = state.evaluate(Place(Anchor(7, 0, True), "UNCONSTITUTIONAL"), 0)
     assert evaluation.words == ("UNCONSTITUTIONAL",)

@@ -121,8 +121,8 @@ def test_word_paths_are_exactly_the_words(lexicon: Lexicon, words: list[str]) ->
 
 
 def test_words_are_2_to_15_letters_a_to_z(words: list[str]) -> None:
-    """Every word is 2..15 upper-case letters A-Z."""
-    shape = re.compile(r"[A-Z]{2,15}")
+    """Every word is 2..16 upper-case letters A-Z (SmartFeud's board is 16 wide)."""
+    shape = re.compile(r"[A-Z]{2,16}")
     assert [word for word in words if not shape.fullmatch(word)] == []
 
 
