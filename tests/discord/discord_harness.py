@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from fake_discord import FakeDiscord, Interaction, Message
@@ -163,3 +163,15 @@ async def clocked(fake: FakeDiscord, db: Database) -> AsyncIterator[tuple[Harnes
     finally:
         await h.stop()
     assert fake.late == []
+
+
+async def assert_cancelled_for_good(h: Harness, db: Database, start: datetime) -> None:
+    """Game #1 is cancelled: no deadline left, and nine days on it has counted for nobody."""
+    row = await db.games.get_game(1)
+    assert row is not None
+    assert row.status == "cancelled"
+    assert await db.deadlines.pending_deadlines(1) == []
+    assert h.bot is not None
+    assert h.bot.dispatcher is not None
+    await h.bot.dispatcher.run_due(now=start + timedelta(days=9))
+    assert await db.results.leaderboard(chat_id=None, game_key=None, limit=10) == []

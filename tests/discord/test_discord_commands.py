@@ -11,7 +11,7 @@ from pathlib import Path
 
 import discord
 import pytest
-from discord_harness import FixedClock, Harness, clocked
+from discord_harness import FixedClock, Harness, assert_cancelled_for_good, clocked
 
 from bot.adapters.common import APOLOGY, short_description
 from bot.adapters.discord_bot import FeudBot, slash_text, swap_suggestions
@@ -914,14 +914,7 @@ async def test_a_deleted_channel_cancels_its_games_and_tells_their_players(fake,
             "#games was deleted, so game #1 (Webfeud in #games) was cancelled: it can no longer "
             "be played, and counts for nobody."
         )
-        row = await db.games.get_game(1)
-        assert row is not None
-        assert row.status == "cancelled"
-        assert await db.deadlines.pending_deadlines(1) == []
-        assert h.bot is not None
-        assert h.bot.dispatcher is not None
-        await h.bot.dispatcher.run_due(now=start + timedelta(days=9))
-        assert await db.results.leaderboard(chat_id=None, game_key=None, limit=10) == []
+        await assert_cancelled_for_good(h, db, start)
 
 
 async def test_a_channel_deleted_while_the_bot_was_down_is_learnt_from_its_refusal(

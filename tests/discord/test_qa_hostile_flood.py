@@ -8,10 +8,9 @@ game out of such a list.
 from __future__ import annotations
 
 import asyncio
-from datetime import timedelta
 
 import pytest
-from discord_harness import clocked
+from discord_harness import assert_cancelled_for_good, clocked
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -36,11 +35,4 @@ async def test_a_deleted_channel_cancels_the_games_behind_a_flood_of_lobbies(fak
         )
         await fake.delete_channel(fake.channel_id)
         await asyncio.wait_for(told, 10)
-        row = await db.games.get_game(1)
-        assert row is not None
-        assert row.status == "cancelled"
-        assert await db.deadlines.pending_deadlines(1) == []
-        assert h.bot is not None
-        assert h.bot.dispatcher is not None
-        await h.bot.dispatcher.run_due(now=start + timedelta(days=9))
-        assert await db.results.leaderboard(chat_id=None, game_key=None, limit=10) == []
+        await assert_cancelled_for_good(h, db, start)
