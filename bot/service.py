@@ -2434,9 +2434,9 @@ class Service:
                 f"/try belongs to {offering}; in {gdef.title} see /rules {gdef.key}.",
             )
         move = gdef.parse_move(command.text)
-        after = self._apply(
-            table, state, seat, move, "/try checks a move on your own turn.", trying=True
-        )
+        after = self._apply(table, state, seat, move, "wait for it.", trying=True)
+        # Off turn, as the word apps preview a move while the others play: on today's board.
+        later = seat not in state.waiting_for()
         record = after.history[-1]
         if not record.cells:
             raise ServiceError(
@@ -2451,10 +2451,13 @@ class Service:
         )
         if cost := gdef.move_cost(state, after, seat):
             verdict += f"; {cost}"
+        if later:
+            verdict += " on the board as it stands (it may change before your turn)"
+        play = f"Play it on your turn with /play {move}" if later else f"Play it with /play {move}"
         return [
             Reply(
                 ctx.to_user,
-                f"{verdict}; nothing was played. Play it with /play {move}.",
+                f"{verdict}; nothing was played. {play}.",
                 event={
                     "type": "preview",
                     "game_id": row.id,

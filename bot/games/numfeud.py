@@ -35,6 +35,7 @@ from bot.core.game import (
     RESIGNED,
     GameDef,
     GameState,
+    Move,
     MoveRecord,
     Outcome,
     Pass,
@@ -1279,6 +1280,13 @@ def board_from(cells: Mapping[str, str]) -> tuple[str, ...]:
 @dataclass(frozen=True, slots=True)
 class NumfeudDef(GameDef):
     """The registry entry of Numfeud."""
+
+    def try_move(self, state: GameState, seat: int, move: Move) -> GameState:
+        """Check a move on the board as it stands, on or off turn (see `WordGameDef.try_move`)."""
+        assert isinstance(state, NumfeudState)
+        if state.outcome is None and 0 <= seat < state.players:
+            state = replace(state, to_move=seat)
+        return state.apply(seat, move)
 
     def new_game(
         self,

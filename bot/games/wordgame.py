@@ -1042,8 +1042,14 @@ class WordGameDef(GameDef):
         return self.how
 
     def try_move(self, state: GameState, seat: int, move: Move) -> GameState:
-        """Check a move as in normal mode: in pro mode /try names the word /play would lose on."""
+        """Check a move as in normal mode: in pro mode /try names the word /play would lose on.
+
+        Off turn, on the board as it stands (the word apps show a move's score while others
+        play): the seat is made the one to move; the board may change before its turn comes.
+        """
         assert isinstance(state, WordState)
+        if state.outcome is None and 0 <= seat < state.players and not state.left[seat]:
+            state = replace(state, to_move=seat)
         if not state.pro:
             return state.apply(seat, move)
         try:

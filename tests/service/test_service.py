@@ -275,7 +275,6 @@ BAD_INPUT = [
     ("alice", "/play 8H", "INVALID_MOVE", "8H QUIZ"),
     ("alice", "/play 8H XYZZYQ", "TILE_NOT_IN_RACK", "/rack"),
     ("bob", "/pass", "NOT_YOUR_TURN", "It is alice's turn in game #1, not yours; wait for it."),
-    ("bob", "/try 8H HEX", "NOT_YOUR_TURN", "not yours; /try checks a move on your own turn."),
     ("carol", "/pass", "NOT_A_PLAYER", "the games going on (#1) are others'; /board game=<id>"),
     ("carol", "/pass game={game}", "NOT_A_PLAYER", "not playing"),
     ("alice", "/pass game={other}", "NO_SUCH_GAME", "no game #"),

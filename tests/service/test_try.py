@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from bot.ai import choose_move
@@ -28,8 +30,9 @@ async def test_try_scores_a_move_as_play_then_does(say, db, table_rows, key, see
         assert (preview.kind, preview.to.name) == ("preview", names[seat])
         assert preview.text.endswith(f"; nothing was played. Play it with /play {move}.")
         assert table_rows() == before
-        [refused] = await say(names[1 - seat], f"/try {move}")
-        assert refused.text.startswith(f"It is {names[seat]}'s turn in game #1, not yours")
+        [other] = await say(names[1 - seat], f"/try {move}")  # off turn: checked all the same
+        assert "not yours" not in other.text
+        assert table_rows() == before
         played = await say(names[seat], f"/play {move}")
         news = next(r for r in played if r.kind == "move_played")
         assert news.event["score"] == preview.event["score"]
@@ -39,6 +42,35 @@ async def test_try_scores_a_move_as_play_then_does(say, db, table_rows, key, see
         else:
             assert f"would score {preview.event['score']} in game #1" in preview.text
     assert load_state(await db.games.get_game(1)).turn >= 2
+
+
+@pytest.mark.parametrize(("key", "seed"), [("webfeud", 2), ("smartfeud", 4), ("numfeud", 3)])
+async def test_try_off_turn_checks_the_move_on_the_board_as_it_stands(
+    say, db, table_rows, key, seed
+) -> None:
+    """While bob is to move, alice tries her next move, as the word apps preview one.
+
+    Before, /try answered "It is bob's turn in game #1, not yours; /try checks a move on your
+    own turn.", so a player could plan nothing while waiting.
+    """
+    await say("alice", f"/new {key} @bob seed={seed}")
+    if key == "smartfeud":
+        await say("alice", "/start")
+    state = load_state(await db.games.get_game(1))
+    await say("alice", f"/play {choose_move(state, 0, 'hard', 3)}")
+    state = load_state(await db.games.get_game(1))
+    assert state.waiting_for() == (1,)
+    mine = str(choose_move(replace(state, to_move=0), 0, "hard", 3))
+    assert not mine.startswith(("pass", "swap"))
+    before = table_rows()
+    [preview] = await say("alice", f"/try {mine}")
+    assert preview.kind == "preview"
+    assert preview.text.endswith(
+        " on the board as it stands (it may change before your turn); nothing was played. "
+        f"Play it on your turn with /play {mine}."
+    )
+    assert table_rows() == before
+    assert load_state(await db.games.get_game(1)).waiting_for() == (1,)
 
 
 async def test_try_refuses_what_is_not_a_move_that_lays_tiles(say, table_rows) -> None:
