@@ -3130,10 +3130,14 @@ class Service:
         tiles = list(state.rack(seat_no))
         drawn: list[str] = []
         held = Counter(table.gdef.held(before, seat_no)) if before is not None else None
-        if held is not None and not held - Counter(tiles):
-            # Only a rack that just grew tells its new tiles for sure (a draw, a pass that
-            # draws, a penalty; a Rummikub draft taken back was held all along): after a play
-            # that also refilled it, a drawn letter may be one that was played, so nothing is said.
+        known = table.gdef.drawn(before, state, seat_no) if before is not None else None
+        if known is not None:  # a play or a swap that the game knows the draw of
+            drawn = list(known)
+        elif held is not None and not held - Counter(tiles):
+            # Otherwise only a rack that just grew tells its new tiles for sure (a draw, a pass
+            # that draws, a penalty; a Rummikub draft taken back was held all along): after a
+            # play that also refilled it, a drawn tile may be one that was played, so nothing is
+            # said.
             drawn = sorted((Counter(tiles) - held).elements(), key=tiles.index)
         note = table.gdef.rack_note(state, seat_no)
         if before is not None and (cost := table.gdef.move_cost(before, state, seat_no, done=True)):

@@ -294,6 +294,14 @@ class GameDef(ABC):
         """
         return None
 
+    def drawn(self, before: GameState, after: GameState, seat: int) -> tuple[str, ...] | None:
+        """Return the tiles `seat` drew from the pile by its move from `before` to `after`.
+
+        None when the game cannot tell them (the service then names new tiles only when nothing
+        left the rack); a game that knows which tiles a play or a swap drew says so.
+        """
+        return None
+
     def held(self, state: GameState, seat: int) -> tuple[str, ...]:
         """Return the tiles `seat` holds for good: its rack as its last finished turn left it.
 

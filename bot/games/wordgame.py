@@ -9,6 +9,7 @@ played as that letter. Racks and the bag are strings of tile codes (``?`` is a b
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -1040,6 +1041,27 @@ class WordGameDef(GameDef):
     def how_to_move(self) -> str:
         """Say in a line how a move is written (the `how` of the game)."""
         return self.how
+
+    def drawn(self, before: GameState, after: GameState, seat: int) -> tuple[str, ...] | None:
+        """Return the tiles a play or a swap drew: the last ones of the new rack.
+
+        A play draws what the bag lost; a swap as many as it put back ("swapped 3 tiles"). The
+        tiles kept stay in front, the drawn ones come after them (`_place`, `_swap`).
+        """
+        assert isinstance(before, WordState)
+        assert isinstance(after, WordState)
+        mine = [r for r in after.history[len(before.history) :] if r.seat == seat]
+        if len(mine) != 1:
+            return None
+        swapped = re.fullmatch(r"swapped (\d+) tiles?", mine[0].text)
+        if swapped:
+            count = int(swapped.group(1))
+        elif mine[0].cells:
+            count = len(before.bag) - len(after.bag)
+        else:
+            return None
+        rack = after.racks[seat]
+        return tuple(rack[len(rack) - count :]) if 0 < count <= len(rack) else ()
 
     def try_move(self, state: GameState, seat: int, move: Move) -> GameState:
         """Check a move as in normal mode: in pro mode /try names the word /play would lose on.

@@ -344,14 +344,28 @@ async def test_a_draw_after_a_draft_names_only_the_drawn_tile(say, db) -> None:
     assert rack.text.endswith(f"(new: {before.pool[0]})")
 
 
-async def test_a_rack_that_also_lost_tiles_names_no_new_ones(say, db) -> None:
-    """After a swap (tiles out and in) a drawn tile may be one that went out: nothing is named."""
+async def test_a_word_rack_after_a_swap_or_a_play_names_the_tiles_drawn(say, db) -> None:
+    """A word game knows what a swap or a play drew: the tiles after those kept.
+
+    As the word apps mark them, even a letter that went out and came back (before, nothing was
+    named after a swap or a play).
+    """
     await say("alice", "/new webfeud @bob seed=4")
-    rack = load_state(await db.games.get_game(1)).rack(0)
-    replies = await say("alice", f"/swap {''.join(t for t in rack[:2])}")
+    before = load_state(await db.games.get_game(1))
+    replies = await say("alice", f"/swap {''.join(before.rack(0)[:2])}")
     [after] = [r for r in replies if r.kind == "rack"]
-    assert "(new:" not in after.text
-    assert after.event["new"] == []
+    state = load_state(await db.games.get_game(1))
+    drawn = list(state.rack(0)[-2:])
+    assert after.event["new"] == drawn
+    assert f"(new: {' '.join(drawn)})" in after.text
+    assert Counter(state.rack(0)) == Counter(before.rack(0)[2:]) + Counter(drawn)
+    move = choose_move(state, 1, "hard", 1)
+    replies = await say("bob", f"/play {move}")
+    [after] = [r for r in replies if r.kind == "rack"]
+    played = load_state(await db.games.get_game(1))
+    count = len(state.bag) - len(played.bag)
+    assert count > 0
+    assert after.event["new"] == list(played.rack(1)[-count:])
 
 
 async def test_history_wraps_a_long_rearrangement_between_its_steps(say, db) -> None:
