@@ -254,8 +254,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "leaderboard",
         "[game] [year] [everywhere]",
         "Show this chat's leaderboard of finished games: games, wins and points. Add a game for"
-        " that game only, `2026` for one UTC calendar year, `everywhere` for every chat."
-        " `/leaderboard numfeud` is the Numfeud World Ranking of this year, by points.",
+        " that game only, `2026` for one UTC calendar year, `everywhere` for every chat on this"
+        " platform. `/leaderboard numfeud` is the Numfeud World Ranking of this year, by points.",
         takes_game_id=False,
         shape="leaderboard",
     ),

@@ -3224,12 +3224,16 @@ class Service:
                 f"{usage('leaderboard')}"
             )
         year, by_points = self._ranking(key, year)
+        # "Everywhere" is every chat of this platform: another platform's people are others,
+        # though they may show the same names, and no command here can name them.
+        platform = chat.platform if everywhere else None
         ranked = await self.db.results.leaderboard(
             chat_id=None if everywhere else chat.id,
             game_key=key,
             limit=LEADERBOARD_READ,
             year=year,
             by_points=by_points,
+            platform=platform,
         )
         # The top places (all who share the last of them), then the asker's own row below.
         board = [(rank, row) for rank, row in zip(_leader_places(ranked), ranked, strict=True)]
@@ -3265,14 +3269,16 @@ class Service:
         # Games played alone rank nobody: the best personal records, apart.
         scope = None if everywhere else chat.id
         solo = (
-            await self.db.results.solo_records(key, chat_id=scope, year=year)
+            await self.db.results.solo_records(key, chat_id=scope, year=year, platform=platform)
             if key in SOLO_GAMES
             else []
         )
         alone = [  # all games asked for: say where the solo records are
             k
             for k in (SOLO_GAMES if key is None else ())
-            if await self.db.results.solo_records(k, chat_id=scope, year=year, limit=1)
+            if await self.db.results.solo_records(
+                k, chat_id=scope, year=year, limit=1, platform=platform
+            )
         ]
         asked = (" everywhere" if everywhere else "") + (f" {year}" if year else "")
         listed = ", ".join(f"/leaderboard {k}{asked}" for k in alone)  # as asked: where, when

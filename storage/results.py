@@ -3,13 +3,14 @@
 `ResultRepository` (`db.results`):
 
 - `game_results(game_id) -> list[ResultRow]` by seat (written by `db.games.commit_move`)
-- `leaderboard(chat_id=None, game_key=None, limit=10, year=None, by_points=False) ->
-  list[LeaderboardRow]`: per user games, wins, points (sum of scores) and best score; a
-  chat's or everyone's, one game's or all, of all time or of the games finished in one UTC
-  year (Numfeud's World Ranking: one year, by points)
+- `leaderboard(chat_id=None, game_key=None, limit=10, year=None, by_points=False,
+  platform=None) -> list[LeaderboardRow]`: per user games, wins, points (sum of scores) and
+  best score; a chat's or everyone's (with `platform`, only the games of that platform's
+  chats: its people are not another platform's), one game's or all, of all time or of the
+  games finished in one UTC year (Numfeud's World Ranking: one year, by points)
 - `user_stats(user_id, game_key=None) -> LeaderboardRow | None` (zeros when the user has not
   finished a game; None for an unknown user)
-- `solo_records(game_key, user_id=None, chat_id=None, year=None, limit=10) ->
+- `solo_records(game_key, user_id=None, chat_id=None, year=None, limit=10, platform=None) ->
   list[SoloRecord]`: the games played alone to the end and the best score of each user
   (a chat's results are its own and those of the chats that belong to it: a channel's threads)
 - `head_to_head(user_id, other_id) -> HeadToHead`: the finished games two users played together
@@ -87,13 +88,14 @@ class ResultRepository(Repository):
         *,
         year: int | None = None,
         by_points: bool = False,
+        platform: str | None = None,
     ) -> list[LeaderboardRow]:
         """Return the top users by wins then points (`by_points`: points then wins).
 
         Within a chat and/or one game if given; with `year`, only the games finished in that UTC
-        calendar year.
+        calendar year; with `platform`, only the games of that platform's chats.
         """
-        where, params = _filters(chat_id=chat_id, game_key=game_key, year=year)
+        where, params = _filters(chat_id=chat_id, game_key=game_key, year=year, platform=platform)
         where.append("r.players > 1")
         params.append(limit)
         order = _BY_POINTS if by_points else _RANKING
@@ -112,13 +114,15 @@ class ResultRepository(Repository):
         year: int | None = None,
         limit: int = 10,
         excluding: int | None = None,
+        platform: str | None = None,
     ) -> list[SoloRecord]:
         """Return the best scores of one-seat games played to the end, highest first.
 
-        Of one user if given, within a chat if given, of one UTC calendar year if given, leaving
-        out the game `excluding` if given (the record before it).
+        Of one user if given, within a chat if given, of one UTC calendar year if given, in the
+        chats of one platform if given, leaving out the game `excluding` if given (the record
+        before it).
         """
-        where, params = _filters(chat_id=chat_id, game_key=game_key, year=year)
+        where, params = _filters(chat_id=chat_id, game_key=game_key, year=year, platform=platform)
         where += ["r.players = 1", "r.won = 1"]
         if user_id is not None:
             where.append("r.user_id = ?")
@@ -175,11 +179,14 @@ class ResultRepository(Repository):
 
 
 def _filters(
-    *, chat_id: int | None, game_key: str | None, year: int | None
+    *, chat_id: int | None, game_key: str | None, year: int | None, platform: str | None = None
 ) -> tuple[list[str], list[object]]:
-    """Return the WHERE terms and parameters that pick results by chat, game and UTC year."""
+    """Return the WHERE terms and parameters that pick results by chat, game, UTC year, platform."""
     where = ["r.user_id IS NOT NULL"]
     params: list[object] = []
+    if platform is not None:
+        where.append("r.chat_id IN (SELECT id FROM chats WHERE platform = ?)")
+        params.append(platform)
     if chat_id is not None:  # the chat and those that belong to it (a channel's threads)
         where.append("r.chat_id IN (SELECT id FROM chats WHERE id = ? OR parent_id = ?)")
         params += (chat_id, chat_id)

@@ -1132,7 +1132,9 @@ class FeudBot(commands.Bot):
         )
 
     async def _dispatch(self, replies: Sequence[Reply]) -> None:
-        await self.send_replies(replies)
+        # The one dispatcher of a process serving several platforms: each gets its own news
+        # (`send_replies` warns of a reply for another platform as of one misrouted).
+        await self.send_replies([r for r in replies if r.to.platform == PLATFORM])
         if self.also_send is not None:
             await self.also_send(replies)
 

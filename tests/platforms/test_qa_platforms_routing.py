@@ -1,0 +1,131 @@
+"""QA: one process serving Discord and Telegram over one database — where deadline news goes.
+
+Both loopback fakes run at once (tests/discord/fake_discord.py, tests/telegram/fake_bot_api.py);
+the real discord.py client and PTB application talk to them over 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import discord
+import discord.gateway
+import discord.http
+import pytest
+import yarl
+
+from bot.adapters.platforms import serve_platforms
+from bot.config import Settings
+from bot.service import ChatRef, Service, UserRef
+from storage import Database
+from tests.support import load_module
+
+pytestmark = pytest.mark.timeout(60)
+
+TESTS = Path(__file__).resolve().parents[1]
+fake_discord = load_module("fake_discord", TESTS / "discord" / "fake_discord.py")
+fake_bot_api = load_module("fake_bot_api", TESTS / "telegram" / "fake_bot_api.py")
+
+GROUP_ID = -100778
+ALICE_TG = 601
+
+
+@pytest.fixture
+async def discord_fake(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Any]:
+    server = fake_discord.FakeDiscord()
+    await server.start()
+    monkeypatch.setattr(discord.http.Route, "BASE", server.api_base)
+    monkeypatch.setattr(
+        discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(server.gateway_url)
+    )
+    try:
+        yield server
+    finally:
+        await server.stop()
+
+
+async def overdue_game(path: Path, chat: ChatRef, user: UserRef) -> int:
+    """A Webfeud game against a bot whose first turn ran out four days ago."""
+    long_ago = datetime.now(UTC) - timedelta(days=7)
+    db = await Database.open(str(path))
+    try:
+        service = Service(db, clock=lambda: long_ago, render=False)
+        replies = await service.handle(chat, user, "/new webfeud bot=easy")
+        return next(r.event["game_id"] for r in replies if r.kind == "game_started")
+    finally:
+        await db.close()
+
+
+async def until(check: Callable[[], bool], what: str, within: float = 20) -> None:
+    for _ in range(int(within / 0.05)):
+        if check():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"no {what} within {within} s")
+
+
+async def test_each_platforms_deadline_news_goes_to_it_alone_and_logs_no_warning(
+    discord_fake: Any, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """An overdue timeout on each platform: each told where its game lives, nothing misrouted.
+
+    Before, the Discord adapter, which runs the process's one dispatcher, was handed every
+    reply and logged "not sending a timeout reply for ChatTarget(...) via Discord" (a WARNING
+    meant for a misrouted reply) for each piece of Telegram news: an operator saw a warning
+    for every Telegram reminder and timeout.
+    """
+    path = tmp_path / "both.sqlite3"
+    alice_dc = discord_fake.add_user("alice")
+    tg_game = await overdue_game(
+        path,
+        ChatRef("telegram", str(GROUP_ID), "Feud club"),
+        UserRef("telegram", str(ALICE_TG), "alice"),
+    )
+    dc_game = await overdue_game(
+        path,
+        ChatRef("discord", str(discord_fake.channel_id), "#games"),
+        UserRef("discord", str(alice_dc), "alice"),
+    )
+    api = fake_bot_api.FakeBotAPI()
+    api.group(GROUP_ID, "Feud club")
+    caplog.set_level(logging.WARNING)
+    async with fake_bot_api.FakeBotServer(api) as base_url:
+        settings = Settings(
+            db_path=str(path),
+            discord_token="fake-token",
+            discord_dev_guild_id=discord_fake.guild_id,
+            telegram_token=api.token,
+            telegram_api_base_url=base_url,
+        )
+        stop, ready = asyncio.Event(), asyncio.Event()
+        task = asyncio.create_task(serve_platforms(settings, stop=stop, ready=ready))
+        try:
+            await asyncio.wait_for(ready.wait(), 20)
+            await api.wait_for(
+                lambda: any(
+                    f"Game #{tg_game} is over (alice's time ran out)" in c.text
+                    for c in api.sent(chat_id=GROUP_ID)
+                ),
+                within=20,
+                what="the Telegram game's end in the Telegram group",
+            )
+            await until(
+                lambda: any(
+                    f"Game #{dc_game} is over (alice's time ran out)" in m.text
+                    for m in discord_fake.public_messages()
+                ),
+                "the Discord game's end in its channel",
+            )
+        finally:
+            stop.set()
+            await asyncio.wait_for(task, 20)
+    # Neither platform was told of the other's game.
+    assert not any(f"game #{tg_game}" in m.text.lower() for m in discord_fake.messages.values())
+    assert not any(f"game #{dc_game}" in c.text.lower() for c in api.sent())
+    misrouted = [r.getMessage() for r in caplog.records if "via Discord" in r.getMessage()]
+    assert misrouted == []
