@@ -9,7 +9,6 @@ played as that letter. Racks and the bag are strings of tile codes (``?`` is a b
 from __future__ import annotations
 
 import random
-import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -1053,9 +1052,9 @@ class WordGameDef(GameDef):
         mine = [r for r in after.history[len(before.history) :] if r.seat == seat]
         if len(mine) != 1:
             return None
-        swapped = re.fullmatch(r"swapped (\d+) tiles?", mine[0].text)
-        if swapped:
-            count = int(swapped.group(1))
+        said = mine[0].text.split()  # a swap's record: "swapped 3 tiles"
+        if len(said) == 3 and said[0] == "swapped" and said[1].isascii() and said[1].isdigit():
+            count = int(said[1])
         elif mine[0].cells:
             count = len(before.bag) - len(after.bag)
         else:
