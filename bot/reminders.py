@@ -102,6 +102,8 @@ class Dispatcher:
         self._task: asyncio.Task[None] | None = None
         self._sending: set[asyncio.Task[Any]] = set()  # handlers and news that stop() drains
         self._pruned: datetime | None = None  # when the settled deadlines were last deleted
+        # Per chat, its news being sent: a later pass's news for that chat waits for it.
+        self._queues: dict[int | UserTarget, asyncio.Task[None]] = {}
 
     def _on_deadline_added(self, due_at: datetime) -> None:
         # Any new deadline may be earlier than the one we sleep on: recompute.
@@ -110,11 +112,20 @@ class Dispatcher:
     async def run_due(self, now: datetime | None = None) -> list[Reply]:
         """Fire every deadline due at `now` (default: the clock); return and send the replies.
 
+        Returns once the news is sent; the loop (`run`) does not wait for it: see `_pass`.
+        """
+        return await self._pass(now, wait=True)
+
+    async def _pass(self, now: datetime | None, *, wait: bool) -> list[Reply]:
+        """Fire every deadline due at `now`; send their news, waiting for it when `wait`.
+
         Each handler runs as a task of its own, shielded: a stop (the loop cancelled) lets the
         handler that is running finish within `drain`, and its news goes out after the news of
         the deadlines fired before it (sent on its own, so a handler cut off at the end of the
         drain does not take it along) — a timeout stored but never told would be lost for
-        good, since firing it again finds its turn gone.
+        good, since firing it again finds its turn gone. Each chat's news is queued behind the
+        news of that chat from earlier passes (`_queues`), so a pass that does not wait keeps
+        each chat's order while a chat held back by its platform holds back no other.
         """
         moment = now or self.clock()
         if self._pruned is None or moment - self._pruned >= PRUNE_EVERY:
@@ -148,10 +159,10 @@ class Dispatcher:
             # reminders. The deadlines are done already, so the sending is shielded: stopping
             # the loop (even in the middle of the batch) lets it finish within `drain` rather
             # than drop the news of what was fired, or a reminder's DM after its group post.
-            sending = self._track(self._send_all(outbox)) if outbox else None
+            sending = self._send_all(outbox) if outbox else None
             late = self._track(self._send_late(running, sending)) if running is not None else None
         for work in (sending, late):
-            if work is not None:
+            if work is not None and wait:
                 await asyncio.shield(work)
         return fired
 
@@ -212,18 +223,40 @@ class Dispatcher:
         task.add_done_callback(self._sending.discard)
         return task
 
-    async def _send_all(self, outbox: dict[int | UserTarget, list[list[Reply]]]) -> None:
-        """Send the news per chat."""
-        results = await asyncio.gather(
-            *(self._send_in_order(news) for news in outbox.values()), return_exceptions=True
+    def _send_all(self, outbox: dict[int | UserTarget, list[list[Reply]]]) -> asyncio.Task[None]:
+        """Queue the news per chat, each behind its chat's earlier news; return the whole."""
+        return self._track(
+            self._all_sent([self._queue(where, news) for where, news in outbox.items()])
         )
-        for result in results:
-            if isinstance(result, BaseException):
-                log.error("sending deadline news failed", exc_info=result)
 
-    async def _send_in_order(self, news: Sequence[Sequence[Reply]]) -> None:
-        for replies in news:
-            await self.send(replies)
+    def _queue(
+        self, where: int | UserTarget, news: Sequence[Sequence[Reply]]
+    ) -> asyncio.Task[None]:
+        """Send a chat's news after the news of that chat still being sent (an earlier pass's)."""
+        sending = self._track(self._send_in_order(self._queues.get(where), news))
+        self._queues[where] = sending
+
+        def forget(done: asyncio.Task[None]) -> None:
+            if self._queues.get(where) is done:
+                del self._queues[where]
+
+        sending.add_done_callback(forget)
+        return sending
+
+    @staticmethod
+    async def _all_sent(sending: Sequence[asyncio.Task[None]]) -> None:
+        await asyncio.wait(sending)
+
+    async def _send_in_order(
+        self, before: asyncio.Task[None] | None, news: Sequence[Sequence[Reply]]
+    ) -> None:
+        if before is not None:
+            await asyncio.wait([before])
+        try:
+            for replies in news:
+                await self.send(replies)
+        except Exception:
+            log.exception("sending deadline news failed")
 
     async def _retry_later(self, deadline: Deadline, claimed: datetime, now: datetime) -> None:
         """A handler failed: log it and put the deadline back, later, a few times at most."""
@@ -258,7 +291,9 @@ class Dispatcher:
                         if moved:
                             await self.send(moved)
                     stalled_only = True
-                    await self.run_due()
+                    # Not waiting for the news: a chat held back by its platform (its limit of
+                    # messages a minute, a 429) must not hold back what falls due elsewhere.
+                    await self._pass(None, wait=False)
                 except asyncio.CancelledError:
                     raise
                 except Exception:

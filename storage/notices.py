@@ -5,8 +5,9 @@
 - `first_notice(game_id, who, what) -> bool`: records the notice; True the first time only
 
 The service notes a nudge per turn and a move refused as late; the Telegram adapter its tip
-about private moves and its word on how to see one's tiles. The notices recorded since the
-start are also kept in memory (they are never taken back), so a repeat costs no query.
+about private moves and its word on how to see one's tiles. The newest notices (`KNOWN`) are
+also kept in memory (they are never taken back), so a repeat costs no query; storage alone
+decides for the older ones (a bot running for months keeps a nudge a turn of every game).
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from storage._base import Repository, execute
 if TYPE_CHECKING:
     from storage.database import Database
 
+KNOWN = 4096  # notices kept in memory at most (the newest); storage keeps them all
+
 
 class NoticeRepository(Repository):
     """One row per (game, who, what)."""
@@ -25,7 +28,7 @@ class NoticeRepository(Repository):
     def __init__(self, db: Database) -> None:
         """Bind the repository to its database, knowing no notice yet."""
         super().__init__(db)
-        self._known: set[tuple[int, str, str]] = set()
+        self._known: dict[tuple[int, str, str], None] = {}  # the newest, in order
 
     async def first_notice(self, game_id: int, who: str, what: str) -> bool:
         """Record that `who` was told `what` in the game; return True if it is the first time."""
@@ -39,5 +42,7 @@ class NoticeRepository(Repository):
                 " ON CONFLICT DO NOTHING",
                 key,
             )
-        self._known.add(key)
+        if len(self._known) >= KNOWN:  # forget the oldest: storage still knows them
+            del self._known[next(iter(self._known))]
+        self._known[key] = None
         return added > 0

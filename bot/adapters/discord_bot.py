@@ -106,6 +106,7 @@ _NOT_A_HEADING = re.compile(r"^\\(#{1,3})(?=[^\s#])", re.MULTILINE)
 MISSING_ACCESS = 50001
 MISSING_PERMISSIONS = 50013
 UNKNOWN_CHANNEL = 10003
+REFUSED_HERE = (MISSING_ACCESS, MISSING_PERMISSIONS)  # a channel the bot may not post in
 MUTED_TOLD = 4096  # (channel, user) pairs told that the bot may not post there, kept per run
 
 STALE = (
@@ -456,6 +457,22 @@ def _may_not_post(error: discord.HTTPException) -> bool:
     (A post with files is first tried again as text where only Attach Files is missing.)
     """
     return isinstance(error, discord.Forbidden) and error.code == MISSING_PERMISSIONS
+
+
+def _log_refusal(error: discord.HTTPException, what: str, *args: object) -> None:
+    """Log a refused post: a warning when the bot expects and mends it, else the traceback.
+
+    No Send Messages (the news goes by DM), no access (the games are held) and a deleted
+    channel (its games are cancelled) happen every day to a bot in many servers; logged as
+    errors with a traceback per message, they buried the real errors.
+    """
+    expected = (isinstance(error, discord.Forbidden) and error.code in REFUSED_HERE) or (
+        isinstance(error, discord.NotFound) and error.code == UNKNOWN_CHANNEL
+    )
+    if expected:
+        log.warning(what + ": %s", *args, error)
+    else:
+        log.exception(what, *args)
 
 
 def _view(buttons: Sequence[GameButton]) -> discord.ui.View | None:
@@ -1155,7 +1172,8 @@ class FeudBot(commands.Bot):
                     await self._notify(reply)
             except discord.HTTPException as error:
                 # One undeliverable message must not lose the others (the deadline is spent).
-                log.exception("could not send %s reply of game %s", reply.kind, reply.event)
+                game = reply.event.get("game_id")  # (not the event: a rack's names its tiles)
+                _log_refusal(error, "could not send a %s reply of game %s", reply.kind, game)
                 if not isinstance(reply.to, ChatTarget):
                     continue
                 if _may_not_post(error):
@@ -1467,7 +1485,7 @@ class FeudBot(commands.Bot):
                 said = replace(reply, text=reply.here)  # the channel goes unnamed there
                 await self._send_to_channel(channel_id, said, mention=uid)
         except discord.HTTPException as error:
-            log.exception("could not mention user %s in channel %s", uid, channel_id)
+            _log_refusal(error, "could not mention user %s in channel %s", uid, channel_id)
             await self._refused_in(channel_id, error)
 
     async def _game_channel(self, game_id: int) -> int | None:
