@@ -6,32 +6,20 @@ import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-import discord
-import discord.gateway
-import discord.http
 import pytest
-import yarl
 
 # pytest runs with --import-mode=importlib: make the helpers importable by their (unique) names.
 sys.path.insert(0, str(Path(__file__).parent))
 from discord_harness import Harness
-from fake_discord import FakeDiscord
+from fake_discord import FakeDiscord, pointed_at
 
 from storage import Database
 
 
 @pytest.fixture
 async def fake(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
-    server = FakeDiscord()
-    await server.start()
-    monkeypatch.setattr(discord.http.Route, "BASE", server.api_base)
-    monkeypatch.setattr(
-        discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(server.gateway_url)
-    )
-    try:
+    async with pointed_at(monkeypatch) as server:
         yield server
-    finally:
-        await server.stop()
 
 
 @pytest.fixture

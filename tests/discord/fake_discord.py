@@ -24,10 +24,11 @@ Discord semantics the fake models (they are where adapters go wrong):
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -1047,3 +1048,22 @@ class FakeDiscord:
         if uid not in self.users:
             return self._error(404, 10013, "Unknown User")
         return self._json(self.users[uid])
+
+
+@contextlib.asynccontextmanager
+async def pointed_at(monkeypatch: Any) -> AsyncIterator[FakeDiscord]:
+    """Run a fake and point this process's discord.py at it (REST base URL and gateway)."""
+    import discord.gateway
+    import discord.http
+    import yarl
+
+    server = FakeDiscord()
+    await server.start()
+    monkeypatch.setattr(discord.http.Route, "BASE", server.api_base)
+    monkeypatch.setattr(
+        discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(server.gateway_url)
+    )
+    try:
+        yield server
+    finally:
+        await server.stop()

@@ -12,25 +12,22 @@ import signal
 import socket
 import subprocess
 import sys
-from collections.abc import AsyncIterator
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot.service import ChatRef, Service, UserRef
-from storage import Database
-from tests.support import ROOT, clean_env, load_module
+from bot.service import ChatRef, UserRef
+from tests.platforms.platform_kit import fake_bot_api, overdue_game
+from tests.support import ROOT, clean_env
 
 pytestmark = pytest.mark.timeout(90)
 
-TESTS = Path(__file__).resolve().parents[1]
-fake_discord = load_module("fake_discord", TESTS / "discord" / "fake_discord.py")
-fake_bot_api = load_module("fake_bot_api", TESTS / "telegram" / "fake_bot_api.py")
 
 GROUP_ID = -100779
 ALICE_TG = 701
+TG_GROUP = ChatRef("telegram", str(GROUP_ID), "Feud club")
+TG_ALICE = UserRef("telegram", str(ALICE_TG), "alice")
 
 CHILD = """
 import sys
@@ -41,16 +38,6 @@ from bot.adapters.platforms import run_platforms
 from bot.config import load_settings
 raise SystemExit(run_platforms(load_settings()))
 """
-
-
-@pytest.fixture
-async def discord_fake() -> AsyncIterator[Any]:
-    server = fake_discord.FakeDiscord()
-    await server.start()
-    try:
-        yield server
-    finally:
-        await server.stop()
 
 
 async def start_both(
@@ -76,20 +63,29 @@ async def start_both(
     )
 
 
-async def overdue_telegram_game(path: Path) -> int:
-    """A Telegram group's Webfeud game against a bot whose first turn ran out days ago."""
-    long_ago = datetime.now(UTC) - timedelta(days=7)
-    db = await Database.open(str(path))
+async def answered_then_stopped(
+    process: asyncio.subprocess.Process,
+    api: Any,
+    group: Any,
+    alice: Any,
+) -> bytes:
+    """Have the child answer a Telegram command, then SIGTERM it; return its stderr.
+
+    The child is killed if it does not answer or stop in time.
+    """
     try:
-        service = Service(db, clock=lambda: long_ago, render=False)
-        replies = await service.handle(
-            ChatRef("telegram", str(GROUP_ID), "Feud club"),
-            UserRef("telegram", str(ALICE_TG), "alice"),
-            "/new webfeud bot=easy",
+        api.push(api.message_update(group, alice, "/rules webfeud"))
+        await api.wait_for(
+            lambda: any("Webfeud" in c.text for c in api.sent("sendMessage", chat_id=GROUP_ID)),
+            what="the /rules reply",
         )
-        return next(r.event["game_id"] for r in replies if r.kind == "game_started")
+        process.send_signal(signal.SIGTERM)
+        _out, err = await asyncio.wait_for(process.communicate(), 30)
     finally:
-        await db.close()
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+    return err
 
 
 async def test_sigterm_stops_both_platforms_cleanly(discord_fake: Any, tmp_path: Path) -> None:
@@ -106,20 +102,9 @@ async def test_sigterm_stops_both_platforms_cleanly(discord_fake: Any, tmp_path:
             discord_fake.gateway_url,
             discord_fake.guild_id,
         )
-        try:
-            await asyncio.wait_for(discord_fake.wait_ready(), 30)
-            await api.wait_for(lambda: bool(api.sent("getUpdates")), within=20, what="polling")
-            api.push(api.message_update(group, alice, "/rules webfeud"))
-            await api.wait_for(
-                lambda: any("Webfeud" in c.text for c in api.sent("sendMessage", chat_id=GROUP_ID)),
-                what="the /rules reply",
-            )
-            process.send_signal(signal.SIGTERM)
-            _out, err = await asyncio.wait_for(process.communicate(), 30)
-        finally:
-            if process.returncode is None:
-                process.kill()
-                await process.wait()
+        await asyncio.wait_for(discord_fake.wait_ready(), 30)
+        await api.wait_for(lambda: bool(api.sent("getUpdates")), within=20, what="polling")
+        err = await answered_then_stopped(process, api, group, alice)
     assert process.returncode == 0, err.decode()
     assert b"Traceback" not in err, err.decode()
 
@@ -139,7 +124,7 @@ async def test_discord_out_of_reach_leaves_telegram_served_and_says_so(tmp_path:
     supervisor that restarts it, Telegram's groups see a bot that never answers and whose
     turns never time out until Discord is back.
     """
-    game_id = await overdue_telegram_game(tmp_path / "both.sqlite3")
+    game_id = await overdue_game(tmp_path / "both.sqlite3", TG_GROUP, TG_ALICE)
     api = fake_bot_api.FakeBotAPI()
     group = api.group(GROUP_ID, "Feud club")
     alice = api.user(ALICE_TG, "alice", "alice")
@@ -163,19 +148,11 @@ async def test_discord_out_of_reach_leaves_telegram_served_and_says_so(tmp_path:
                     within=20,
                     what="the overdue Telegram timeout's news",
                 )
-                api.push(api.message_update(group, alice, "/rules webfeud"))
-                await api.wait_for(
-                    lambda: any(
-                        "Webfeud" in c.text for c in api.sent("sendMessage", chat_id=GROUP_ID)
-                    ),
-                    what="the /rules reply",
-                )
-                process.send_signal(signal.SIGTERM)
-                _out, err = await asyncio.wait_for(process.communicate(), 30)
-            finally:
-                if process.returncode is None:
-                    process.kill()
-                    await process.wait()
+            except BaseException:
+                process.kill()
+                await process.wait()
+                raise
+            err = await answered_then_stopped(process, api, group, alice)
     text = err.decode()
     assert "cannot reach Discord" in text
     assert "Telegram" in text.split("cannot reach Discord", 1)[1].splitlines()[0]

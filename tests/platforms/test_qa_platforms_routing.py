@@ -8,57 +8,20 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Callable
-from datetime import UTC, datetime, timedelta
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import discord
-import discord.gateway
-import discord.http
 import pytest
-import yarl
 
-from bot.adapters.platforms import serve_platforms
-from bot.config import Settings
-from bot.service import ChatRef, Service, UserRef
-from storage import Database
-from tests.support import load_module
+from bot.service import ChatRef, UserRef
+from tests.platforms.platform_kit import both_settings, fake_bot_api, overdue_game, serving
 
 pytestmark = pytest.mark.timeout(60)
 
-TESTS = Path(__file__).resolve().parents[1]
-fake_discord = load_module("fake_discord", TESTS / "discord" / "fake_discord.py")
-fake_bot_api = load_module("fake_bot_api", TESTS / "telegram" / "fake_bot_api.py")
 
 GROUP_ID = -100778
 ALICE_TG = 601
-
-
-@pytest.fixture
-async def discord_fake(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Any]:
-    server = fake_discord.FakeDiscord()
-    await server.start()
-    monkeypatch.setattr(discord.http.Route, "BASE", server.api_base)
-    monkeypatch.setattr(
-        discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(server.gateway_url)
-    )
-    try:
-        yield server
-    finally:
-        await server.stop()
-
-
-async def overdue_game(path: Path, chat: ChatRef, user: UserRef) -> int:
-    """A Webfeud game against a bot whose first turn ran out four days ago."""
-    long_ago = datetime.now(UTC) - timedelta(days=7)
-    db = await Database.open(str(path))
-    try:
-        service = Service(db, clock=lambda: long_ago, render=False)
-        replies = await service.handle(chat, user, "/new webfeud bot=easy")
-        return next(r.event["game_id"] for r in replies if r.kind == "game_started")
-    finally:
-        await db.close()
 
 
 async def until(check: Callable[[], bool], what: str, within: float = 20) -> None:
@@ -95,17 +58,8 @@ async def test_each_platforms_deadline_news_goes_to_it_alone_and_logs_no_warning
     api.group(GROUP_ID, "Feud club")
     caplog.set_level(logging.WARNING)
     async with fake_bot_api.FakeBotServer(api) as base_url:
-        settings = Settings(
-            db_path=str(path),
-            discord_token="fake-token",
-            discord_dev_guild_id=discord_fake.guild_id,
-            telegram_token=api.token,
-            telegram_api_base_url=base_url,
-        )
-        stop, ready = asyncio.Event(), asyncio.Event()
-        task = asyncio.create_task(serve_platforms(settings, stop=stop, ready=ready))
-        try:
-            await asyncio.wait_for(ready.wait(), 20)
+        settings = both_settings(path, discord_fake, api, base_url)
+        async with serving(settings):
             await api.wait_for(
                 lambda: any(
                     f"Game #{tg_game} is over (alice's time ran out)" in c.text
@@ -121,9 +75,6 @@ async def test_each_platforms_deadline_news_goes_to_it_alone_and_logs_no_warning
                 ),
                 "the Discord game's end in its channel",
             )
-        finally:
-            stop.set()
-            await asyncio.wait_for(task, 20)
     # Neither platform was told of the other's game.
     assert not any(f"game #{tg_game}" in m.text.lower() for m in discord_fake.messages.values())
     assert not any(f"game #{dc_game}" in c.text.lower() for c in api.sent())
