@@ -2236,13 +2236,29 @@ def run_foreground(serve: Callable[[asyncio.Event], Awaitable[None]]) -> int:
         asyncio.run(main())
     except KeyboardInterrupt:
         return 0
-    except discord.LoginFailure as error:
-        log.error("Discord refused the token: %s", error)
-        return 1
-    except discord.ConnectionClosed as error:
-        log.error("Discord closed the connection (code %s); stopping.", error.code)
-        return 1
-    except aiohttp.ClientConnectionError as error:  # no network, no DNS, nothing listening
-        log.error("cannot reach Discord: %s", error)
+    except DISCORD_DOWN as error:
+        log.error("%s; stopping.", discord_failure(error))
         return 1
     return 0
+
+
+# What ends the Discord bot from outside: a refused token, a gateway Discord closed for good, no
+# way to reach Discord (no network, no DNS, nothing listening).
+DISCORD_DOWN = (discord.LoginFailure, discord.ConnectionClosed, aiohttp.ClientConnectionError)
+
+
+def discord_failure(error: BaseException) -> str:
+    """Return the one line that says why Discord could not be served (one of `DISCORD_DOWN`)."""
+    if isinstance(error, discord.LoginFailure):
+        return f"Discord refused the token: {error}"
+    if isinstance(error, discord.ConnectionClosed):
+        return f"Discord closed the connection (code {error.code})"
+    return f"cannot reach Discord: {error}"
+
+
+def may_come_back(error: BaseException) -> bool:
+    """Return whether Discord may be served later as it is: only a network failure mends itself.
+
+    A refused token or a gateway closed for good (a bad intent, say) needs the settings mended.
+    """
+    return isinstance(error, aiohttp.ClientConnectionError)

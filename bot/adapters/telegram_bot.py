@@ -2169,20 +2169,30 @@ async def serve_telegram(
             rate_limiter=rate_limiter,
             poll_timeout=poll_timeout,
         ) as front:
-            dispatcher = Dispatcher(service, front.send_replies, platforms=(PLATFORM,))
-            try:
-                try:
-                    await dispatcher.run_due()  # overdue deadlines first
-                except Exception:
-                    log.exception("firing overdue deadlines at start-up failed")
-                dispatcher.start()
-                if ready is not None:
-                    ready.set()
-                await stop.wait()
-            finally:
-                await dispatcher.stop()
+            await dispatching(service, front, stop, ready)
     finally:
         await db.close()
+
+
+async def dispatching(
+    service: Service,
+    front: TelegramFrontEnd,
+    stop: asyncio.Event,
+    ready: asyncio.Event | None = None,
+) -> None:
+    """Fire Telegram's deadlines until `stop` is set: the overdue ones first (then `ready`)."""
+    dispatcher = Dispatcher(service, front.send_replies, platforms=(PLATFORM,))
+    try:
+        try:
+            await dispatcher.run_due()  # overdue deadlines first
+        except Exception:
+            log.exception("firing overdue deadlines at start-up failed")
+        dispatcher.start()
+        if ready is not None:
+            ready.set()
+        await stop.wait()
+    finally:
+        await dispatcher.stop()
 
 
 def start_failure(error: BaseException) -> str | None:

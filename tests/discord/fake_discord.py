@@ -397,14 +397,14 @@ class FakeDiscord:
         """Return the value for `DiscordWebSocket.DEFAULT_GATEWAY`."""
         return f"ws://127.0.0.1:{self.port}/gateway"
 
-    async def start(self) -> None:
-        """Listen on 127.0.0.1 on a free port."""
+    async def start(self, port: int = 0) -> None:
+        """Listen on 127.0.0.1 on `port` (default: a free one)."""
         app = web.Application(client_max_size=ATTACHMENT_LIMIT * 2)
         app.router.add_get("/gateway", self._gateway)
         app.router.add_route("*", "/api/v10/{tail:.*}", self._rest)
         self._runner = web.AppRunner(app, handle_signals=False)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        site = web.TCPSite(self._runner, "127.0.0.1", port)
         await site.start()
         server = site._server
         assert server is not None

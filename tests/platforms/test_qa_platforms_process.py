@@ -109,20 +109,13 @@ async def test_sigterm_stops_both_platforms_cleanly(discord_fake: Any, tmp_path:
     assert b"Traceback" not in err, err.decode()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="design: with both tokens, Discord failing to start (refused token, out of reach) "
-    "ends the whole process, Telegram included; serve_platforms runs the one deadline "
-    "dispatcher inside the Discord bot, so Telegram's deadlines never fire while Discord "
-    "cannot log in",
-)
 async def test_discord_out_of_reach_leaves_telegram_served_and_says_so(tmp_path: Path) -> None:
     """Discord unreachable at start-up: Telegram goes on (commands, deadlines), one clear line.
 
-    Today the process logs "cannot reach Discord: …" and exits with status 1 within a second,
-    having answered nothing on Telegram and fired none of its overdue deadlines; under a
-    supervisor that restarts it, Telegram's groups see a bot that never answers and whose
-    turns never time out until Discord is back.
+    Before, the process logged "cannot reach Discord: …" and exited with status 1 within a
+    second, having answered nothing on Telegram and fired none of its overdue deadlines; under
+    a supervisor that restarts it, Telegram's groups saw a bot that never answered and whose
+    turns never timed out until Discord was back.
     """
     game_id = await overdue_game(tmp_path / "both.sqlite3", TG_GROUP, TG_ALICE)
     api = fake_bot_api.FakeBotAPI()
