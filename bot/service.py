@@ -3433,7 +3433,7 @@ class Service:
         """
         shown: Sequence[int | str] = scores or ()
         if scores is None and not table.gdef.scores_as_played and state.outcome is None:
-            shown = [plural(size, "tile") for size in state.view(None)["rack_sizes"]]
+            shown = [plural(len(state.rack(s)), "tile") for s in range(len(table.names))]
         elif scores is None:
             shown = _public_scores(table.gdef, state)
         playing = table.gdef.seats_in_game(state)
