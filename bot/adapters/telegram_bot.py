@@ -2180,13 +2180,27 @@ async def dispatching(
     stop: asyncio.Event,
     ready: asyncio.Event | None = None,
 ) -> None:
-    """Fire Telegram's deadlines until `stop` is set: the overdue ones first (then `ready`)."""
+    """Fire Telegram's deadlines until `stop` is set: the overdue ones first (then `ready`).
+
+    A stop during that first burst (thousands of reminders after a long outage take minutes
+    under the rate limits) is heeded at once: what is being sent gets the dispatcher's drain,
+    as in a stop at any other time; a supervisor's stop timeout would kill the process.
+    """
     dispatcher = Dispatcher(service, front.send_replies, platforms=(PLATFORM,))
     try:
+        overdue = asyncio.ensure_future(dispatcher.run_due())  # overdue deadlines first
+        stopping = asyncio.ensure_future(stop.wait())
         try:
-            await dispatcher.run_due()  # overdue deadlines first
-        except Exception:
-            log.exception("firing overdue deadlines at start-up failed")
+            await asyncio.wait({overdue, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            stopping.cancel()
+        if not overdue.done():
+            overdue.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await overdue
+            return
+        if overdue.exception() is not None:
+            log.error("firing overdue deadlines at start-up failed", exc_info=overdue.exception())
         dispatcher.start()
         if ready is not None:
             ready.set()
