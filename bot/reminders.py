@@ -51,8 +51,9 @@ MAX_ATTEMPTS = 5
 DRAIN = timedelta(seconds=10)
 # A claim older than this belongs to a process that died while firing it: it goes back.
 LEASE = timedelta(minutes=10)
-# Deadlines done or cancelled are deleted once they are this old (nothing reads them), checked
-# at the first `run_due` and then once every `PRUNE_EVERY`.
+# Deadlines done or cancelled are deleted once they are this old (nothing reads them), and the
+# notices of games ended this long ago, checked at the first `run_due` and then once every
+# `PRUNE_EVERY`.
 KEEP_SETTLED = timedelta(days=30)
 PRUNE_EVERY = timedelta(days=1)
 
@@ -132,6 +133,8 @@ class Dispatcher:
             self._pruned = moment
             if gone := await self.db.deadlines.prune_settled(moment - KEEP_SETTLED):
                 log.info("%d settled deadline(s) older than %s deleted", gone, KEEP_SETTLED)
+            if gone := await self.db.notices.prune_ended(moment - KEEP_SETTLED):
+                log.info("%d notice(s) of games ended over %s ago deleted", gone, KEEP_SETTLED)
         fired: list[Reply] = []
         outbox: dict[int | UserTarget, list[list[Reply]]] = {}  # news per chat, in order
         running: asyncio.Task[list[Reply]] | None = None

@@ -3,6 +3,8 @@
 `NoticeRepository` (`db.notices`):
 
 - `first_notice(game_id, who, what) -> bool`: records the notice; True the first time only
+- `prune_ended(before) -> int`: deletes the notices of games that ended (finished or
+  cancelled) before `before`: nothing asks about them any more
 
 The service notes a nudge per turn and a move refused as late; the Telegram adapter its tip
 about private moves and its word on how to see one's tiles. The newest notices (`KNOWN`) are
@@ -12,9 +14,11 @@ decides for the older ones (a bot running for months keeps a nudge a turn of eve
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from storage._base import Repository, execute
+from storage._codec import to_epoch
 
 if TYPE_CHECKING:
     from storage.database import Database
@@ -46,3 +50,17 @@ class NoticeRepository(Repository):
             del self._known[next(iter(self._known))]
         self._known[key] = None
         return added > 0
+
+    async def prune_ended(self, before: datetime) -> int:
+        """Delete the notices of games that ended before `before`; return how many.
+
+        A game keeps about 17 (a nudge a turn, tips, late moves): a bot running for months
+        would keep them for ever, though a game that has ended tells nobody anything again.
+        """
+        async with self._db.transaction() as conn:
+            return await execute(
+                conn,
+                "DELETE FROM game_notices WHERE game_id IN (SELECT id FROM games"
+                " WHERE status IN ('finished', 'cancelled') AND updated_at < ?)",
+                (to_epoch(before),),
+            )

@@ -716,3 +716,27 @@ async def test_settled_deadlines_are_deleted_after_thirty_days(service, clock, d
     assert "done" not in states()  # set 31 days ago, though fired just now
     assert await db.deadlines.pending_deadlines(fresh)  # today's game keeps its deadlines
     assert await db.deadlines.pending_deadlines(game_id) == []
+
+
+async def test_notices_of_games_ended_thirty_days_ago_are_deleted(service, clock, db, db_path):
+    """A game's notices (a nudge a turn, late moves) go 30 days after it ended, at the prune.
+
+    A game still played keeps them, however old. Before, they stayed for ever.
+    """
+    import sqlite3
+
+    def notices() -> list[int]:
+        with sqlite3.connect(db_path) as conn:
+            return sorted(g for (g,) in conn.execute("SELECT game_id FROM game_notices"))
+
+    ended = await new_game(service)
+    await db.notices.first_notice(ended, "alice", "tip")
+    await service.handle(ChatRef(CONSOLE, "room"), UserRef(CONSOLE, "alice", "alice"), "/resign")
+    going = await new_game(service, seed=2)
+    await db.notices.first_notice(going, "alice", "tip")
+    dispatcher = Dispatcher(service, Outbox())
+    await dispatcher.run_due(clock.now)  # the first pass prunes: it ended just now
+    assert notices() == [ended, going]
+    clock.advance(timedelta(days=31))
+    await dispatcher.run_due(clock.now)
+    assert notices() == [going]  # a game still played keeps them, however old
