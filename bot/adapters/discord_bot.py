@@ -1932,7 +1932,7 @@ def build_commands() -> list[app_commands.Command[Any, Any, Any]]:
     @app_commands.guild_only()
     @app_commands.describe(
         game="Only this game (all games by default)",
-        everywhere="Count the games of every chat, not only this channel's",
+        everywhere="Count the games of every chat on Discord, not only this channel's",
         year="Only games finished in this UTC calendar year, e.g. 2026",
     )
     @app_commands.choices(game=game_choices)
