@@ -2609,12 +2609,6 @@ class Service:
                 moves=round_moves,
             )
         ]
-        if over:
-            replies.append(await self._game_over(table, state, board_before))
-            if len(table.seats) == 1 and user is not None and not resigned:
-                replies.append(await self._solo_record(table, state, user))
-            return replies
-        playing = state.waiting_for()  # a new round: every seat still in the game places
         placed_for = {  # the tiles a deadline placed, each told to its player with the new round
             r.seat: (
                 f"The round deadline of game #{row.id} passed, so your tile was placed for you: "
@@ -2623,6 +2617,20 @@ class Service:
             for r in moves
             if "deadline" in r.words
         }
+        if over:
+            replies.append(await self._game_over(table, state, board_before))
+            if len(table.seats) == 1 and user is not None and not resigned:
+                replies.append(await self._solo_record(table, state, user))
+            # The last round's deadline is told too (the round's news only edits the board),
+            # with the display as it ended.
+            for seat in table.seats:
+                if seat.user_id is not None and seat.seat_no in placed_for:
+                    mine = placed_for[seat.seat_no]
+                    replies.append(
+                        await self._round_rack(table, state, seat.seat_no, mine, at_deadline=True)
+                    )
+            return replies
+        playing = state.waiting_for()  # a new round: every seat still in the game places
         for seat in table.seats:
             if seat.user_id is not None and seat.seat_no in playing:
                 placed = seat.seat_no in placed_for
@@ -2685,6 +2693,7 @@ class Service:
                 "tiles": tiles,
                 "round": round_no,
                 "timeout": at_deadline,
+                "over": state.outcome is not None,
             },
         )
 
@@ -3807,7 +3816,8 @@ def _settle_turn_notices(replies: Sequence[Reply], asker: int | None = None) -> 
     A notice of an earlier turn of the same batch is out of date (that turn has passed); those
     of the latest turn all stand (a nudge in NMBR 9 may go to several). The asker sees the
     answer to their own command (a bot may have moved at once). A rack sent before its game
-    ended in the same batch (a bot went out after the move) is dropped too: the end is the news.
+    ended in the same batch (a bot went out after the move) is dropped too: the end is the news;
+    not one of the game as it ended (the tile the last round's deadline placed).
     """
     latest: dict[object, object] = {}
     ended = {reply.event.get("game_id") for reply in replies if reply.kind == "game_over"}
@@ -3818,7 +3828,7 @@ def _settle_turn_notices(replies: Sequence[Reply], asker: int | None = None) -> 
     def kept(reply: Reply) -> bool:
         game_id = reply.event.get("game_id")
         if reply.kind == "rack":
-            return game_id not in ended
+            return game_id not in ended or bool(reply.event.get("over"))
         if reply.kind != "your_turn":
             return True
         return (
