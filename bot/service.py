@@ -1073,10 +1073,15 @@ class Service:
                 # A private chat has room for bots only.
                 start = "/new <game> bot=easy" if ctx.private else "/new <game> @player"
                 if over:  # a move right after the end: say it ended, not "no game"
+                    game_id = over[0].id
+                    seats = await self.db.games.seats(game_id)
+                    if any(seat.bot_level is not None for seat in seats):
+                        start = "/new <game> bot=easy"  # as it was played: against a bot
+                    again = f"play it again with /rematch game={game_id}, or " if here else ""
                     raise ServiceError(
                         "NO_GAME",
-                        f"Your game #{over[0].id}{here} is over (/board game={over[0].id} shows "
-                        f"how it ended); start another with {start}.",
+                        f"Your game #{game_id}{here} is over (/board game={game_id} shows "
+                        f"how it ended); {again}start another with {start}.",
                     )
                 if not ctx.private:
                     await self._playing_elsewhere(ctx)

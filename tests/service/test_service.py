@@ -1279,8 +1279,15 @@ async def test_a_move_after_the_end_is_told_the_game_is_over(say) -> None:
     await say("alice", "/new webfeud @bob seed=1")
     await say("bob", "/resign")
     assert error_of(await say("alice", "/pass"))["message"] == (
-        "Your game #1 here is over (/board game=1 shows how it ended); start another with "
-        "/new <game> @player."
+        "Your game #1 here is over (/board game=1 shows how it ended); play it again with "
+        "/rematch game=1, or start another with /new <game> @player."
+    )
+    # One against a bot suggests a bot again (before: "@player", whom a console has none of).
+    await say("carol", "/new webfeud bot=easy seed=1")
+    await say("carol", "/resign")
+    assert error_of(await say("carol", "/pass"))["message"] == (
+        "Your game #2 here is over (/board game=2 shows how it ended); play it again with "
+        "/rematch game=2, or start another with /new <game> bot=easy."
     )
 
 
