@@ -3445,10 +3445,12 @@ class Service:
         A game whose racks score only at its end (Rummikub, Numfeud) shows, until then, what
         its players watch instead: "alice 9 tiles, bob 12 tiles".
         """
-        shown: Sequence[int | str] = scores or ()
-        if scores is None and not table.gdef.scores_as_played and state.outcome is None:
+        shown: Sequence[int | str]
+        if scores is not None:
+            shown = scores
+        elif not table.gdef.scores_as_played and state.outcome is None:
             shown = [plural(len(state.rack(s)), "tile") for s in range(len(table.names))]
-        elif scores is None:
+        else:
             shown = _public_scores(table.gdef, state)
         playing = table.gdef.seats_in_game(state)
         if state.outcome is not None and (ender := _ender(table, state)) is not None:
@@ -3706,13 +3708,10 @@ def _pass_warning(table: _Table, state: GameState) -> str:
         # (Who a third pass in a row makes win is not told: that depends on the racks.)
         if after.outcome.reason == "full" and after.outcome.winners == (seat,):
             return PASS_WINS
-        winners = after.outcome.winners
-        if winners and seat not in winners and seat not in table.gdef.seats_in_game(after):
-            # SmartFeud: a third pass in a row puts the player out, whatever the scores, and the
-            # one player left wins: "ends the game" alone let a player far ahead pass into a loss.
-            won_by = and_list(table.names[s] for s in winners).replace("{", "{{").replace("}", "}}")
-            return "a pass now puts {who} out and ends the game, won by " + won_by
-        return "a pass now ends the game"
+        # SmartFeud: a third pass in a row puts the player out, whatever the scores, and the one
+        # player left wins: "ends the game" alone let a player far ahead pass into a loss.
+        out = _out_and_won_by(table, seat, after)
+        return f"a pass now {out}" if out else "a pass now ends the game"
     if seat not in table.gdef.seats_in_game(after):
         return "a pass now puts {who} out of the game"
     return ""
@@ -3732,11 +3731,20 @@ def _timeout_puts_out(table: _Table, state: GameState, seat: int) -> str:
         return ""
     if seat not in in_game(state) or seat in in_game(late):
         return ""
-    if late.outcome is None or not late.outcome.winners:
-        return "puts you out of the game"
-    return "puts you out and ends the game, won by " + and_list(
-        table.names[s] for s in late.outcome.winners
-    )
+    return (_out_and_won_by(table, seat, late) or "puts {who} out of the game").format(who="you")
+
+
+def _out_and_won_by(table: _Table, seat: int, after: GameState) -> str:
+    """Return "puts {who} out and ends the game, won by bob", or "" when `after` did not.
+
+    `after`: the state after a pass or a timeout of `seat`, which put it out and ended the game
+    won by others. A template for ``str.format`` (the braces of the names are escaped).
+    """
+    winners = after.outcome.winners if after.outcome is not None else ()
+    if not winners or seat in winners or seat in table.gdef.seats_in_game(after):
+        return ""
+    won_by = and_list(table.names[s] for s in winners).replace("{", "{{").replace("}", "}}")
+    return "puts {who} out and ends the game, won by " + won_by
 
 
 def _turn_notice(table: _Table, state: GameState, seat: int, text: str, **extra: str) -> Reply:

@@ -106,7 +106,6 @@ _NOT_A_HEADING = re.compile(r"^\\(#{1,3})(?=[^\s#])", re.MULTILINE)
 MISSING_ACCESS = 50001
 MISSING_PERMISSIONS = 50013
 UNKNOWN_CHANNEL = 10003
-REFUSED_HERE = (MISSING_ACCESS, MISSING_PERMISSIONS)  # a channel the bot may not post in
 MUTED_TOLD = 4096  # (channel, user) pairs told that the bot may not post there, kept per run
 
 STALE = (
@@ -451,12 +450,19 @@ async def _answer(
     )
 
 
-def _may_not_post(error: discord.HTTPException) -> bool:
-    """Return whether a post was refused for a permission the bot lacks there (Send Messages).
+def _refusal(error: discord.HTTPException) -> int | None:
+    """Return why a channel refused a post, as the bot expects and mends it, or None.
 
-    (A post with files is first tried again as text where only Attach Files is missing.)
+    `MISSING_PERMISSIONS`: no Send Messages there (a post with files is first tried again as
+    text, where only Attach Files is missing): the news goes by DM. `MISSING_ACCESS`: out of
+    the channel's server, or no View Channel. `UNKNOWN_CHANNEL`: the channel was deleted.
     """
-    return isinstance(error, discord.Forbidden) and error.code == MISSING_PERMISSIONS
+    forbidden = isinstance(error, discord.Forbidden) and error.code in (
+        MISSING_PERMISSIONS,
+        MISSING_ACCESS,
+    )
+    gone = isinstance(error, discord.NotFound) and error.code == UNKNOWN_CHANNEL
+    return error.code if forbidden or gone else None
 
 
 def _log_refusal(error: discord.HTTPException, what: str, *args: object) -> None:
@@ -466,10 +472,7 @@ def _log_refusal(error: discord.HTTPException, what: str, *args: object) -> None
     channel (its games are cancelled) happen every day to a bot in many servers; logged as
     errors with a traceback per message, they buried the real errors.
     """
-    expected = (isinstance(error, discord.Forbidden) and error.code in REFUSED_HERE) or (
-        isinstance(error, discord.NotFound) and error.code == UNKNOWN_CHANNEL
-    )
-    if expected:
+    if _refusal(error) is not None:
         log.warning(what + ": %s", *args, error)
     else:
         log.exception(what, *args)
@@ -1176,7 +1179,7 @@ class FeudBot(commands.Bot):
                 _log_refusal(error, "could not send a %s reply of game %s", reply.kind, game)
                 if not isinstance(reply.to, ChatTarget):
                     continue
-                if _may_not_post(error):
+                if _refusal(error) == MISSING_PERMISSIONS:
                     await self._news_privately(reply)
                 else:
                     await self._refused_in(int(reply.to.platform_chat_id), error)
@@ -1201,12 +1204,12 @@ class FeudBot(commands.Bot):
         server it is in, refused for want of a permission (View Channel), holds nothing: its
         slash commands still work, and their answers show the games.
         """
-        if isinstance(error, discord.NotFound) and error.code == UNKNOWN_CHANNEL:
+        refusal = _refusal(error)
+        if refusal == UNKNOWN_CHANNEL:
             # Deleted while the bot was not running (the gateway does not replay it).
             await self.send_replies(await self.service.chat_gone(PLATFORM, str(channel_id)))
             return
-        refused = isinstance(error, discord.Forbidden) and error.code == MISSING_ACCESS
-        if refused and not self._sees(channel_id):
+        if refusal == MISSING_ACCESS and not self._sees(channel_id):
             await self.send_replies(await self.service.chat_away(PLATFORM, str(channel_id), True))
 
     async def _game_keys(self, replies: Sequence[Reply]) -> dict[int, str]:
