@@ -52,7 +52,8 @@ DRAIN = timedelta(seconds=10)
 # A claim older than this belongs to a process that died while firing it: it goes back.
 LEASE = timedelta(minutes=10)
 # Deadlines done or cancelled are deleted once they are this old (nothing reads them), and the
-# notices of games ended this long ago, checked at the first `run_due` and then once every
+# notices and kept chat messages of games ended this long ago (a finished game's Telegram board
+# stays: a reply to it names the game), checked at the first `run_due` and then once every
 # `PRUNE_EVERY`.
 KEEP_SETTLED = timedelta(days=30)
 PRUNE_EVERY = timedelta(days=1)
@@ -135,6 +136,8 @@ class Dispatcher:
                 log.info("%d settled deadline(s) older than %s deleted", gone, KEEP_SETTLED)
             if gone := await self.db.notices.prune_ended(moment - KEEP_SETTLED):
                 log.info("%d notice(s) of games ended over %s ago deleted", gone, KEEP_SETTLED)
+            if gone := await self.db.messages.prune_ended(moment - KEEP_SETTLED):
+                log.info("%d message(s) of games ended over %s ago forgotten", gone, KEEP_SETTLED)
         fired: list[Reply] = []
         outbox: dict[int | UserTarget, list[list[Reply]]] = {}  # news per chat, in order
         running: asyncio.Task[list[Reply]] | None = None

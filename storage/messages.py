@@ -8,6 +8,8 @@
 - `game_of_message(platform, chat_id, message_id, slot) -> int | None`: whose message it is
 - `delete_chat_messages(platform, chat_id, slot) -> int`: forgets the messages of `slot` in a
   chat that has changed its id (a Telegram group upgraded: its messages cannot be edited now)
+- `prune_ended(before) -> int`: deletes the messages of games that ended (finished or
+  cancelled) before `before`, but the board of a finished game (a reply to it names the game)
 
 A chat adapter keeps the message that carries a game's buttons (Telegram's board, Discord's
 newest game message and its Rummikub draft) here as well as in memory, so that a restart
@@ -17,9 +19,15 @@ Platform ids are stored as text; `data` is the adapter's own JSON object.
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from storage._base import Repository, execute, fetch_one
-from storage._codec import dump_json, load_json
+from storage._codec import dump_json, load_json, to_epoch
 from storage.models import GameMessage
+
+# The slot of a Telegram game's board message. A reply to it names its game (`/rematch`,
+# `/board`, `/history` typed as one), however old: a finished game keeps it when it is pruned.
+BOARD = "board"
 
 
 class MessageRepository(Repository):
@@ -88,4 +96,19 @@ class MessageRepository(Repository):
                 "DELETE FROM game_messages WHERE slot = ? AND chat_id = ? AND game_id IN"
                 " (SELECT g.id FROM games g JOIN chats c ON c.id = g.chat_id WHERE c.platform = ?)",
                 (slot, str(chat_id), platform),
+            )
+
+    async def prune_ended(self, before: datetime) -> int:
+        """Delete the messages of games that ended before `before`; return how many.
+
+        Nothing edits them or takes their buttons off any more (a Discord game message, its
+        draft); a finished game's board stays, as a reply to it still names the game.
+        """
+        async with self._db.transaction() as conn:
+            return await execute(
+                conn,
+                "DELETE FROM game_messages AS m WHERE EXISTS (SELECT 1 FROM games g"
+                " WHERE g.id = m.game_id AND g.updated_at < ? AND (g.status = 'cancelled'"
+                " OR (g.status = 'finished' AND m.slot <> ?)))",
+                (to_epoch(before), BOARD),
             )

@@ -94,6 +94,7 @@ from bot.reminders import Dispatcher
 from bot.replies import ChatTarget, Image, Reply, UserTarget
 from bot.service import ChatRef, Service, UserRef
 from storage import Database, GameMessage, GameRow
+from storage.messages import BOARD  # the slot of a game's board message in storage
 
 log = logging.getLogger(__name__)
 
@@ -229,7 +230,6 @@ _COMMAND_OR_MENTION = re.compile(r"(?<!\w)[/@]+")
 CONFIRM_PASS = "Tap Yes, pass, or Keep playing."  # after the service's question
 STALE = "That button belongs to an earlier turn of game #{id}; use the newest board message."
 PLACED = "placed"  # the group notice of tiles placed at a round deadline (`_placed_notice`)
-BOARD = "board"  # the slot of a game's board message in storage (`db.messages`)
 ROUND = "round "  # + the round: the group notice of a round that opened (`_round_notice`)
 SEE_TILES = "how to see the tiles"  # told once a game, in `db.notices` (unasked)
 ELSEWHERE = "That button belongs to game #{id} of another chat; nothing was changed."

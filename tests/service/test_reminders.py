@@ -740,3 +740,44 @@ async def test_notices_of_games_ended_thirty_days_ago_are_deleted(service, clock
     clock.advance(timedelta(days=31))
     await dispatcher.run_due(clock.now)
     assert notices() == [going]  # a game still played keeps them, however old
+
+
+async def test_messages_of_games_ended_thirty_days_ago_are_forgotten_but_a_finished_board(
+    service, clock, db, db_path
+) -> None:
+    """A game's kept chat messages go 30 days after it ended, at the prune: nothing edits them.
+
+    A finished game's board stays (a reply to it names the game: /rematch); a game still
+    played keeps all, however old. Before, every message of every game stayed for ever.
+    """
+    import sqlite3
+
+    from storage import GameMessage
+
+    def kept() -> list[tuple[int, str]]:
+        with sqlite3.connect(db_path) as conn:
+            return sorted(conn.execute("SELECT game_id, slot FROM game_messages"))
+
+    alice = UserRef(CONSOLE, "alice", "alice")
+    finished = await new_game(service)
+    await service.handle(ChatRef(CONSOLE, "room"), alice, f"/resign game={finished}")
+    [created] = await service.handle(ChatRef(CONSOLE, "room"), alice, "/new nmbr9")
+    cancelled = created.event["game_id"]
+    await service.handle(ChatRef(CONSOLE, "room"), alice, f"/cancel game={cancelled}")
+    going = await new_game(service, seed=2)
+    assert [(await db.games.get_game(g)).status for g in (finished, cancelled, going)] == [
+        "finished",
+        "cancelled",
+        "active",
+    ]
+    for game in (finished, cancelled, going):
+        for n, slot in enumerate(("board", "live", "draft")):
+            await db.messages.put_message(GameMessage(game, slot, "room", f"{game}{n}"))
+    everything = kept()
+    dispatcher = Dispatcher(service, Outbox())
+    await dispatcher.run_due(clock.now)  # the first pass prunes: they ended just now
+    assert kept() == everything
+    clock.advance(timedelta(days=31))
+    await dispatcher.run_due(clock.now)
+    assert kept() == [(finished, "board"), *((going, s) for s in ("board", "draft", "live"))]
+    assert await db.messages.game_of_message(CONSOLE, "room", f"{finished}0", "board") == finished
