@@ -260,6 +260,7 @@ def short_description(text: str, limit: int = 100) -> str:
 
 
 M = TypeVar("M")  # an adapter's own record of a chat message
+KEPT_IN_MEMORY = 4096  # games whose message `KeptMessages` keeps in memory (those used last)
 
 
 class KeptMessages(Generic[M]):
@@ -268,7 +269,8 @@ class KeptMessages(Generic[M]):
     The message that carries a game's buttons (Telegram's board, Discord's newest message and
     its Rummikub draft) is edited in place and has its buttons taken off when a newer one takes
     over; keeping it in storage too means a restart forgets none. `load` makes the adapter's
-    own value of a kept row, `dump` the row of a value.
+    own value of a kept row, `dump` the row of a value. Memory holds the games used last
+    (`KEPT_IN_MEMORY`), so a game being played costs no query; an older one is read again.
     """
 
     def __init__(
@@ -280,31 +282,36 @@ class KeptMessages(Generic[M]):
     ) -> None:
         """Keep the messages of `slot` in `db`, converted by `load` and `dump`."""
         self.db, self.slot, self._load, self._dump = db, slot, load, dump
-        self.known: dict[int, M] = {}  # read or written since the start
-        self._none: set[int] = set()  # games known to have none (storage is asked once)
+        # The games used last, the oldest first (None: the game has none; storage was asked).
+        self.known: dict[int, M | None] = {}
 
     async def get(self, game_id: int) -> M | None:
-        """Return the game's message: known since the start, else the one kept in storage."""
-        known = self.known.get(game_id)
-        if known is None and game_id not in self._none:
+        """Return the game's message: known in memory, else the one kept in storage."""
+        if game_id in self.known:
+            message = self.known[game_id]
+        else:
             kept = await self.db.messages.get_message(game_id, self.slot)
-            if kept is None:
-                self._none.add(game_id)
-            else:
-                known = self.known[game_id] = self._load(kept)
-        return known
+            message = None if kept is None else self._load(kept)
+        self._remember(game_id, message)
+        return message
 
     async def put(self, game_id: int, message: M | None) -> None:
         """Make `message` the game's message (None: it has none), in memory and in storage."""
+        if game_id in self.known and self.known[game_id] == message:
+            self._remember(game_id, message)
+            return
+        self._remember(game_id, message)
         if message is None:
-            if game_id not in self._none:
-                self.known.pop(game_id, None)
-                self._none.add(game_id)
-                await self.db.messages.delete_message(game_id, self.slot)
-        elif self.known.get(game_id) != message:
-            self.known[game_id] = message
-            self._none.discard(game_id)
+            await self.db.messages.delete_message(game_id, self.slot)
+        else:
             await self.db.messages.put_message(self._dump(game_id, self.slot, message))
+
+    def _remember(self, game_id: int, message: M | None) -> None:
+        """Note the game's message as the one used last; forget the oldest beyond the bound."""
+        self.known.pop(game_id, None)
+        self.known[game_id] = message
+        if len(self.known) > KEPT_IN_MEMORY:  # storage still has it
+            del self.known[next(iter(self.known))]
 
     async def game_of(self, platform: str, chat_id: str, message_id: str) -> int | None:
         """Return the game whose message of this slot a chat message is (a reply names it).
@@ -318,6 +325,6 @@ class KeptMessages(Generic[M]):
     async def forget_chat(self, platform: str, chat_id: str) -> None:
         """Forget every message of this slot posted in a chat (one that Telegram moved away)."""
         for game_id, message in list(self.known.items()):
-            if self._dump(game_id, self.slot, message).chat_id == chat_id:
+            if message is not None and self._dump(game_id, self.slot, message).chat_id == chat_id:
                 del self.known[game_id]
         await self.db.messages.delete_chat_messages(platform, chat_id, self.slot)
