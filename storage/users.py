@@ -20,6 +20,10 @@
 - `move_chat(platform, old_platform_chat_id, new_platform_chat_id, *, now=None) -> Chat | None`
 - `set_away(chat_id, away, *, now=None) -> Chat | None`: the bot left the chat (its games'
   deadlines are held) or is back (they are shifted by the time away, and pending again)
+- `photos_refused(platform) -> dict[str, datetime]`: the chats that refused a picture, by
+  platform id, with when (the last refusal)
+- `set_photos_refused(platform, platform_chat_id, since) -> None`: note a refusal (`since`), or
+  that the chat takes pictures again (None)
 
 Platform ids are stored as text (Discord snowflakes and Telegram ids both fit), so callers may
 pass ints.
@@ -31,7 +35,7 @@ import sqlite3
 from datetime import datetime
 
 from storage._base import Repository, execute, fetch_all, fetch_one
-from storage._codec import from_epoch_or_none, to_epoch, utcnow
+from storage._codec import from_epoch, from_epoch_or_none, to_epoch, utcnow
 from storage.deadlines import resume_held
 from storage.models import Chat, User
 
@@ -236,6 +240,29 @@ class ChatRepository(Repository):
                 (platform,),
             )
         return [_chat(row) for row in rows]
+
+    async def photos_refused(self, platform: str) -> dict[str, datetime]:
+        """Return the chats of `platform` that refused a picture (by platform id), and when."""
+        async with self._db.read() as conn:
+            rows = await fetch_all(
+                conn,
+                "SELECT platform_chat_id, photos_refused_at FROM chats"
+                " WHERE platform = ? AND photos_refused_at IS NOT NULL",
+                (platform,),
+            )
+        return {row["platform_chat_id"]: from_epoch(row["photos_refused_at"]) for row in rows}
+
+    async def set_photos_refused(
+        self, platform: str, platform_chat_id: str | int, since: datetime | None
+    ) -> None:
+        """Note that the chat refused a picture at `since`, or takes them again (None)."""
+        async with self._db.transaction() as conn:
+            await execute(
+                conn,
+                "UPDATE chats SET photos_refused_at = ?"
+                " WHERE platform = ? AND platform_chat_id = ?",
+                (None if since is None else to_epoch(since), platform, str(platform_chat_id)),
+            )
 
     async def move_chat(
         self,

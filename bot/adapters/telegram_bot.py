@@ -33,7 +33,7 @@ import re
 import signal
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -245,6 +245,9 @@ GROUP_WELCOME = (
     "Start: /new webfeud @friend, or /new webfeud bot=easy to play me. Your tiles come in our "
     "private chat. /help for more."
 )
+# A group that refused a picture gets its boards as text, a restart or not; a new picture a day
+# later is tried again (Telegram tells a bot nothing when a group's permissions change).
+PHOTOS_AGAIN_AFTER = timedelta(days=1)
 OPEN_PRIVATE = "Open a private chat"  # the label of a button that opens it (a t.me link)
 # Added under the news of a move typed in a group whose text told a secret (once per player
 # and game): the command to send privately instead, and what nobody then sees.
@@ -666,7 +669,8 @@ class TelegramFrontEnd:
         self._welcomed: set[int] = set()  # groups greeted since the bot was (last) added
         # Forum topics found deleted (chat id, thread id): their games' news goes to General.
         self._gone_topics: set[tuple[int, int]] = set()
-        self._text_only: set[int] = set()  # groups that refused a photo: pictures go as text
+        # Groups that refused a photo, and when (kept in storage): pictures go as text there.
+        self._text_only: dict[int, datetime] = {}
 
     # -- wiring --
 
@@ -713,6 +717,8 @@ class TelegramFrontEnd:
         """Remember the (initialised) bot and fill its command menu."""
         self.bot = bot
         self.username = bot.username
+        refused = await self.db.chats.photos_refused(PLATFORM)
+        self._text_only = {int(chat_id): since for chat_id, since in refused.items()}
         await bot.set_my_commands(command_menu())
 
     def _bot(self) -> Bot:
@@ -1114,7 +1120,7 @@ class TelegramFrontEnd:
         present = (ChatMemberStatus.MEMBER, ChatMemberStatus.ADMINISTRATOR)
         if change.old_chat_member.status in gone and now in present:  # not a promotion
             await self._welcome_group(change.chat.id)
-        self._text_only.discard(change.chat.id)  # photos refused while muted: try them again
+        await self._photos_taken(change.chat.id)  # refused while muted, or not now: try again
         await self._away(change.chat.id, False)  # may write there (again)
 
     async def _away(self, chat_id: int, away: bool, *, muted: bool = False) -> None:
@@ -1904,21 +1910,36 @@ class TelegramFrontEnd:
 
         A group may forbid photos ("not enough rights to send photos"): there the caption goes
         as a message, with `board` (the picture's table drawn as text) in monospace, from the
-        first refusal on. None: nothing to send there (a picture without words or table).
+        first refusal on: kept in storage, so a restart tries none sooner than a picture a day
+        (`PHOTOS_AGAIN_AFTER`). None: nothing to send there (a picture without words or table).
         """
-        if chat_id not in self._text_only:
+        if not self._photos_refused(chat_id):
             try:
-                return await self._photo(chat_id, image, caption, markup, thread)
+                sent = await self._photo(chat_id, image, caption, markup, thread)
             except BadRequest as error:
                 if not photos_refused(error):
                     raise
                 log.warning(
                     "chat %s refuses photos (%s): pictures go as text there", chat_id, error
                 )
-                self._text_only.add(chat_id)
+                self._text_only[chat_id] = self.service.clock()
+                await self.db.chats.set_photos_refused(PLATFORM, chat_id, self._text_only[chat_id])
+            else:
+                await self._photos_taken(chat_id)
+                return sent
         if not caption and not board:
             return None
         return await self._send_with_table(chat_id, caption, board, markup, thread)
+
+    def _photos_refused(self, chat_id: int) -> bool:
+        """Return whether the chat refused a picture less than `PHOTOS_AGAIN_AFTER` ago."""
+        since = self._text_only.get(chat_id)
+        return since is not None and self.service.clock() - since < PHOTOS_AGAIN_AFTER
+
+    async def _photos_taken(self, chat_id: int) -> None:
+        """Note that the chat takes pictures (again), if it had refused one."""
+        if self._text_only.pop(chat_id, None) is not None:
+            await self.db.chats.set_photos_refused(PLATFORM, chat_id, None)
 
     async def _send_with_table(
         self,

@@ -276,3 +276,32 @@ async def test_chats_from_before_0009_belong_to_none_until_told(db_path):
         assert again.parent_id == 1
     finally:
         await db.close()
+
+
+async def test_chats_from_before_0011_take_photos_until_one_is_refused(db_path):
+    """0011 adds chats.photos_refused_at: a chat stored before it takes photos (none refused).
+
+    A refusal noted is read back, by platform, until the chat takes pictures again.
+    """
+    from datetime import UTC, datetime
+
+    db = await upgraded_from(
+        db_path,
+        11,
+        "INSERT INTO chats (id, platform, platform_chat_id, title, created_at, updated_at)"
+        " VALUES (1, 'telegram', '-100', 'Club', 5, 5)",
+        "INSERT INTO chats (id, platform, platform_chat_id, title, created_at, updated_at)"
+        " VALUES (2, 'discord', '-100', '#games', 5, 5)",
+    )
+    refused = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
+    try:
+        assert await db.chats.photos_refused("telegram") == {}
+        await db.chats.set_photos_refused("telegram", -100, refused)
+        assert await db.chats.photos_refused("telegram") == {"-100": refused}
+        assert await db.chats.photos_refused("discord") == {}
+    finally:
+        await db.close()
+    async with await Database.open(db_path) as db:  # kept for the next process
+        assert await db.chats.photos_refused("telegram") == {"-100": refused}
+        await db.chats.set_photos_refused("telegram", "-100", None)
+        assert await db.chats.photos_refused("telegram") == {}

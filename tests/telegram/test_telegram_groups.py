@@ -294,6 +294,65 @@ async def test_a_group_that_forbids_photos_gets_the_board_as_text(tg, people) ->
     assert tg.errors == []
 
 
+async def test_a_group_that_forbids_photos_gets_text_at_once_after_a_restart(
+    api, people, db_path
+) -> None:
+    """The refusal is kept in storage: restarted, the bot sends that group's board as text at once.
+
+    A day later a new picture is tried again; taken (the group allows photos again), boards are
+    pictures from then on, restarted too. Before, each restart had a picture refused first.
+    """
+    from tests.telegram.conftest import running
+
+    group = people.group
+    api.no_photos.add(group["id"])
+
+    def in_group(calls: list) -> list[tuple[str, bool]]:
+        sent = ("sendPhoto", "sendMessage")
+        return [(c.method, c.ok) for c in calls if c.chat_id == group["id"] and c.method in sent]
+
+    async with running(api, db_path) as tg:
+        await tg.say(people.bob, "/help")
+        calls = await tg.say(people.alice, "/new webfeud @bob seed=3")
+        assert [c.ok for c in calls if c.method == "sendPhoto"] == [False]
+    async with running(api, db_path) as tg:  # a restart
+        calls = await tg.say(people.alice, "/board")
+        assert in_group(calls) == [("sendMessage", True)]
+        [board] = [c for c in calls if c.method == "sendMessage"]
+        assert "<pre>" in board.params["text"]  # its table drawn as text
+        api.no_photos.discard(group["id"])  # allowed again: Telegram tells the bot nothing
+        assert in_group(await tg.say(people.alice, "/board")) == [("sendMessage", True)]
+        tg.service.clock = lambda: utcnow() + timedelta(days=1, minutes=1)
+        assert in_group(await tg.say(people.alice, "/board")) == [("sendPhoto", True)]
+        assert tg.errors == []
+    async with running(api, db_path) as tg:  # restarted again: a picture at once
+        assert in_group(await tg.say(people.alice, "/board")) == [("sendPhoto", True)]
+        assert tg.errors == []
+
+
+async def test_a_group_that_lets_the_bot_write_again_gets_pictures_after_a_restart(
+    api, people, db_path
+) -> None:
+    """Muted, a picture was refused (kept); allowed to write again, that is forgotten in storage
+    too: restarted, the group's boards are pictures at once.
+    """
+    from tests.telegram.conftest import running
+
+    group = people.group
+    async with running(api, db_path) as tg:
+        await tg.say(people.bob, "/help")
+        await tg.process(api.my_chat_member(group, people.alice, "member", "restricted"))
+        calls = await tg.say(people.alice, "/new webfeud bot=easy seed=1")
+        assert [c.ok for c in calls if c.method == "sendPhoto"] == [False]
+        await tg.say(people.alice, "/resign")
+        await tg.process(api.my_chat_member(group, people.alice, "restricted", "member"))
+    async with running(api, db_path) as tg:  # a restart
+        calls = await tg.say(people.alice, "/new webfeud @bob seed=3")
+        started = [c for c in calls if c.ok and "has started" in c.text]
+        assert [c.method for c in started] == ["sendPhoto"]
+        assert tg.errors == []
+
+
 async def test_a_group_that_mutes_the_bot_holds_its_games_until_it_may_write(tg, people) -> None:
     """Restricted from sending (muted): the games wait, the players are told why privately.
 
