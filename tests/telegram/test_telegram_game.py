@@ -439,6 +439,32 @@ async def test_a_command_replying_to_a_board_means_that_game(tg, people) -> None
     assert tg.errors == []
 
 
+async def test_a_rematch_replying_to_a_board_of_long_ago_means_that_game(tg, people) -> None:
+    """The daily prune keeps a finished game's board: a /rematch replying to it a month after
+    the game ended replays that game, not the newest one (a bare /rematch's).
+    """
+    from datetime import timedelta
+
+    from bot.reminders import Dispatcher
+    from bot.service import utcnow
+
+    await tg.say(people.bob, "/help")
+    for seed in (1, 2):
+        await tg.say(people.alice, f"/new webfeud @bob seed={seed}")
+        await tg.say(people.alice, "/resign")
+    assert [(await tg.db.games.get_game(g)).status for g in (1, 2)] == ["finished"] * 2
+    board = tg.board(1)
+    month = utcnow() + timedelta(days=31)
+    await Dispatcher(tg.service, tg.front.send_replies).run_due(now=month)  # prunes
+    update = tg.api.message_update(people.group, people.bob, "/rematch")
+    update["message"]["reply_to_message"] = board
+    await tg.process(update)
+    rematch = await tg.db.games.get_game(3)
+    assert rematch is not None
+    assert rematch.options["rematch_of"] == 1
+    assert tg.errors == []
+
+
 async def test_board_posts_the_board_again_but_not_under_one_just_posted(tg, people) -> None:
     """Board under an older board: a fresh one at the bottom, the old one's buttons cleared.
 
