@@ -39,7 +39,7 @@ import logging
 import re
 import signal
 from collections import Counter
-from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -720,18 +720,45 @@ class FeudBot(commands.Bot):
 
         (A server that is only unavailable, in an outage, is not removed.)
         """
-        replies: list[Reply] = []
-        for channel in (*guild.channels, *guild.threads):
-            replies += await self.service.chat_away(PLATFORM, str(channel.id), True)
-        await self.send_replies(replies)
+        await self._away(channel.id for channel in (*guild.channels, *guild.threads))
 
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
-        """A channel was deleted: its games can never be played again; cancel them, tell why."""
-        await self.send_replies(await self.service.chat_gone(PLATFORM, str(channel.id)))
+        """A channel was deleted: its games can never be played again; cancel them, tell why.
+
+        Its threads went with it, the archived ones too (discord.py tells only of those it
+        had seen).
+        """
+        await self._gone(channel.id)
 
     async def on_thread_delete(self, thread: discord.Thread) -> None:
         """A thread was deleted: as a channel (`on_guild_channel_delete`)."""
-        await self.send_replies(await self.service.chat_gone(PLATFORM, str(thread.id)))
+        await self._gone(thread.id)
+
+    async def _away(self, channel_ids: Iterable[int]) -> None:
+        """Hold the games of these channels and of their threads; tell their players."""
+        replies: list[Reply] = []
+        for chat_id in await self._with_threads(channel_ids):
+            replies += await self.service.chat_away(PLATFORM, chat_id, True)
+        await self.send_replies(replies)
+
+    async def _gone(self, channel_id: int) -> None:
+        """Cancel the games of a deleted channel and of its threads; tell their players."""
+        replies: list[Reply] = []
+        for chat_id in await self._with_threads([channel_id]):
+            replies += await self.service.chat_gone(PLATFORM, chat_id)
+        await self.send_replies(replies)
+
+    async def _with_threads(self, channel_ids: Iterable[int]) -> list[str]:
+        """Return the channels' ids, each followed by those of its threads the bot has stored.
+
+        Discord lists only a server's active threads to the bot; an archived thread may still
+        hold a running game (a move there unarchives it).
+        """
+        ids = dict.fromkeys(str(channel_id) for channel_id in channel_ids)
+        for channel_id in list(ids):
+            for thread in await self.service.db.chats.threads_of(PLATFORM, channel_id):
+                ids.setdefault(thread.platform_chat_id)
+        return list(ids)
 
     async def on_guild_join(self, guild: discord.Guild) -> None:
         """A server added the bot: a short welcome; the games held in its channels go on."""
@@ -759,15 +786,24 @@ class FeudBot(commands.Bot):
     async def _back_where_seen(self) -> None:
         replies: list[Reply] = []
         for chat in await self.service.db.chats.away_chats(PLATFORM):
-            if self._sees(int(chat.platform_chat_id)):
+            if await self._sees(int(chat.platform_chat_id)):
                 replies += await self.service.chat_away(PLATFORM, chat.platform_chat_id, False)
         await self.send_replies(replies)
 
-    def _sees(self, channel_id: int) -> bool:
-        """Return whether a channel (or thread) is in a server the bot is in."""
-        return self.get_channel(channel_id) is not None or any(
+    async def _sees(self, channel_id: int) -> bool:
+        """Return whether a channel (or thread) is in a server the bot is in.
+
+        An archived thread is not among the threads Discord lists: its stored channel tells.
+        """
+        if self.get_channel(channel_id) is not None or any(
             guild.get_thread(channel_id) for guild in self.guilds
-        )
+        ):
+            return True
+        chats = self.service.db.chats
+        chat = await chats.get_chat_by_platform_id(PLATFORM, str(channel_id))
+        parent = None if chat is None or chat.parent_id is None else chat.parent_id
+        channel = None if parent is None else await chats.get_chat(parent)
+        return channel is not None and self.get_channel(int(channel.platform_chat_id)) is not None
 
     async def _back_in(self, interaction: discord.Interaction[Any]) -> None:
         """A command from a server the bot is in: its channel's held games go on (if any)."""
@@ -1207,10 +1243,10 @@ class FeudBot(commands.Bot):
         refusal = _refusal(error)
         if refusal == UNKNOWN_CHANNEL:
             # Deleted while the bot was not running (the gateway does not replay it).
-            await self.send_replies(await self.service.chat_gone(PLATFORM, str(channel_id)))
+            await self._gone(channel_id)
             return
-        if refusal == MISSING_ACCESS and not self._sees(channel_id):
-            await self.send_replies(await self.service.chat_away(PLATFORM, str(channel_id), True))
+        if refusal == MISSING_ACCESS and not await self._sees(channel_id):
+            await self._away([channel_id])
 
     async def _game_keys(self, replies: Sequence[Reply]) -> dict[int, str]:
         """Return the game key of every game the public replies speak of."""

@@ -185,6 +185,9 @@ class FakeDiscord:
         self.guild_id = self.new_id()
         self.channel_id = self.new_id()
         self.channels: dict[int, str] = {self.channel_id: "games"}  # the guild's text channels
+        # The threads among them (of #games): thread id -> archived. Discord lists only the
+        # active ones to the bot (in GUILD_CREATE); an archived one is seen only when used.
+        self.threads: dict[int, bool] = {}
         self.owner_id = self.new_id()
         self.users: dict[int, dict[str, Any]] = {self.app_id: self.bot_user}
         self.permissions: dict[int, str] = {}
@@ -264,6 +267,12 @@ class FakeDiscord:
         self.channels[cid] = name
         return cid
 
+    def add_thread(self, name: str, *, archived: bool = False) -> int:
+        """Add a public thread (type 11) of #games, as Discord describes one; return its id."""
+        thread_id = self.add_channel(name)
+        self.threads[thread_id] = archived
+        return thread_id
+
     async def delete_channel(self, channel_id: int, *, tell: bool = True) -> None:
         """Delete a channel: 404 Unknown Channel from then on; CHANNEL_DELETE unless not `tell`.
 
@@ -276,6 +285,26 @@ class FakeDiscord:
 
     def _channel_payload(self, channel_id: int | None = None) -> dict[str, Any]:
         cid = self.channel_id if channel_id is None else channel_id
+        if cid in self.threads:
+            return {**self._text_channel_payload(cid), **self._thread_fields(cid)}
+        return self._text_channel_payload(cid)
+
+    def _thread_fields(self, thread_id: int) -> dict[str, Any]:
+        return {
+            "type": 11,
+            "parent_id": str(self.channel_id),
+            "owner_id": str(self.app_id),
+            "thread_metadata": {
+                "archived": self.threads[thread_id],
+                "auto_archive_duration": 1440,
+                "archive_timestamp": "2026-01-01T00:00:00+00:00",
+                "locked": False,
+            },
+            "member_count": 2,
+            "message_count": 0,
+        }
+
+    def _text_channel_payload(self, cid: int) -> dict[str, Any]:
         return {
             "id": str(cid),
             "type": 0,
@@ -334,8 +363,12 @@ class FakeDiscord:
             "member_count": 2,
             "large": False,
             "joined_at": "2026-01-01T00:00:00+00:00",
-            "channels": [self._channel_payload(cid) for cid in self.channels],
-            "threads": [],
+            "channels": [
+                self._channel_payload(cid) for cid in self.channels if cid not in self.threads
+            ],
+            "threads": [
+                self._channel_payload(cid) for cid, archived in self.threads.items() if not archived
+            ],
             "members": [self._member_payload_bot()],
             "voice_states": [],
             "presences": [],

@@ -839,6 +839,81 @@ async def test_a_removal_holds_every_channel_of_the_server_and_both_come_back(fa
         assert sorted(m.channel_id for m in backs) == sorted([fake.channel_id, other])
 
 
+async def test_a_removal_holds_the_games_of_archived_threads_too(fake, db):
+    """A game in an archived thread of #games (Discord does not list it): held, then back.
+
+    Before, only the channels and active threads the bot saw were held; the thread's game ran
+    on unseen until a refused post there, and was never brought back by the bot's return.
+    """
+    thread = fake.add_thread("word-night", archived=True)
+    async with clocked(fake, db) as (h, start):
+        await h.slash(h.alice, "notify", dm=True)
+        await h.slash(h.alice, "new", game="webfeud", player=str(h.bob))
+        await h.slash(h.alice, "new", game="numfeud", player=str(h.carol), in_channel=thread)
+        told = asyncio.ensure_future(
+            fake.wait_message(lambda m: m in fake.dms_to(h.alice) and "#word-night" in m.text)
+        )
+        await asyncio.sleep(0)  # it notes the messages so far
+        await fake.remove_bot()
+        await told
+        removed = [m.text for m in fake.dms_to(h.alice) if m.text.startswith("I was removed")]
+        assert sorted(removed) == [
+            "I was removed from #games, so game #1 (Webfeud in #games) waits: its clock stands "
+            "still, and nobody's time runs out, until someone adds me back there.",
+            "I was removed from #word-night, so game #2 (Numfeud in #word-night) waits: its "
+            "clock stands still, and nobody's time runs out, until someone adds me back there.",
+        ]
+        assert h.bot is not None
+        assert h.bot.dispatcher is not None
+        assert await h.bot.dispatcher.run_due(now=start + timedelta(days=30)) == []
+        assert (await db.games.get_game(2)).status == "active"
+        back = asyncio.ensure_future(
+            fake.wait_message(
+                lambda m: m.public and m.channel_id == thread and m.text.startswith("I am back")
+            )
+        )
+        await asyncio.sleep(0)
+        await fake.add_bot()
+        assert (await back).text.startswith("I am back: game #2 (Numfeud) goes on")
+        assert await db.chats.away_chats("discord") == []
+
+
+async def test_posts_refused_in_an_archived_thread_of_a_server_the_bot_is_in_hold_nothing(fake, db):
+    """403 Missing Access in an archived thread (not listed to the bot) of a server it is in.
+
+    Its channel tells that the bot is in the server: nothing is held. Before, the thread, not
+    found among the threads the bot sees, was taken for a server that removed it.
+    """
+    thread = fake.add_thread("word-night", archived=True)
+    async with clocked(fake, db) as (h, start):
+        await h.slash(h.alice, "notify", dm=True)
+        await h.slash(h.bob, "new", game="webfeud", player=str(h.alice), in_channel=thread)
+        fake.bot_removed = True  # its posts are refused; the server is still among its own
+        assert h.bot is not None
+        assert h.bot.dispatcher is not None
+        fired = await h.bot.dispatcher.run_due(now=start + timedelta(hours=48, seconds=1))
+        assert [r.kind for r in fired] == ["reminder"]  # bob's mention, refused
+        assert await db.chats.away_chats("discord") == []
+        assert not [m for m in fake.dms_to(h.alice) if "I was removed" in m.text]
+
+
+async def test_a_deleted_channel_cancels_the_games_of_its_archived_threads_too(fake, db):
+    """#games deleted: a game in its archived thread (gone with it) is cancelled, told by DM."""
+    thread = fake.add_thread("word-night", archived=True)
+    async with clocked(fake, db) as (h, start):
+        await h.slash(h.alice, "notify", dm=True)
+        await h.slash(h.alice, "new", game="webfeud", player=str(h.bob), in_channel=thread)
+        told = asyncio.ensure_future(
+            fake.wait_message(lambda m: m in fake.dms_to(h.alice) and "was deleted" in m.text)
+        )
+        await fake.delete_channel(fake.channel_id)
+        assert (await asyncio.wait_for(told, 10)).text == (
+            "#word-night was deleted, so game #1 (Webfeud in #word-night) was cancelled: it can "
+            "no longer be played, and counts for nobody."
+        )
+        await assert_cancelled_for_good(h, db, start)
+
+
 async def test_a_channel_without_send_messages_gets_its_news_to_the_players_dms(fake, db):
     """No Send Messages in #games: the game goes on by commands; a timeout's news goes by DM.
 
