@@ -659,14 +659,18 @@ class Service:
         """
         replies: list[Reply] = []
         if stalled_only:
-            ids, self._stalled = self._stalled, set()
-            rows = [row for i in sorted(ids) if (row := await self.db.games.get_game(i))]
+            rows = []
+            for game_id in sorted(self._stalled):
+                if row := await self.db.games.get_game(game_id):
+                    rows.append(row)
+                else:
+                    self._stalled.discard(game_id)
         else:
-            self._stalled = set()
             rows = await self.db.games.list_games(statuses=("active",), limit=None)
         for row in rows:
             if platforms is not None and (await self._chat(row.chat_id)).platform not in platforms:
-                continue
+                continue  # (nor is it taken off `_stalled`: the other platform's loop retries it)
+            self._stalled.discard(row.id)
             async with self._lock(row.id):
                 fresh = await self._reload(row)
                 if fresh.status != "active":

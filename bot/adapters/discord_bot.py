@@ -78,7 +78,7 @@ from bot.config import Settings
 from bot.core.errors import GameError, Reason, RuleError
 from bot.core.words import and_list, plural, quoted
 from bot.games import GAMES
-from bot.reminders import Dispatcher, Send
+from bot.reminders import Dispatcher
 from bot.replies import ChatTarget, Reply, UserTarget
 from bot.service import ChatRef, Service, UserRef, bot_names, load_state, takes
 from storage import GameMessage, GameStatus
@@ -626,8 +626,6 @@ class FeudBot(commands.Bot):
         dev_guild_id: int | None = None,
         sync_commands: bool = True,
         run_dispatcher: bool = True,
-        also_send: Send | None = None,
-        also_platform: str | None = None,
         **options: Any,  # noqa: ANN401 (discord.Client's own options)
     ) -> None:
         """Wrap a service.
@@ -636,10 +634,8 @@ class FeudBot(commands.Bot):
             service: The use cases (over an open database).
             dev_guild_id: Sync the commands to this guild only (instant), not globally.
             sync_commands: Sync the slash commands at start-up.
-            run_dispatcher: Run the deadline dispatcher (reminders, timeouts) with the bot.
-            also_send: Another platform's `send_replies`: the one dispatcher of a process that
-                serves several platforms hands every reply to both (each keeps its own).
-            also_platform: That platform's name: the dispatcher fires its games' deadlines too.
+            run_dispatcher: Run the deadline dispatcher of Discord's games (reminders,
+                timeouts) with the bot, from its first READY.
             **options: More `discord.Client` options (e.g. ``guild_ready_timeout``).
         """
         intents = discord.Intents.default()
@@ -657,10 +653,10 @@ class FeudBot(commands.Bot):
         self.service = service
         self.dev_guild_id = dev_guild_id
         self.sync_commands = sync_commands
-        self.also_send = also_send
-        served = (PLATFORM, also_platform) if also_platform else (PLATFORM,)
         self.dispatcher: Dispatcher | None = (
-            Dispatcher(service, self._dispatch, platforms=served) if run_dispatcher else None
+            Dispatcher(service, self.send_replies, platforms=(PLATFORM,))
+            if run_dispatcher
+            else None
         )
         self._in_flight: set[int] = set()  # interactions being handled (for a clean shutdown)
         # (channel, user) told that the bot may not post in that channel (`_muted_note`).
@@ -675,7 +671,7 @@ class FeudBot(commands.Bot):
     # -- lifecycle --
 
     async def setup_hook(self) -> None:
-        """Register buttons and commands, sync the commands, start the deadline dispatcher."""
+        """Register buttons and commands, sync the commands (the dispatcher waits for READY)."""
         self.add_dynamic_items(GameButton)
         guild = discord.Object(self.dev_guild_id) if self.dev_guild_id else None
         for command in build_commands():
@@ -687,8 +683,6 @@ class FeudBot(commands.Bot):
                 len(synced),
                 f"to guild {self.dev_guild_id}" if guild else "globally",
             )
-        if self.dispatcher is not None:
-            self.dispatcher.start()
 
     async def close(self) -> None:
         """Stop the dispatcher, let running handlers finish (a few seconds at most), disconnect.
@@ -780,7 +774,14 @@ class FeudBot(commands.Bot):
             log.info("could not greet server %s: %s", guild.id, error)
 
     async def on_ready(self) -> None:
-        """Connected: games held in channels the bot sees again (added back while down) go on."""
+        """Connected: the deadlines fire; games held in channels seen again (added back) go on.
+
+        Not before: until READY the bot knows none of its servers, so a post refused with 403
+        Missing Access (no View Channel) would look like a server that removed it (`_sees`), and
+        hold the channel's games.
+        """
+        if self.dispatcher is not None:
+            self.dispatcher.start()  # (once: a later READY, after a new session, finds it on)
         await self._back_where_seen()
 
     async def _back_where_seen(self) -> None:
@@ -1187,13 +1188,6 @@ class FeudBot(commands.Bot):
             f"reach you here. A server admin can give me Send Messages there; {meanwhile}."
         )
 
-    async def _dispatch(self, replies: Sequence[Reply]) -> None:
-        # The one dispatcher of a process serving several platforms: each gets its own news
-        # (`send_replies` warns of a reply for another platform as of one misrouted).
-        await self.send_replies([r for r in replies if r.to.platform == PLATFORM])
-        if self.also_send is not None:
-            await self.also_send(replies)
-
     async def send_replies(self, replies: Sequence[Reply]) -> None:
         """Send replies that answer no interaction (the deadline dispatcher's)."""
         replies = await self._with_turn_pings(
@@ -1201,7 +1195,7 @@ class FeudBot(commands.Bot):
         )
         for reply, buttons in attach_buttons(replies, await self._game_keys(replies)):
             if reply.to.platform != PLATFORM:
-                # A shared dispatcher must route by platform; never post elsewhere's news here.
+                # Another platform's news (a misrouted reply): never posted here.
                 log.warning("not sending a %s reply for %s via Discord", reply.kind, reply.to)
                 continue
             try:
@@ -2171,8 +2165,6 @@ async def run_discord(
     *,
     db_path: str | None = None,
     service: Service | None = None,
-    also_send: Send | None = None,
-    also_platform: str | None = None,
     stop: asyncio.Event | None = None,
     ready: asyncio.Event | None = None,
 ) -> None:
@@ -2181,11 +2173,8 @@ async def run_discord(
     Args:
         settings: ``DISCORD_TOKEN``, ``DISCORD_DEV_GUILD_ID``, the database and reminders.
         db_path: Another SQLite file than the settings' one.
-        service: Share this service (and its database). Without `also_send` the bot runs no
-            deadline dispatcher: the caller's one dispatcher calls `FeudBot.send_replies`.
-        also_send: With `service`: run the dispatcher here (once logged in) and hand its replies
-            to this other platform's `send_replies` too.
-        also_platform: The name of that platform, whose games' deadlines it fires too.
+        service: Share this service (and its database) with another platform's front end;
+            the bot's dispatcher fires only Discord's deadlines (the other runs its own).
         stop: Set it to shut down cleanly.
         ready: Set once the bot is connected (tests wait for it).
     """
@@ -2219,15 +2208,7 @@ async def run_discord(
             await runner  # re-raises what ended the bot (a refused token, a closed gateway)
 
     if service is not None:
-        await serve(
-            FeudBot(
-                service,
-                dev_guild_id=settings.discord_dev_guild_id,
-                run_dispatcher=also_send is not None,
-                also_send=also_send,
-                also_platform=also_platform,
-            )
-        )
+        await serve(FeudBot(service, dev_guild_id=settings.discord_dev_guild_id))
         return
     db = await Database.open(db_path or settings.db_path)
     try:

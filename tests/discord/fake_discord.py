@@ -206,6 +206,13 @@ class FakeDiscord:
         # Channels (or threads) where the bot may not post at all (no Send Messages, no Send
         # Messages in Threads): 403 50013, and the interactions there say so in app_permissions.
         self.no_send: set[int] = set()
+        # Channels of the server where the bot may not look (no View Channel): its posts there
+        # are refused with 403 Missing Access (50001), as those of a server that removed it.
+        self.no_access: set[int] = set()
+        # Set to an unset event to hold back the answer to the command sync, or READY after an
+        # IDENTIFY, until it is set (Discord can be slow to answer either).
+        self.hold_sync: asyncio.Event | None = None
+        self.hold_ready: asyncio.Event | None = None
         self._rate_limits: list[tuple[str, re.Pattern[str]]] = []
         self.rate_limited: list[str] = []
         self.identifies = 0
@@ -468,6 +475,8 @@ class FakeDiscord:
             elif op == 2:
                 self.identifies += 1
                 self.intents = data["d"].get("intents")
+                if self.hold_ready is not None:
+                    await self.hold_ready.wait()
                 await self.dispatch("READY", self._ready_payload())
                 self._ready.set()
             elif op == 6:
@@ -800,6 +809,8 @@ class FakeDiscord:
         )
 
     async def _put_commands(self, match: re.Match[str], body: Any, *_: Any) -> web.Response:
+        if self.hold_sync is not None:
+            await self.hold_sync.wait()
         guild = int(match.group(2)) if match.lastindex and match.lastindex >= 2 else None
         if guild is not None and guild != self.guild_id:
             return self._error(403, 50001, "Missing Access")
@@ -1031,7 +1042,7 @@ class FakeDiscord:
                 return self._error(403, 50007, "Cannot send messages to this user")
             kind = "dm"
         elif cid in self.channels:
-            if self.bot_removed:
+            if self.bot_removed or cid in self.no_access:
                 return self._error(403, 50001, "Missing Access")
             if (self.no_attachments and files) or cid in self.no_send:
                 return self._error(403, 50013, "Missing Permissions")
