@@ -450,6 +450,12 @@ async def _answer(
     )
 
 
+# Logged when a post is refused (403 Missing Access) while a new session lists the servers.
+REFUSED_WHILE_LISTING = (
+    "channel %s refused a post while Discord lists my servers anew; I weigh it once it has"
+)
+
+
 def _refusal(error: discord.HTTPException) -> int | None:
     """Return why a channel refused a post, as the bot expects and mends it, or None.
 
@@ -667,6 +673,10 @@ class FeudBot(commands.Bot):
         self._drafts = KeptMessages(service.db, DRAFT, _live_from_kept, _kept_live)
         self._idle = asyncio.Event()
         self._idle.set()
+        # Whether discord.py has listed the bot's servers (READY, then each server's
+        # GUILD_CREATE): not before the first READY, nor while a new session lists them anew
+        # (`_note_servers`).
+        self._servers_known = asyncio.Event()
 
     # -- lifecycle --
 
@@ -695,6 +705,15 @@ class FeudBot(commands.Bot):
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._idle.wait(), SHUTDOWN_GRACE)
         await super().close()
+
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:  # noqa: ANN401
+        """Note a new session (`connect`): discord.py has just forgotten the bot's servers.
+
+        Noted here, as the event is raised, not in a handler that runs a moment later.
+        """
+        if event_name == "connect":
+            self._servers_known.clear()
+        super().dispatch(event_name, *args, **kwargs)
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """Note a command or click being handled until its answer is sent (`_handled`)."""
@@ -780,9 +799,19 @@ class FeudBot(commands.Bot):
         Missing Access (no View Channel) would look like a server that removed it (`_sees`), and
         hold the channel's games.
         """
+        self._note_servers()
         if self.dispatcher is not None:
             self.dispatcher.start()  # (once: a later READY, after a new session, finds it on)
         await self._back_where_seen()
+
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        """A server listed after READY (Discord was slow to send it): note it."""
+        self._note_servers()
+
+    def _note_servers(self) -> None:
+        """Note the bot's servers all listed, unless one is still known by its id only."""
+        if not any(guild.unavailable for guild in self.guilds):
+            self._servers_known.set()
 
     async def _back_where_seen(self) -> None:
         replies: list[Reply] = []
@@ -1232,14 +1261,21 @@ class FeudBot(commands.Bot):
         removal is learnt that happened while the bot was not running (the
         gateway does not replay it; the server is not among those it sees). A channel of a
         server it is in, refused for want of a permission (View Channel), holds nothing: its
-        slash commands still work, and their answers show the games.
+        slash commands still work, and their answers show the games. Which servers it is in is
+        known only once discord.py has listed them (READY, after a new session too): a refusal
+        meanwhile is weighed then.
         """
         refusal = _refusal(error)
         if refusal == UNKNOWN_CHANNEL:
             # Deleted while the bot was not running (the gateway does not replay it).
             await self._gone(channel_id)
             return
-        if refusal == MISSING_ACCESS and not await self._sees(channel_id):
+        if refusal != MISSING_ACCESS:
+            return
+        if not self._servers_known.is_set():  # a new session: its servers are being listed
+            log.info(REFUSED_WHILE_LISTING, channel_id)
+            await self._servers_known.wait()
+        if not await self._sees(channel_id):
             await self._away([channel_id])
 
     async def _game_keys(self, replies: Sequence[Reply]) -> dict[int, str]:

@@ -213,10 +213,15 @@ class FakeDiscord:
         # IDENTIFY, until it is set (Discord can be slow to answer either).
         self.hold_sync: asyncio.Event | None = None
         self.hold_ready: asyncio.Event | None = None
+        # Set to an unset event to send READY as Discord does, the server in it only as an
+        # unavailable stub, its GUILD_CREATE following once the event is set (the fake
+        # otherwise puts the whole server in READY, which spares discord.py a wait).
+        self.hold_guilds: asyncio.Event | None = None
         self._rate_limits: list[tuple[str, re.Pattern[str]]] = []
         self.rate_limited: list[str] = []
         self.identifies = 0
         self._ws: web.WebSocketResponse | None = None
+        self._streaming: asyncio.Task[None] | None = None  # a GUILD_CREATE held (`hold_guilds`)
         self._seq = 0
         self._ready = asyncio.Event()
         self._posted = asyncio.Event()  # set at each new message (`wait_message`)
@@ -478,6 +483,8 @@ class FakeDiscord:
                 if self.hold_ready is not None:
                     await self.hold_ready.wait()
                 await self.dispatch("READY", self._ready_payload())
+                if self.hold_guilds is not None and not self.bot_removed:
+                    self._streaming = asyncio.create_task(self._stream_guild(self.hold_guilds))
                 self._ready.set()
             elif op == 6:
                 # No resumes here: ask for a fresh session.
@@ -486,11 +493,24 @@ class FakeDiscord:
             self._ws = None
         return ws
 
+    async def _stream_guild(self, held: asyncio.Event) -> None:
+        await held.wait()
+        await self.dispatch("GUILD_CREATE", self._guild_payload())
+
+    async def new_session(self) -> None:
+        """Invalidate the client's session (op 9): it connects again with a fresh IDENTIFY."""
+        assert self._ws is not None, "no client connected to the gateway"
+        await self._ws.send_str(json.dumps({"op": 9, "d": False, "s": None}))
+
     def _ready_payload(self) -> dict[str, Any]:
+        guilds: list[dict[str, Any]] = []
+        if not self.bot_removed:
+            stub = {"id": str(self.guild_id), "unavailable": True}
+            guilds = [stub if self.hold_guilds is not None else self._guild_payload()]
         return {
             "v": 10,
             "user": self.bot_user,
-            "guilds": [] if self.bot_removed else [self._guild_payload()],
+            "guilds": guilds,
             "session_id": f"session-{self.identifies}",
             "resume_gateway_url": self.gateway_url,
             "shard": [0, 1],

@@ -804,6 +804,61 @@ async def test_posts_refused_in_a_server_the_bot_is_in_hold_nothing(fake, db):
         assert "bob to move" in h.replies(inter)[0].text
 
 
+class Noted(logging.Handler):
+    """Sets `seen` when a record saying `words` is logged."""
+
+    def __init__(self, words: str) -> None:
+        super().__init__()
+        self.words = words
+        self.seen = asyncio.Event()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if self.words in record.getMessage():
+            self.seen.set()
+
+
+async def test_a_post_refused_while_a_new_session_lists_the_servers_holds_nothing(fake, db, caplog):
+    """A new session (Discord invalidated the old one): until its server is listed again, a
+    reminder's mention refused in #hidden (no View Channel) is weighed once it is: nothing held.
+
+    Before, with no server known for that moment, the refusal was taken for a removal: alice
+    was told "I was removed from #hidden" (and the game held until the server was listed).
+    """
+    hidden = fake.add_channel("hidden")
+    caplog.set_level(logging.INFO, logger="bot.adapters.discord_bot")
+    noted = Noted("refused a post while Discord lists my servers anew")
+    logging.getLogger("bot.adapters.discord_bot").addHandler(noted)
+    async with clocked(fake, db) as (h, start):
+        await h.slash(h.alice, "notify", dm=True)
+        await h.slash(h.bob, "new", game="webfeud", player=str(h.alice), in_channel=hidden)
+        fake.no_access.add(hidden)
+        bot = h.bot
+        assert bot is not None
+        assert bot.dispatcher is not None
+        fake.hold_guilds = asyncio.Event()
+        connected = asyncio.ensure_future(bot.wait_for("connect"))
+        await asyncio.sleep(0)  # it listens before the session ends
+        await fake.new_session()
+        await asyncio.wait_for(connected, 10)  # a new READY: the server in it by its id only
+        assert bot.get_channel(hidden) is None
+        firing = asyncio.ensure_future(
+            bot.dispatcher.run_due(now=start + timedelta(hours=48, seconds=1))
+        )
+        weighing = asyncio.ensure_future(noted.seen.wait())
+        try:
+            # Before, the refusal was weighed at once and the pass ended; now it waits.
+            await asyncio.wait({firing, weighing}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            weighing.cancel()
+            fake.hold_guilds.set()  # the server is listed
+            logging.getLogger("bot.adapters.discord_bot").removeHandler(noted)
+        fired = await asyncio.wait_for(firing, 10)
+        assert [r.kind for r in fired] == ["reminder"]  # bob's mention, refused
+        assert "403 50001 Missing Access" in fake.errors
+        assert await db.chats.away_chats("discord") == []
+        assert not [m for m in fake.dms_to(h.alice) if "I was removed" in m.text]
+
+
 async def test_a_removal_holds_every_channel_of_the_server_and_both_come_back(fake, db):
     """Games in #games and #other: one removal holds both (a DM each), both hear "I am back"."""
     other = fake.add_channel("other")
