@@ -805,8 +805,9 @@ class FeudBot(commands.Bot):
         await self._back_where_seen()
 
     async def on_guild_available(self, guild: discord.Guild) -> None:
-        """A server listed after READY (Discord was slow to send it): note it."""
+        """A server listed late (after READY, or after an outage): its held games go on."""
         self._note_servers()
+        await self._back_where_seen()
 
     def _note_servers(self) -> None:
         """Note the bot's servers all listed, unless one is still known by its id only."""

@@ -859,6 +859,36 @@ async def test_a_post_refused_while_a_new_session_lists_the_servers_holds_nothin
         assert not [m for m in fake.dms_to(h.alice) if "I was removed" in m.text]
 
 
+async def test_a_server_listed_after_ready_brings_its_held_games_back(fake, db):
+    """Added back while the bot was down, its server listed only after READY: the game goes on.
+
+    (Discord names the servers in READY by id only and sends each one after; one slower than
+    discord.py waits for comes after READY.) Before, only READY and a server joining brought
+    held games back: the game stayed held until someone used a command in #games.
+    """
+    async with clocked(fake, db) as (h, _start):
+        await h.slash(h.alice, "notify", dm=True)
+        await h.slash(h.alice, "new", game="webfeud", player=str(h.bob))
+        told = asyncio.ensure_future(
+            fake.wait_message(lambda m: m in fake.dms_to(h.alice) and "I was removed" in m.text)
+        )
+        await asyncio.sleep(0)  # it notes the messages so far
+        await fake.remove_bot()
+        await told
+        await h.stop()
+        fake.bot_removed = False  # added back while the bot was down
+        fake.hold_guilds = asyncio.Event()
+        await h.start()  # READY names the server by id only: nothing seen yet
+        assert [c.title for c in await db.chats.away_chats("discord")] == ["#games"]
+        back = asyncio.ensure_future(
+            fake.wait_message(lambda m: m.public and m.text.startswith("I am back"))
+        )
+        await asyncio.sleep(0)  # it notes the messages so far
+        fake.hold_guilds.set()  # the server follows
+        assert (await back).text.startswith("I am back: game #1 (Webfeud) goes on")
+        assert await db.chats.away_chats("discord") == []
+
+
 async def test_a_removal_holds_every_channel_of_the_server_and_both_come_back(fake, db):
     """Games in #games and #other: one removal holds both (a DM each), both hear "I am back"."""
     other = fake.add_channel("other")
