@@ -831,9 +831,10 @@ class FeudBot(commands.Bot):
         ):
             return True
         chats = self.service.db.chats
-        chat = await chats.get_chat_by_platform_id(PLATFORM, str(channel_id))
-        parent = None if chat is None or chat.parent_id is None else chat.parent_id
-        channel = None if parent is None else await chats.get_chat(parent)
+        thread = await chats.get_chat_by_platform_id(PLATFORM, str(channel_id))
+        if thread is None or thread.parent_id is None:
+            return False
+        channel = await chats.get_chat(thread.parent_id)
         return channel is not None and self.get_channel(int(channel.platform_chat_id)) is not None
 
     async def _back_in(self, interaction: discord.Interaction[Any]) -> None:
