@@ -137,9 +137,12 @@ async def test_discords_news_waits_for_ready_so_a_refusal_holds_nothing_it_shoul
                 what="the Telegram game's end before Discord's READY",
             )
             discord_fake.hold_ready.set()
+
             # Discord's deadlines fire after the bots' moves are sent: #games's timeout news
             # comes once the post in #hidden was refused and its refusal weighed.
-            over = lambda m: m.public and f"Game #{games_game} is over" in m.text  # noqa: E731
+            def over(message: Any) -> bool:
+                return message.public and f"Game #{games_game} is over" in message.text
+
             if not any(over(m) for m in discord_fake.messages.values()):  # (before, it was)
                 await discord_fake.wait_message(over, seconds=20)
         finally:
