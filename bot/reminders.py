@@ -33,7 +33,7 @@ from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
 from bot.replies import ChatTarget, Reply, UserTarget
-from bot.service import Service
+from bot.service import DeadlineHeld, Service
 from storage.models import Deadline
 
 log = logging.getLogger(__name__)
@@ -200,6 +200,9 @@ class Dispatcher:
             raise
         try:
             replies = await self.service.on_deadline(deadline)
+        except DeadlineHeld:  # the bot left its chat since the claim: held, it waits there
+            await self.db.deadlines.release_deadline(deadline.id, claimed)
+            return []
         except asyncio.CancelledError:
             if _cancelling():  # cut off at the end of the drain
                 await asyncio.shield(self.db.deadlines.release_deadline(deadline.id, claimed))

@@ -166,6 +166,14 @@ class ServiceError(GameError):
         self.reason = reason
 
 
+class DeadlineHeld(Exception):
+    """A claimed deadline whose chat the bot left meanwhile: its claim goes back, held.
+
+    The dispatcher claims a deadline a moment before its handler runs; the bot may be removed
+    from the chat in between (and the handler may wait for the game's lock behind a command).
+    """
+
+
 def _reason(error: GameError) -> str:
     if isinstance(error, (RuleError, ServiceError)):
         return str(error.reason)
@@ -651,14 +659,18 @@ class Service:
         """
         replies: list[Reply] = []
         if stalled_only:
-            ids, self._stalled = self._stalled, set()
-            rows = [row for i in sorted(ids) if (row := await self.db.games.get_game(i))]
+            rows = []
+            for game_id in sorted(self._stalled):
+                if row := await self.db.games.get_game(game_id):
+                    rows.append(row)
+                else:
+                    self._stalled.discard(game_id)
         else:
-            self._stalled = set()
             rows = await self.db.games.list_games(statuses=("active",), limit=None)
         for row in rows:
             if platforms is not None and (await self._chat(row.chat_id)).platform not in platforms:
-                continue
+                continue  # (nor is it taken off `_stalled`: the other platform's loop retries it)
+            self._stalled.discard(row.id)
             async with self._lock(row.id):
                 fresh = await self._reload(row)
                 if fresh.status != "active":
@@ -2790,12 +2802,16 @@ class Service:
         """Handle a claimed deadline: remind the player, or apply the timeout rule.
 
         Idempotent: nothing happens unless the game is still active at the deadline's turn (in a
-        game of simultaneous rounds: its round) and the seat has still to move.
+        game of simultaneous rounds: its round) and the seat has still to move. Raises
+        `DeadlineHeld` when the bot was removed from the game's chat since the claim.
         """
         async with self._lock(deadline.game_id):
             row = await self.db.games.get_game(deadline.game_id)
             if row is None or row.status != "active":
                 return []
+            chat = await self.db.chats.get_chat(row.chat_id)  # stored now, not as cached
+            if chat is not None and chat.away_since is not None:
+                raise DeadlineHeld(f"deadline {deadline.id}: the bot is out of its chat")
             table = await self._table(row)
             state = table.state
             seat_no = int(deadline.payload.get("seat", -1))

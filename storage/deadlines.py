@@ -9,7 +9,8 @@
   those of games in chats of these platforms (a process fires only what it can tell)
 - `next_due_at(*, platforms=None) -> datetime | None`: when the earliest pending one falls due
 - `claim_deadline(deadline_id, now) -> bool`: flips pending → claimed; True for exactly one
-  caller, which is what makes each deadline fire once however many dispatchers race for it
+  caller, which is what makes each deadline fire once however many dispatchers race for it;
+  never one held (its chat's bot left since it was found due)
 - `finish_deadline(deadline_id) -> bool`: claimed → done, once its handler has run
 - `retry_deadline(deadline_id, due_at) -> bool`: puts a claimed deadline whose handler failed
   back in the queue for `due_at`, counting the attempt in its payload (``"attempts"``)
@@ -189,12 +190,17 @@ class DeadlineRepository(Repository):
         return None if row is None or row[0] is None else from_epoch(row[0])
 
     async def claim_deadline(self, deadline_id: int, now: datetime | None = None) -> bool:
-        """Mark a pending deadline claimed at `now`; True only for the one caller that did."""
+        """Mark a pending deadline claimed at `now`; True only for the one caller that did.
+
+        Not while it is held: the bot may have left its chat since it was found due.
+        """
         async with self._db.transaction() as conn:
             changed = await execute(
                 conn,
                 "UPDATE deadlines SET state = 'claimed', claimed_at = ?"
-                " WHERE id = ? AND state = 'pending'",
+                " WHERE id = ? AND state = 'pending' AND NOT EXISTS (SELECT 1 FROM games g"
+                " JOIN chats c ON c.id = g.chat_id"
+                " WHERE g.id = deadlines.game_id AND c.away_since IS NOT NULL)",
                 (to_epoch(now or utcnow()), deadline_id),
             )
         return changed == 1

@@ -17,6 +17,8 @@
 - `upsert_chat(platform, platform_chat_id, title=None, *, parent_id=None, now=None) -> Chat`
 - `get_chat(chat_id) -> Chat | None`
 - `get_chat_by_platform_id(platform, platform_chat_id) -> Chat | None`
+- `threads_of(platform, platform_chat_id) -> list[Chat]`: the chats that belong to it (a
+  Discord channel's threads, archived ones too, which Discord does not list to the bot)
 - `move_chat(platform, old_platform_chat_id, new_platform_chat_id, *, now=None) -> Chat | None`
 - `set_away(chat_id, away, *, now=None) -> Chat | None`: the bot left the chat (its games'
   deadlines are held) or is back (they are shifted by the time away, and pending again)
@@ -229,6 +231,17 @@ class ChatRepository(Repository):
                 (platform, str(platform_chat_id)),
             )
         return None if row is None else _chat(row)
+
+    async def threads_of(self, platform: str, platform_chat_id: str | int) -> list[Chat]:
+        """Return the chats stored as belonging to this one (its threads), oldest first."""
+        async with self._db.read() as conn:
+            rows = await fetch_all(
+                conn,
+                f"SELECT {_CHAT_COLUMNS} FROM chats WHERE parent_id IN"
+                " (SELECT id FROM chats WHERE platform = ? AND platform_chat_id = ?) ORDER BY id",
+                (platform, str(platform_chat_id)),
+            )
+        return [_chat(row) for row in rows]
 
     async def away_chats(self, platform: str) -> list[Chat]:
         """Return the chats of `platform` the bot is out of (`set_away`), oldest first."""

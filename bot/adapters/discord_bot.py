@@ -39,7 +39,7 @@ import logging
 import re
 import signal
 from collections import Counter
-from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -78,7 +78,7 @@ from bot.config import Settings
 from bot.core.errors import GameError, Reason, RuleError
 from bot.core.words import and_list, plural, quoted
 from bot.games import GAMES
-from bot.reminders import Dispatcher, Send
+from bot.reminders import Dispatcher
 from bot.replies import ChatTarget, Reply, UserTarget
 from bot.service import ChatRef, Service, UserRef, bot_names, load_state, takes
 from storage import GameMessage, GameStatus
@@ -450,6 +450,12 @@ async def _answer(
     )
 
 
+# Logged when a post is refused (403 Missing Access) while a new session lists the servers.
+REFUSED_WHILE_LISTING = (
+    "channel %s refused a post while Discord lists my servers anew; I weigh it once it has"
+)
+
+
 def _refusal(error: discord.HTTPException) -> int | None:
     """Return why a channel refused a post, as the bot expects and mends it, or None.
 
@@ -626,8 +632,6 @@ class FeudBot(commands.Bot):
         dev_guild_id: int | None = None,
         sync_commands: bool = True,
         run_dispatcher: bool = True,
-        also_send: Send | None = None,
-        also_platform: str | None = None,
         **options: Any,  # noqa: ANN401 (discord.Client's own options)
     ) -> None:
         """Wrap a service.
@@ -636,10 +640,8 @@ class FeudBot(commands.Bot):
             service: The use cases (over an open database).
             dev_guild_id: Sync the commands to this guild only (instant), not globally.
             sync_commands: Sync the slash commands at start-up.
-            run_dispatcher: Run the deadline dispatcher (reminders, timeouts) with the bot.
-            also_send: Another platform's `send_replies`: the one dispatcher of a process that
-                serves several platforms hands every reply to both (each keeps its own).
-            also_platform: That platform's name: the dispatcher fires its games' deadlines too.
+            run_dispatcher: Run the deadline dispatcher of Discord's games (reminders,
+                timeouts) with the bot, from its first READY.
             **options: More `discord.Client` options (e.g. ``guild_ready_timeout``).
         """
         intents = discord.Intents.default()
@@ -657,10 +659,10 @@ class FeudBot(commands.Bot):
         self.service = service
         self.dev_guild_id = dev_guild_id
         self.sync_commands = sync_commands
-        self.also_send = also_send
-        served = (PLATFORM, also_platform) if also_platform else (PLATFORM,)
         self.dispatcher: Dispatcher | None = (
-            Dispatcher(service, self._dispatch, platforms=served) if run_dispatcher else None
+            Dispatcher(service, self.send_replies, platforms=(PLATFORM,))
+            if run_dispatcher
+            else None
         )
         self._in_flight: set[int] = set()  # interactions being handled (for a clean shutdown)
         # (channel, user) told that the bot may not post in that channel (`_muted_note`).
@@ -671,11 +673,15 @@ class FeudBot(commands.Bot):
         self._drafts = KeptMessages(service.db, DRAFT, _live_from_kept, _kept_live)
         self._idle = asyncio.Event()
         self._idle.set()
+        # Whether discord.py has listed the bot's servers (READY, then each server's
+        # GUILD_CREATE): not before the first READY, nor while a new session lists them anew
+        # (`_note_servers`).
+        self._servers_known = asyncio.Event()
 
     # -- lifecycle --
 
     async def setup_hook(self) -> None:
-        """Register buttons and commands, sync the commands, start the deadline dispatcher."""
+        """Register buttons and commands, sync the commands (the dispatcher waits for READY)."""
         self.add_dynamic_items(GameButton)
         guild = discord.Object(self.dev_guild_id) if self.dev_guild_id else None
         for command in build_commands():
@@ -687,8 +693,6 @@ class FeudBot(commands.Bot):
                 len(synced),
                 f"to guild {self.dev_guild_id}" if guild else "globally",
             )
-        if self.dispatcher is not None:
-            self.dispatcher.start()
 
     async def close(self) -> None:
         """Stop the dispatcher, let running handlers finish (a few seconds at most), disconnect.
@@ -701,6 +705,15 @@ class FeudBot(commands.Bot):
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._idle.wait(), SHUTDOWN_GRACE)
         await super().close()
+
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:  # noqa: ANN401
+        """Note a new session (`connect`): discord.py has just forgotten the bot's servers.
+
+        Noted here, as the event is raised, not in a handler that runs a moment later.
+        """
+        if event_name == "connect":
+            self._servers_known.clear()
+        super().dispatch(event_name, *args, **kwargs)
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """Note a command or click being handled until its answer is sent (`_handled`)."""
@@ -720,18 +733,45 @@ class FeudBot(commands.Bot):
 
         (A server that is only unavailable, in an outage, is not removed.)
         """
-        replies: list[Reply] = []
-        for channel in (*guild.channels, *guild.threads):
-            replies += await self.service.chat_away(PLATFORM, str(channel.id), True)
-        await self.send_replies(replies)
+        await self._away(channel.id for channel in (*guild.channels, *guild.threads))
 
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
-        """A channel was deleted: its games can never be played again; cancel them, tell why."""
-        await self.send_replies(await self.service.chat_gone(PLATFORM, str(channel.id)))
+        """A channel was deleted: its games can never be played again; cancel them, tell why.
+
+        Its threads went with it, the archived ones too (discord.py tells only of those it
+        had seen).
+        """
+        await self._gone(channel.id)
 
     async def on_thread_delete(self, thread: discord.Thread) -> None:
         """A thread was deleted: as a channel (`on_guild_channel_delete`)."""
-        await self.send_replies(await self.service.chat_gone(PLATFORM, str(thread.id)))
+        await self._gone(thread.id)
+
+    async def _away(self, channel_ids: Iterable[int]) -> None:
+        """Hold the games of these channels and of their threads; tell their players."""
+        replies: list[Reply] = []
+        for chat_id in await self._with_threads(channel_ids):
+            replies += await self.service.chat_away(PLATFORM, chat_id, True)
+        await self.send_replies(replies)
+
+    async def _gone(self, channel_id: int) -> None:
+        """Cancel the games of a deleted channel and of its threads; tell their players."""
+        replies: list[Reply] = []
+        for chat_id in await self._with_threads([channel_id]):
+            replies += await self.service.chat_gone(PLATFORM, chat_id)
+        await self.send_replies(replies)
+
+    async def _with_threads(self, channel_ids: Iterable[int]) -> list[str]:
+        """Return the channels' ids, each followed by those of its threads the bot has stored.
+
+        Discord lists only a server's active threads to the bot; an archived thread may still
+        hold a running game (a move there unarchives it).
+        """
+        ids = dict.fromkeys(str(channel_id) for channel_id in channel_ids)
+        for channel_id in list(ids):
+            for thread in await self.service.db.chats.threads_of(PLATFORM, channel_id):
+                ids.setdefault(thread.platform_chat_id)
+        return list(ids)
 
     async def on_guild_join(self, guild: discord.Guild) -> None:
         """A server added the bot: a short welcome; the games held in its channels go on."""
@@ -753,21 +793,49 @@ class FeudBot(commands.Bot):
             log.info("could not greet server %s: %s", guild.id, error)
 
     async def on_ready(self) -> None:
-        """Connected: games held in channels the bot sees again (added back while down) go on."""
+        """Connected: the deadlines fire; games held in channels seen again (added back) go on.
+
+        Not before: until READY the bot knows none of its servers, so a post refused with 403
+        Missing Access (no View Channel) would look like a server that removed it (`_sees`), and
+        hold the channel's games.
+        """
+        self._note_servers()
+        if self.dispatcher is not None:
+            self.dispatcher.start()  # (once: a later READY, after a new session, finds it on)
         await self._back_where_seen()
+
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        """A server listed late (after READY, or after an outage): its held games go on."""
+        self._note_servers()
+        await self._back_where_seen()
+
+    def _note_servers(self) -> None:
+        """Note the bot's servers all listed, unless one is still known by its id only."""
+        if not any(guild.unavailable for guild in self.guilds):
+            self._servers_known.set()
 
     async def _back_where_seen(self) -> None:
         replies: list[Reply] = []
         for chat in await self.service.db.chats.away_chats(PLATFORM):
-            if self._sees(int(chat.platform_chat_id)):
+            if await self._sees(int(chat.platform_chat_id)):
                 replies += await self.service.chat_away(PLATFORM, chat.platform_chat_id, False)
         await self.send_replies(replies)
 
-    def _sees(self, channel_id: int) -> bool:
-        """Return whether a channel (or thread) is in a server the bot is in."""
-        return self.get_channel(channel_id) is not None or any(
+    async def _sees(self, channel_id: int) -> bool:
+        """Return whether a channel (or thread) is in a server the bot is in.
+
+        An archived thread is not among the threads Discord lists: its stored channel tells.
+        """
+        if self.get_channel(channel_id) is not None or any(
             guild.get_thread(channel_id) for guild in self.guilds
-        )
+        ):
+            return True
+        chats = self.service.db.chats
+        thread = await chats.get_chat_by_platform_id(PLATFORM, str(channel_id))
+        if thread is None or thread.parent_id is None:
+            return False
+        channel = await chats.get_chat(thread.parent_id)
+        return channel is not None and self.get_channel(int(channel.platform_chat_id)) is not None
 
     async def _back_in(self, interaction: discord.Interaction[Any]) -> None:
         """A command from a server the bot is in: its channel's held games go on (if any)."""
@@ -1151,13 +1219,6 @@ class FeudBot(commands.Bot):
             f"reach you here. A server admin can give me Send Messages there; {meanwhile}."
         )
 
-    async def _dispatch(self, replies: Sequence[Reply]) -> None:
-        # The one dispatcher of a process serving several platforms: each gets its own news
-        # (`send_replies` warns of a reply for another platform as of one misrouted).
-        await self.send_replies([r for r in replies if r.to.platform == PLATFORM])
-        if self.also_send is not None:
-            await self.also_send(replies)
-
     async def send_replies(self, replies: Sequence[Reply]) -> None:
         """Send replies that answer no interaction (the deadline dispatcher's)."""
         replies = await self._with_turn_pings(
@@ -1165,7 +1226,7 @@ class FeudBot(commands.Bot):
         )
         for reply, buttons in attach_buttons(replies, await self._game_keys(replies)):
             if reply.to.platform != PLATFORM:
-                # A shared dispatcher must route by platform; never post elsewhere's news here.
+                # Another platform's news (a misrouted reply): never posted here.
                 log.warning("not sending a %s reply for %s via Discord", reply.kind, reply.to)
                 continue
             try:
@@ -1202,15 +1263,22 @@ class FeudBot(commands.Bot):
         removal is learnt that happened while the bot was not running (the
         gateway does not replay it; the server is not among those it sees). A channel of a
         server it is in, refused for want of a permission (View Channel), holds nothing: its
-        slash commands still work, and their answers show the games.
+        slash commands still work, and their answers show the games. Which servers it is in is
+        known only once discord.py has listed them (READY, after a new session too): a refusal
+        meanwhile is weighed then.
         """
         refusal = _refusal(error)
         if refusal == UNKNOWN_CHANNEL:
             # Deleted while the bot was not running (the gateway does not replay it).
-            await self.send_replies(await self.service.chat_gone(PLATFORM, str(channel_id)))
+            await self._gone(channel_id)
             return
-        if refusal == MISSING_ACCESS and not self._sees(channel_id):
-            await self.send_replies(await self.service.chat_away(PLATFORM, str(channel_id), True))
+        if refusal != MISSING_ACCESS:
+            return
+        if not self._servers_known.is_set():  # a new session: its servers are being listed
+            log.info(REFUSED_WHILE_LISTING, channel_id)
+            await self._servers_known.wait()
+        if not await self._sees(channel_id):
+            await self._away([channel_id])
 
     async def _game_keys(self, replies: Sequence[Reply]) -> dict[int, str]:
         """Return the game key of every game the public replies speak of."""
@@ -2135,8 +2203,6 @@ async def run_discord(
     *,
     db_path: str | None = None,
     service: Service | None = None,
-    also_send: Send | None = None,
-    also_platform: str | None = None,
     stop: asyncio.Event | None = None,
     ready: asyncio.Event | None = None,
 ) -> None:
@@ -2145,11 +2211,8 @@ async def run_discord(
     Args:
         settings: ``DISCORD_TOKEN``, ``DISCORD_DEV_GUILD_ID``, the database and reminders.
         db_path: Another SQLite file than the settings' one.
-        service: Share this service (and its database). Without `also_send` the bot runs no
-            deadline dispatcher: the caller's one dispatcher calls `FeudBot.send_replies`.
-        also_send: With `service`: run the dispatcher here (once logged in) and hand its replies
-            to this other platform's `send_replies` too.
-        also_platform: The name of that platform, whose games' deadlines it fires too.
+        service: Share this service (and its database) with another platform's front end;
+            the bot's dispatcher fires only Discord's deadlines (the other runs its own).
         stop: Set it to shut down cleanly.
         ready: Set once the bot is connected (tests wait for it).
     """
@@ -2183,15 +2246,7 @@ async def run_discord(
             await runner  # re-raises what ended the bot (a refused token, a closed gateway)
 
     if service is not None:
-        await serve(
-            FeudBot(
-                service,
-                dev_guild_id=settings.discord_dev_guild_id,
-                run_dispatcher=also_send is not None,
-                also_send=also_send,
-                also_platform=also_platform,
-            )
-        )
+        await serve(FeudBot(service, dev_guild_id=settings.discord_dev_guild_id))
         return
     db = await Database.open(db_path or settings.db_path)
     try:

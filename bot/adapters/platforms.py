@@ -1,17 +1,20 @@
-"""Run Discord and Telegram in one process over one database, service and deadline dispatcher.
+"""Run Discord and Telegram in one process over one database and service.
 
 ```python
 run_platforms(settings)          # both tokens set: `feudbot run` lands here
 ```
 
 The two adapters never import each other; this module is the only place that knows both. The
-Telegram front end starts first (polling or webhook), then the Discord bot, whose deadline
-dispatcher starts once it has logged in and hands every reply to both platforms: each adapter
-sends only the replies addressed to its own chats and users.
+Telegram front end starts first (polling or webhook), with the deadline dispatcher of its own
+games, which fires at once whatever fell due while the process was down; then the Discord bot,
+whose own dispatcher fires Discord's deadlines from its READY on. Neither waits for the other:
+Telegram's reminders do not wait for Discord's command sync (which a rate limit can make
+long), and Discord's news is not posted before the bot knows its servers (a post refused then
+would look like a server that removed it). Each adapter's dispatcher sends only its news.
 
 Discord out of reach, refusing the token or closing the gateway for good does not take Telegram
-down with it: Telegram goes on alone, with a dispatcher of its own games' deadlines, and one
-line in the log says so; Discord out of reach is tried again every `DISCORD_RETRY` seconds.
+down with it: Telegram goes on alone, and one line in the log says so; Discord out of reach is
+tried again every `DISCORD_RETRY` seconds.
 """
 
 from __future__ import annotations
@@ -29,13 +32,7 @@ from bot.adapters.discord_bot import (
     run_discord,
     run_foreground,
 )
-from bot.adapters.telegram_bot import PLATFORM as TELEGRAM
-from bot.adapters.telegram_bot import (
-    TelegramFrontEnd,
-    dispatching,
-    start_failure,
-    telegram_running,
-)
+from bot.adapters.telegram_bot import dispatching, start_failure, telegram_running
 from bot.config import Settings
 from bot.service import Service
 
@@ -53,7 +50,8 @@ async def serve_platforms(
 ) -> None:
     """Serve both platforms until `stop` is set; Telegram alone while Discord cannot be served.
 
-    `discord_retry`: the seconds between tries to reach Discord meanwhile.
+    `ready`: set once Telegram's overdue deadlines have fired and Discord is connected (or
+    found out of reach). `discord_retry`: the seconds between tries to reach Discord meanwhile.
     """
     from storage import Database
 
@@ -62,53 +60,58 @@ async def serve_platforms(
     try:
         service = Service(db, allow_seed=settings.allow_seed, reminders=settings.reminders)
         async with telegram_running(settings, service) as telegram:
-            while not stop.is_set():
-                try:
-                    await run_discord(
-                        settings,
-                        service=service,
-                        also_send=telegram.send_replies,
-                        also_platform=TELEGRAM,
-                        stop=stop,
-                        ready=ready,
-                    )
-                    return
-                except DISCORD_DOWN as error:
-                    again = may_come_back(error)
-                    log.error(
-                        "%s; Telegram goes on alone in this process, %s",
-                        discord_failure(error),
-                        f"and Discord is tried again in {discord_retry:g} seconds"
-                        if again
-                        else "until the Discord setting is mended and feudbot restarted",
-                    )
-                    await _telegram_alone(
-                        service, telegram, stop, ready, discord_retry if again else None
-                    )
+            telegram_ready, discord_tried = asyncio.Event(), asyncio.Event()
+            ending = asyncio.Event()  # Discord served to the end: Telegram's dispatcher stops
+            deadlines = asyncio.create_task(
+                dispatching(service, telegram, ending, telegram_ready), name="feudbot-telegram"
+            )
+            both = asyncio.create_task(_both_ready(telegram_ready, discord_tried, ready))
+            try:
+                await _serve_discord(settings, service, stop, discord_tried, discord_retry)
+            finally:
+                ending.set()
+                both.cancel()
+                await deadlines
     finally:
         await db.close()
 
 
-async def _telegram_alone(
+async def _serve_discord(
+    settings: Settings,
     service: Service,
-    telegram: TelegramFrontEnd,
     stop: asyncio.Event,
-    ready: asyncio.Event | None,
-    retry_in: float | None,
+    tried: asyncio.Event,
+    retry_in: float,
 ) -> None:
-    """Fire Telegram's deadlines until `stop` is set, or for `retry_in` seconds at most."""
-    until = asyncio.Event()
+    """Serve Discord until `stop` is set; out of reach, try again every `retry_in` seconds.
 
-    async def watch() -> None:
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(stop.wait(), retry_in)
-        until.set()
+    `tried` is set once Discord is connected, or found out of reach.
+    """
+    while not stop.is_set():
+        try:
+            await run_discord(settings, service=service, stop=stop, ready=tried)
+            return
+        except DISCORD_DOWN as error:
+            again = may_come_back(error)
+            log.error(
+                "%s; Telegram goes on alone in this process, %s",
+                discord_failure(error),
+                f"and Discord is tried again in {retry_in:g} seconds"
+                if again
+                else "until the Discord setting is mended and feudbot restarted",
+            )
+            tried.set()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), retry_in if again else None)
 
-    watcher = asyncio.create_task(watch())
-    try:
-        await dispatching(service, telegram, until, ready)
-    finally:
-        watcher.cancel()
+
+async def _both_ready(
+    telegram: asyncio.Event, discord: asyncio.Event, ready: asyncio.Event | None
+) -> None:
+    await telegram.wait()
+    await discord.wait()
+    if ready is not None:
+        ready.set()
 
 
 def run_platforms(settings: Settings) -> int:

@@ -2109,9 +2109,9 @@ async def telegram_running(
 ) -> AsyncIterator[TelegramFrontEnd]:
     """Run the bot over `service` while the block runs: polling, or a webhook when configured.
 
-    Yields the front end, whose `send_replies` a deadline dispatcher can use. A process that
-    runs several chat platforms on one database enters this next to the other adapters and
-    routes the dispatcher's replies by ``reply.to.platform``.
+    Yields the front end, whose `send_replies` a deadline dispatcher can use (`dispatching`
+    runs Telegram's). A process that runs several chat platforms on one database enters this
+    next to the other adapters, each with a dispatcher of its own games.
     """
     if not settings.telegram_token:
         raise ValueError("TELEGRAM_TOKEN is not set")

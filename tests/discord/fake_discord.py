@@ -185,6 +185,9 @@ class FakeDiscord:
         self.guild_id = self.new_id()
         self.channel_id = self.new_id()
         self.channels: dict[int, str] = {self.channel_id: "games"}  # the guild's text channels
+        # The threads among them (of #games): thread id -> archived. Discord lists only the
+        # active ones to the bot (in GUILD_CREATE); an archived one is seen only when used.
+        self.threads: dict[int, bool] = {}
         self.owner_id = self.new_id()
         self.users: dict[int, dict[str, Any]] = {self.app_id: self.bot_user}
         self.permissions: dict[int, str] = {}
@@ -203,10 +206,22 @@ class FakeDiscord:
         # Channels (or threads) where the bot may not post at all (no Send Messages, no Send
         # Messages in Threads): 403 50013, and the interactions there say so in app_permissions.
         self.no_send: set[int] = set()
+        # Channels of the server where the bot may not look (no View Channel): its posts there
+        # are refused with 403 Missing Access (50001), as those of a server that removed it.
+        self.no_access: set[int] = set()
+        # Set to an unset event to hold back the answer to the command sync, or READY after an
+        # IDENTIFY, until it is set (Discord can be slow to answer either).
+        self.hold_sync: asyncio.Event | None = None
+        self.hold_ready: asyncio.Event | None = None
+        # Set to an unset event to send READY as Discord does, the server in it only as an
+        # unavailable stub, its GUILD_CREATE following once the event is set (the fake
+        # otherwise puts the whole server in READY, which spares discord.py a wait).
+        self.hold_guilds: asyncio.Event | None = None
         self._rate_limits: list[tuple[str, re.Pattern[str]]] = []
         self.rate_limited: list[str] = []
         self.identifies = 0
         self._ws: web.WebSocketResponse | None = None
+        self._streaming: asyncio.Task[None] | None = None  # a GUILD_CREATE held (`hold_guilds`)
         self._seq = 0
         self._ready = asyncio.Event()
         self._posted = asyncio.Event()  # set at each new message (`wait_message`)
@@ -264,6 +279,12 @@ class FakeDiscord:
         self.channels[cid] = name
         return cid
 
+    def add_thread(self, name: str, *, archived: bool = False) -> int:
+        """Add a public thread (type 11) of #games, as Discord describes one; return its id."""
+        thread_id = self.add_channel(name)
+        self.threads[thread_id] = archived
+        return thread_id
+
     async def delete_channel(self, channel_id: int, *, tell: bool = True) -> None:
         """Delete a channel: 404 Unknown Channel from then on; CHANNEL_DELETE unless not `tell`.
 
@@ -276,6 +297,26 @@ class FakeDiscord:
 
     def _channel_payload(self, channel_id: int | None = None) -> dict[str, Any]:
         cid = self.channel_id if channel_id is None else channel_id
+        if cid in self.threads:
+            return {**self._text_channel_payload(cid), **self._thread_fields(cid)}
+        return self._text_channel_payload(cid)
+
+    def _thread_fields(self, thread_id: int) -> dict[str, Any]:
+        return {
+            "type": 11,
+            "parent_id": str(self.channel_id),
+            "owner_id": str(self.app_id),
+            "thread_metadata": {
+                "archived": self.threads[thread_id],
+                "auto_archive_duration": 1440,
+                "archive_timestamp": "2026-01-01T00:00:00+00:00",
+                "locked": False,
+            },
+            "member_count": 2,
+            "message_count": 0,
+        }
+
+    def _text_channel_payload(self, cid: int) -> dict[str, Any]:
         return {
             "id": str(cid),
             "type": 0,
@@ -334,8 +375,12 @@ class FakeDiscord:
             "member_count": 2,
             "large": False,
             "joined_at": "2026-01-01T00:00:00+00:00",
-            "channels": [self._channel_payload(cid) for cid in self.channels],
-            "threads": [],
+            "channels": [
+                self._channel_payload(cid) for cid in self.channels if cid not in self.threads
+            ],
+            "threads": [
+                self._channel_payload(cid) for cid, archived in self.threads.items() if not archived
+            ],
             "members": [self._member_payload_bot()],
             "voice_states": [],
             "presences": [],
@@ -435,7 +480,11 @@ class FakeDiscord:
             elif op == 2:
                 self.identifies += 1
                 self.intents = data["d"].get("intents")
+                if self.hold_ready is not None:
+                    await self.hold_ready.wait()
                 await self.dispatch("READY", self._ready_payload())
+                if self.hold_guilds is not None and not self.bot_removed:
+                    self._streaming = asyncio.create_task(self._stream_guild(self.hold_guilds))
                 self._ready.set()
             elif op == 6:
                 # No resumes here: ask for a fresh session.
@@ -444,11 +493,24 @@ class FakeDiscord:
             self._ws = None
         return ws
 
+    async def _stream_guild(self, held: asyncio.Event) -> None:
+        await held.wait()
+        await self.dispatch("GUILD_CREATE", self._guild_payload())
+
+    async def new_session(self) -> None:
+        """Invalidate the client's session (op 9): it connects again with a fresh IDENTIFY."""
+        assert self._ws is not None, "no client connected to the gateway"
+        await self._ws.send_str(json.dumps({"op": 9, "d": False, "s": None}))
+
     def _ready_payload(self) -> dict[str, Any]:
+        guilds: list[dict[str, Any]] = []
+        if not self.bot_removed:
+            stub = {"id": str(self.guild_id), "unavailable": True}
+            guilds = [stub if self.hold_guilds is not None else self._guild_payload()]
         return {
             "v": 10,
             "user": self.bot_user,
-            "guilds": [] if self.bot_removed else [self._guild_payload()],
+            "guilds": guilds,
             "session_id": f"session-{self.identifies}",
             "resume_gateway_url": self.gateway_url,
             "shard": [0, 1],
@@ -767,6 +829,8 @@ class FakeDiscord:
         )
 
     async def _put_commands(self, match: re.Match[str], body: Any, *_: Any) -> web.Response:
+        if self.hold_sync is not None:
+            await self.hold_sync.wait()
         guild = int(match.group(2)) if match.lastindex and match.lastindex >= 2 else None
         if guild is not None and guild != self.guild_id:
             return self._error(403, 50001, "Missing Access")
@@ -998,7 +1062,7 @@ class FakeDiscord:
                 return self._error(403, 50007, "Cannot send messages to this user")
             kind = "dm"
         elif cid in self.channels:
-            if self.bot_removed:
+            if self.bot_removed or cid in self.no_access:
                 return self._error(403, 50001, "Missing Access")
             if (self.no_attachments and files) or cid in self.no_send:
                 return self._error(403, 50013, "Missing Permissions")

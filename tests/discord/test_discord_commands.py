@@ -804,6 +804,91 @@ async def test_posts_refused_in_a_server_the_bot_is_in_hold_nothing(fake, db):
         assert "bob to move" in h.replies(inter)[0].text
 
 
+class Noted(logging.Handler):
+    """Sets `seen` when a record saying `words` is logged."""
+
+    def __init__(self, words: str) -> None:
+        super().__init__()
+        self.words = words
+        self.seen = asyncio.Event()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if self.words in record.getMessage():
+            self.seen.set()
+
+
+async def test_a_post_refused_while_a_new_session_lists_the_servers_holds_nothing(fake, db, caplog):
+    """A new session (Discord invalidated the old one): until its server is listed again, a
+    reminder's mention refused in #hidden (no View Channel) is weighed once it is: nothing held.
+
+    Before, with no server known for that moment, the refusal was taken for a removal: alice
+    was told "I was removed from #hidden" (and the game held until the server was listed).
+    """
+    hidden = fake.add_channel("hidden")
+    caplog.set_level(logging.INFO, logger="bot.adapters.discord_bot")
+    noted = Noted("refused a post while Discord lists my servers anew")
+    logging.getLogger("bot.adapters.discord_bot").addHandler(noted)
+    async with clocked(fake, db) as (h, start):
+        await h.slash(h.alice, "notify", dm=True)
+        await h.slash(h.bob, "new", game="webfeud", player=str(h.alice), in_channel=hidden)
+        fake.no_access.add(hidden)
+        bot = h.bot
+        assert bot is not None
+        assert bot.dispatcher is not None
+        fake.hold_guilds = asyncio.Event()
+        connected = asyncio.ensure_future(bot.wait_for("connect"))
+        await asyncio.sleep(0)  # it listens before the session ends
+        await fake.new_session()
+        await asyncio.wait_for(connected, 10)  # a new READY: the server in it by its id only
+        assert bot.get_channel(hidden) is None
+        firing = asyncio.ensure_future(
+            bot.dispatcher.run_due(now=start + timedelta(hours=48, seconds=1))
+        )
+        weighing = asyncio.ensure_future(noted.seen.wait())
+        try:
+            # Before, the refusal was weighed at once and the pass ended; now it waits.
+            await asyncio.wait({firing, weighing}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            weighing.cancel()
+            fake.hold_guilds.set()  # the server is listed
+            logging.getLogger("bot.adapters.discord_bot").removeHandler(noted)
+        fired = await asyncio.wait_for(firing, 10)
+        assert [r.kind for r in fired] == ["reminder"]  # bob's mention, refused
+        assert "403 50001 Missing Access" in fake.errors
+        assert await db.chats.away_chats("discord") == []
+        assert not [m for m in fake.dms_to(h.alice) if "I was removed" in m.text]
+
+
+async def test_a_server_listed_after_ready_brings_its_held_games_back(fake, db):
+    """Added back while the bot was down, its server listed only after READY: the game goes on.
+
+    (Discord names the servers in READY by id only and sends each one after; one slower than
+    discord.py waits for comes after READY.) Before, only READY and a server joining brought
+    held games back: the game stayed held until someone used a command in #games.
+    """
+    async with clocked(fake, db) as (h, _start):
+        await h.slash(h.alice, "notify", dm=True)
+        await h.slash(h.alice, "new", game="webfeud", player=str(h.bob))
+        told = asyncio.ensure_future(
+            fake.wait_message(lambda m: m in fake.dms_to(h.alice) and "I was removed" in m.text)
+        )
+        await asyncio.sleep(0)  # it notes the messages so far
+        await fake.remove_bot()
+        await told
+        await h.stop()
+        fake.bot_removed = False  # added back while the bot was down
+        fake.hold_guilds = asyncio.Event()
+        await h.start()  # READY names the server by id only: nothing seen yet
+        assert [c.title for c in await db.chats.away_chats("discord")] == ["#games"]
+        back = asyncio.ensure_future(
+            fake.wait_message(lambda m: m.public and m.text.startswith("I am back"))
+        )
+        await asyncio.sleep(0)  # it notes the messages so far
+        fake.hold_guilds.set()  # the server follows
+        assert (await back).text.startswith("I am back: game #1 (Webfeud) goes on")
+        assert await db.chats.away_chats("discord") == []
+
+
 async def test_a_removal_holds_every_channel_of_the_server_and_both_come_back(fake, db):
     """Games in #games and #other: one removal holds both (a DM each), both hear "I am back"."""
     other = fake.add_channel("other")
@@ -837,6 +922,81 @@ async def test_a_removal_holds_every_channel_of_the_server_and_both_come_back(fa
         await back
         backs = [m for m in fake.public_messages() if m.text.startswith("I am back")]
         assert sorted(m.channel_id for m in backs) == sorted([fake.channel_id, other])
+
+
+async def test_a_removal_holds_the_games_of_archived_threads_too(fake, db):
+    """A game in an archived thread of #games (Discord does not list it): held, then back.
+
+    Before, only the channels and active threads the bot saw were held; the thread's game ran
+    on unseen until a refused post there, and was never brought back by the bot's return.
+    """
+    thread = fake.add_thread("word-night", archived=True)
+    async with clocked(fake, db) as (h, start):
+        await h.slash(h.alice, "notify", dm=True)
+        await h.slash(h.alice, "new", game="webfeud", player=str(h.bob))
+        await h.slash(h.alice, "new", game="numfeud", player=str(h.carol), in_channel=thread)
+        told = asyncio.ensure_future(
+            fake.wait_message(lambda m: m in fake.dms_to(h.alice) and "#word-night" in m.text)
+        )
+        await asyncio.sleep(0)  # it notes the messages so far
+        await fake.remove_bot()
+        await told
+        removed = [m.text for m in fake.dms_to(h.alice) if m.text.startswith("I was removed")]
+        assert sorted(removed) == [
+            "I was removed from #games, so game #1 (Webfeud in #games) waits: its clock stands "
+            "still, and nobody's time runs out, until someone adds me back there.",
+            "I was removed from #word-night, so game #2 (Numfeud in #word-night) waits: its "
+            "clock stands still, and nobody's time runs out, until someone adds me back there.",
+        ]
+        assert h.bot is not None
+        assert h.bot.dispatcher is not None
+        assert await h.bot.dispatcher.run_due(now=start + timedelta(days=30)) == []
+        assert (await db.games.get_game(2)).status == "active"
+        back = asyncio.ensure_future(
+            fake.wait_message(
+                lambda m: m.public and m.channel_id == thread and m.text.startswith("I am back")
+            )
+        )
+        await asyncio.sleep(0)
+        await fake.add_bot()
+        assert (await back).text.startswith("I am back: game #2 (Numfeud) goes on")
+        assert await db.chats.away_chats("discord") == []
+
+
+async def test_posts_refused_in_an_archived_thread_of_a_server_the_bot_is_in_hold_nothing(fake, db):
+    """403 Missing Access in an archived thread (not listed to the bot) of a server it is in.
+
+    Its channel tells that the bot is in the server: nothing is held. Before, the thread, not
+    found among the threads the bot sees, was taken for a server that removed it.
+    """
+    thread = fake.add_thread("word-night", archived=True)
+    async with clocked(fake, db) as (h, start):
+        await h.slash(h.alice, "notify", dm=True)
+        await h.slash(h.bob, "new", game="webfeud", player=str(h.alice), in_channel=thread)
+        fake.bot_removed = True  # its posts are refused; the server is still among its own
+        assert h.bot is not None
+        assert h.bot.dispatcher is not None
+        fired = await h.bot.dispatcher.run_due(now=start + timedelta(hours=48, seconds=1))
+        assert [r.kind for r in fired] == ["reminder"]  # bob's mention, refused
+        assert await db.chats.away_chats("discord") == []
+        assert not [m for m in fake.dms_to(h.alice) if "I was removed" in m.text]
+
+
+async def test_a_deleted_channel_cancels_the_games_of_its_archived_threads_too(fake, db):
+    """#games deleted: a game in its archived thread (gone with it) is cancelled, told by DM."""
+    thread = fake.add_thread("word-night", archived=True)
+    async with clocked(fake, db) as (h, start):
+        await h.slash(h.alice, "notify", dm=True)
+        await h.slash(h.alice, "new", game="webfeud", player=str(h.bob), in_channel=thread)
+        told = asyncio.ensure_future(
+            fake.wait_message(lambda m: m in fake.dms_to(h.alice) and "was deleted" in m.text)
+        )
+        await fake.delete_channel(fake.channel_id)
+        assert (await asyncio.wait_for(told, 10)).text == (
+            "#word-night was deleted, so game #1 (Webfeud in #word-night) was cancelled: it can "
+            "no longer be played, and counts for nobody."
+        )
+        await assert_cancelled_for_good(h, db, start)
 
 
 async def test_a_channel_without_send_messages_gets_its_news_to_the_players_dms(fake, db):

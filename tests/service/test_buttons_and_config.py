@@ -87,6 +87,42 @@ async def test_bots_resume_after_a_crash(service: Service, db) -> None:
     assert await service.resume_bots() == []
 
 
+async def test_a_stalled_bot_is_left_to_its_own_platforms_loop(
+    service: Service, db, db_path
+) -> None:
+    """A bot that failed to move in a Discord game is retried by Discord's loop, not Telegram's.
+
+    One process serving both runs a deadline loop per platform. Before, a pass of Telegram's
+    over its stalled games forgot every stalled game, Discord's too: its bot never moved.
+    """
+    import sqlite3
+
+    room = ChatRef("discord", "42", "#games")
+    alice = UserRef("discord", "7", "alice")
+    replies = await service.handle(room, alice, "/new webfeud bot=easy")
+    game_id = next(r for r in replies if r.kind == "game_started").event["game_id"]
+    row = await db.games.get_game(game_id)
+    assert row is not None
+    # A crash left the bot to move (see above); another process holds the database meanwhile.
+    state = load_state(row).apply(0, GAMES["webfeud"].parse_move("pass"))
+    assert await db.games.commit_move(
+        game_id, row.version, 0, "pass", {"kind": "move"}, json.dumps(state.to_json()), state.turn
+    )
+    other = sqlite3.connect(db_path, isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")
+        assert await service.resume_bots(platforms=("discord",)) == []  # its move: not stored
+        other.execute("ROLLBACK")
+    finally:
+        other.close()
+    assert service.bots_stalled
+    assert await service.resume_bots(stalled_only=True, platforms=("telegram",)) == []
+    assert service.bots_stalled  # still Discord's to retry
+    resumed = await service.resume_bots(stalled_only=True, platforms=("discord",))
+    assert [r.event["player"] for r in resumed if r.kind == "move_played"] == ["bot-easy"]
+    assert not service.bots_stalled
+
+
 async def test_the_deadline_loop_lets_bots_owing_a_move_make_it_at_start_up(
     service: Service, db
 ) -> None:

@@ -663,6 +663,47 @@ async def test_a_group_that_removed_the_bot_holds_its_clocks_until_it_is_back(
     assert reminder.event["left_seconds"] == 24 * 3600
 
 
+async def test_a_timeout_claimed_a_moment_before_the_bot_is_removed_waits_for_its_return(
+    db, clock
+) -> None:
+    """Claimed, then the group removes the bot before the handler runs: the timeout waits.
+
+    The removal is written while the claim holds the database, so the handler runs after it
+    (the database lock is first come, first served). Before, alice lost on time in a group
+    that could not see it; now the claim goes back, held, and the timeout fires once the bot
+    is back, with the time it had left.
+    """
+    service = Service(db, clock=clock, render=False, reminders=())
+    group = ChatRef("telegram", "-100", "Feud club")
+    alice, bob = UserRef("telegram", "1001", "alice"), UserRef("telegram", "1002", "bob")
+    await service.handle(group, bob, "/help")
+    started = await service.handle(group, alice, "/new webfeud @bob")
+    game_id = next(r.event["game_id"] for r in started if r.kind == "game_started")
+    due = clock.advance(72 * HOUR)
+    claiming = asyncio.Event()
+
+    def claim_clock():  # the dispatcher reads its clock just before it claims
+        claiming.set()
+        return due
+
+    outbox = Outbox()
+    firing = asyncio.create_task(Dispatcher(service, outbox, clock=claim_clock).run_due(due))
+    await claiming.wait()  # the claim's transaction has begun: this one comes next
+    async with db.transaction():
+        told = await service.chat_away("telegram", "-100", True)
+    assert [r.kind for r in told] == ["chat_away", "chat_away"]  # each player, privately
+    assert await firing == []
+    assert outbox.sent == []
+    assert (await db.games.get_game(game_id)).status == "active"
+    [held] = await db.deadlines.pending_deadlines(game_id)
+    assert held.kind == "timeout"
+    dispatcher = Dispatcher(service, outbox)
+    assert await dispatcher.run_due(clock.advance(5 * HOUR)) == []  # held meanwhile
+    await service.chat_away("telegram", "-100", False)
+    timeout = await dispatcher.run_due(clock.now)  # back: it had no time left
+    assert [r.kind for r in timeout] == ["timeout", "game_over"]
+
+
 async def test_a_message_from_a_group_brings_back_a_removed_bot_not_a_muted_one(
     service, clock, db
 ) -> None:

@@ -263,6 +263,23 @@ async def test_a_chat_the_bot_left_holds_its_deadlines_until_it_is_back(db, make
     assert await db.chats.set_away(999, True) is None
 
 
+async def test_a_deadline_found_due_is_not_claimed_once_its_chat_is_held(db, make, t0):
+    """The bot removed between the due query and the claim: no claim, the deadline waits.
+
+    Back, it is claimed as any other (its due time put off by the time held).
+    """
+    chat = await make.chat()
+    alice = await make.user("Alice")
+    game = await make.active(chat, [alice], deadlines=[])
+    deadline = await db.deadlines.add_deadline(game.id, NewDeadline("timeout", t0, 0), now=t0)
+    assert [d.id for d in await db.deadlines.due_deadlines(t0)] == [deadline.id]
+    await db.chats.set_away(chat.id, True, now=t0)
+    assert not await db.deadlines.claim_deadline(deadline.id, t0)
+    assert (await db.deadlines.get_deadline(deadline.id)).state == "pending"
+    await db.chats.set_away(chat.id, False, now=t0 + timedelta(hours=1))
+    assert await db.deadlines.claim_deadline(deadline.id, t0 + timedelta(hours=1))
+
+
 async def test_a_held_group_merged_into_its_supergroup_goes_on_from_the_merge(db, make, t0):
     """A held basic group joins the supergroup it became, a chat of its own already.
 
