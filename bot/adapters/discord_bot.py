@@ -454,6 +454,9 @@ async def _answer(
 REFUSED_WHILE_LISTING = (
     "channel %s refused a post while Discord lists my servers anew; I weigh it once it has"
 )
+# How long such a refusal waits for the list (seconds): a server in an outage may stay out for
+# hours, and the channel's later news waits behind it. Then it holds nothing (the next weighs).
+SERVERS_WAIT = 60.0
 
 
 def _refusal(error: discord.HTTPException) -> int | None:
@@ -1276,7 +1279,11 @@ class FeudBot(commands.Bot):
             return
         if not self._servers_known.is_set():  # a new session: its servers are being listed
             log.info(REFUSED_WHILE_LISTING, channel_id)
-            await self._servers_known.wait()
+            try:
+                await asyncio.wait_for(self._servers_known.wait(), SERVERS_WAIT)
+            except TimeoutError:
+                log.warning("channel %s: a server is still unlisted; nothing held", channel_id)
+                return
         if not await self._sees(channel_id):
             await self._away([channel_id])
 

@@ -13,6 +13,7 @@ import discord
 import pytest
 from discord_harness import FixedClock, Harness, assert_cancelled_for_good, clocked
 
+from bot.adapters import discord_bot
 from bot.adapters.common import APOLOGY, short_description
 from bot.adapters.discord_bot import FeudBot, slash_text, swap_suggestions
 from bot.commands import COMMANDS
@@ -817,6 +818,25 @@ class Noted(logging.Handler):
             self.seen.set()
 
 
+async def _new_session_with_a_hidden_game(fake, h: Harness, hidden: int) -> FeudBot:
+    """Alice's game in #hidden (no View Channel), then a new session whose server is not listed
+    yet (`fake.hold_guilds`): READY names it by its id only.
+    """
+    await h.slash(h.alice, "notify", dm=True)
+    await h.slash(h.bob, "new", game="webfeud", player=str(h.alice), in_channel=hidden)
+    fake.no_access.add(hidden)
+    bot = h.bot
+    assert bot is not None
+    assert bot.dispatcher is not None
+    fake.hold_guilds = asyncio.Event()
+    connected = asyncio.ensure_future(bot.wait_for("connect"))
+    await asyncio.sleep(0)  # it listens before the session ends
+    await fake.new_session()
+    await asyncio.wait_for(connected, 10)
+    assert bot.get_channel(hidden) is None
+    return bot
+
+
 async def test_a_post_refused_while_a_new_session_lists_the_servers_holds_nothing(fake, db, caplog):
     """A new session (Discord invalidated the old one): until its server is listed again, a
     reminder's mention refused in #hidden (no View Channel) is weighed once it is: nothing held.
@@ -829,18 +849,8 @@ async def test_a_post_refused_while_a_new_session_lists_the_servers_holds_nothin
     noted = Noted("refused a post while Discord lists my servers anew")
     logging.getLogger("bot.adapters.discord_bot").addHandler(noted)
     async with clocked(fake, db) as (h, start):
-        await h.slash(h.alice, "notify", dm=True)
-        await h.slash(h.bob, "new", game="webfeud", player=str(h.alice), in_channel=hidden)
-        fake.no_access.add(hidden)
-        bot = h.bot
-        assert bot is not None
+        bot = await _new_session_with_a_hidden_game(fake, h, hidden)
         assert bot.dispatcher is not None
-        fake.hold_guilds = asyncio.Event()
-        connected = asyncio.ensure_future(bot.wait_for("connect"))
-        await asyncio.sleep(0)  # it listens before the session ends
-        await fake.new_session()
-        await asyncio.wait_for(connected, 10)  # a new READY: the server in it by its id only
-        assert bot.get_channel(hidden) is None
         firing = asyncio.ensure_future(
             bot.dispatcher.run_due(now=start + timedelta(hours=48, seconds=1))
         )
@@ -857,6 +867,28 @@ async def test_a_post_refused_while_a_new_session_lists_the_servers_holds_nothin
         assert "403 50001 Missing Access" in fake.errors
         assert await db.chats.away_chats("discord") == []
         assert not [m for m in fake.dms_to(h.alice) if "I was removed" in m.text]
+
+
+async def test_a_refusal_waits_for_a_server_out_for_long_no_longer_than_a_bound(
+    fake, db, monkeypatch
+):
+    """A server still unlisted (in an outage) when the wait's bound ends: the refusal holds
+    nothing, and the dispatcher's pass ends (its chat's later news is not stuck behind it).
+    """
+    monkeypatch.setattr(discord_bot, "SERVERS_WAIT", 0.2)
+    hidden = fake.add_channel("hidden")
+    async with clocked(fake, db) as (h, start):
+        bot = await _new_session_with_a_hidden_game(fake, h, hidden)
+        assert bot.dispatcher is not None
+        try:
+            fired = await asyncio.wait_for(
+                bot.dispatcher.run_due(now=start + timedelta(hours=48, seconds=1)), 10
+            )
+        finally:
+            fake.hold_guilds.set()
+        assert [r.kind for r in fired] == ["reminder"]
+        assert "403 50001 Missing Access" in fake.errors
+        assert await db.chats.away_chats("discord") == []
 
 
 async def test_a_server_listed_after_ready_brings_its_held_games_back(fake, db):
