@@ -377,8 +377,13 @@ def _missing(meld: Meld, step: Split) -> str:
         return "joker"
     faces = {f for i, tile in enumerate(meld) if is_joker(tile) for f in _joker_faces(meld, i)}
     jokers = "jokers" if meld.count(JOKER) > 1 else "joker"
-    could = f"; its {jokers} can stand for {' or '.join(sort_tiles(faces))}" if faces else ""
-    return f"joker standing for {face}{could}"
+    could = (
+        f"its {jokers} can stand for {' or '.join(sort_tiles(faces))}"
+        if faces
+        else f"its {jokers} stand{'' if jokers == 'jokers' else 's'} for no one tile there: "
+        f"split {step.meld} after J"
+    )
+    return f"joker standing for {face}; {could}"
 
 
 def _one_face(meld: Meld, index: int, jokers: Sequence[int]) -> str:

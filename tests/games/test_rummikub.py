@@ -501,6 +501,17 @@ def test_a_split_after_a_joker_the_meld_lacks_says_what_its_jokers_stand_for() -
         "Meld 1 (R4 J R6 J R8) has no joker standing for R9; its jokers can stand for R5 or R7."
     )
     assert refusal(state, 0, "split 2 after J=B4").message == "Meld 2 (B1 B2 B3) has no joker."
+    # In a meld that is no run or group yet (a draft), a joker stands for no one tile.
+    drafted = play(state, 0, "2+R9")
+    assert refusal(drafted, 0, "split 2 after J=B4").message == (
+        "Meld 2 (B1 B2 B3 R9) has no joker."
+    )
+    mixed = play(rig([["Y9", "B1"], ["K1", "K2"]], [["R4", "R5", "J"]]), 0, "1+Y9")
+    assert mixed.draft_table == (("Y9", "R4", "R5", "J"),)
+    assert refusal(mixed, 0, "split 1 after J=R6").message == (
+        "Meld 1 (Y9 R4 R5 J) has no joker standing for R6; its joker stands for no one tile "
+        "there: split 1 after J."
+    )
     last = rig([["B1"], ["K1", "K2"]], [["R5", "R6", "J"]])
     assert refusal(last, 0, "split 1 after J=R7").message == (
         "J=R7 is the last tile of meld 1 (R5 R6 J): split after an earlier tile."
