@@ -736,7 +736,7 @@ def may_lay(board: Sequence[str], rack: Sequence[str]) -> bool:
         return True
     held = set(rack)
     laid = {face(code) for code in board if code and not is_joker(code)}
-    wild = any(code and is_joker(code) for code in board)  # a board joker's place may change
+    wild = any(code and is_joker(code) for code in board)  # freed and laid again, or as it is
     for num in range(LOW, HIGH + 1):
         known = {c for c in COLOURS if f"{c}{num}" in held | laid}
         for mine in (c for c in COLOURS if f"{c}{num}" in held):
