@@ -2,10 +2,11 @@
 
 Positions: bot games (hard vs medium) are played from 30 seeds and the busiest board of each is
 kept (40+ tiles on the board when the game gets there); seat 0 is then given 20 tiles drawn at
-random from the tiles not on the board. For each position it times `has_legal_play` (the
-inventory-full test the rules run at the start of a turn: single-line lays and joker frees, stop
-at the first; then plays that move one spare board tile) and the exhaustive enumeration of every
-single-line play (what the computer players pay each turn).
+random from the tiles not on the board. For each position it times `has_legal_play` (the search
+a pass or swap at 20 tiles runs: single-line lays and joker frees, stop at the first; then plays
+that move one spare board tile, then two), `may_lay` (the proof of "no play at all" the rules
+run at the start of a turn with 20 tiles, which alone ends the game) and the exhaustive
+enumeration of every single-line play (what the computer players pay each turn).
 
 Run: python bench/bench_numfeud.py
 """
@@ -21,7 +22,7 @@ from dataclasses import replace
 from figures import figure
 
 from bot.ai.numfeud import choose_numfeud_move
-from bot.games.numfeud import NUMFEUD, TILE_COUNTS, NumfeudState, physical
+from bot.games.numfeud import NUMFEUD, TILE_COUNTS, NumfeudState, may_lay, physical
 
 SEEDS = 30
 REPEAT = 5
@@ -64,6 +65,8 @@ def main() -> None:
     positions = [with_full_inventory(busiest_board(seed), seed) for seed in range(SEEDS)]
     tiles = [sum(map(bool, p.board)) for p in positions]
     any_ms = [timed(lambda s: s.has_legal_play(0), p) for p in positions]
+    proof_ms = [timed(lambda s: may_lay(s.board, s.rack(0)), p) for p in positions]
+    proved = sum(1 for p in positions if not may_lay(p.board, p.rack(0)))
     all_ms = [timed(lambda s: sum(1 for _ in s.plays(0)), p) for p in positions]
     plays = [sum(1 for _ in p.plays(0)) for p in positions]
     none = sum(1 for p in positions if not p.has_legal_play(0))
@@ -74,12 +77,17 @@ def main() -> None:
     )
     print(
         f"single-line plays per position median {statistics.median(plays):.0f}, max {max(plays)};"
-        f" only a moved tile fits: {moved}; no play at all (the player would lose): {none}"
+        f" only moved tiles fit: {moved}; no play found: {none}, proved none (the game ends at"
+        f" once): {proved}"
     )
     q = statistics.quantiles
     print(
         f"any legal play?  p50 {statistics.median(any_ms):.2f} ms  "
         f"p95 {q(any_ms, n=20)[-1]:.2f} ms  max {max(any_ms):.2f} ms  (goal p50 <= 50 ms)"
+    )
+    print(
+        f"no play proof    p50 {statistics.median(proof_ms):.2f} ms  "
+        f"p95 {q(proof_ms, n=20)[-1]:.2f} ms  max {max(proof_ms):.2f} ms"
     )
     print(
         f"every play       p50 {statistics.median(all_ms):.2f} ms  "

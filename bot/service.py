@@ -3724,6 +3724,12 @@ def _pass_warning(table: _Table, state: GameState) -> str:
         # (Who a third pass in a row makes win is not told: that depends on the racks.)
         if after.outcome.reason == "full" and after.outcome.winners == (seat,):
             return PASS_WINS
+        # Numfeud: a pass holding 20 tiles, with no play found, gives the game up.
+        if after.outcome.reason == "full":
+            won_by = and_list(table.names[s] for s in after.outcome.winners)
+            return "a pass now ends the game, won by " + won_by.replace("{", "{{").replace(
+                "}", "}}"
+            )
         # SmartFeud: a third pass in a row puts the player out, whatever the scores, and the one
         # player left wins: "ends the game" alone let a player far ahead pass into a loss.
         out = _out_and_won_by(table, seat, after)

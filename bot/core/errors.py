@@ -44,6 +44,7 @@ class Reason(StrEnum):
     NO_TILE_PLAYED = "NO_TILE_PLAYED"
     NOTHING_TO_UNDO = "NOTHING_TO_UNDO"
     NOTHING_MOVED = "NOTHING_MOVED"
+    WHICH_JOKER = "WHICH_JOKER"  # a split after "J" in a meld with two jokers it could cut after
     # Rummikub (the Assist option).
     NO_ARRANGEMENT = "NO_ARRANGEMENT"
     # Numfeud.

@@ -57,6 +57,8 @@ COLOURS = "RBYG"  # red, blue, yellow, green: also the display order
 COLOUR_NAMES = {"R": "red", "B": "blue", "Y": "yellow", "G": "green"}
 RACK_SIZE = 16  # tiles dealt to each player
 MAX_RACK = 20  # the most tiles an inventory may hold
+# The record of a pass with a full rack and no play found: the player gives the game up.
+FULL_PASS = f"passed holding {MAX_RACK} tiles and lost"
 SWAP_LIMIT = 13  # tiles a player may swap in one game
 JOKER_VALUE = 15  # a joker left in an inventory
 FORFEIT_POINTS = 50  # resigning after a move, running out of time, a full inventory
@@ -79,7 +81,8 @@ RULES_SUMMARY = (
     "your last play may not lay a joker. A pass draws a tile; a swap draws one more than it "
     "returns, 13 tiles swapped per game at most. Your rack (the rules' inventory) holds 20 tiles "
     "at most: at 20 "
-    "with no tile to lay you lose 50 and your opponent gains 50. Bag empty and both pass: the "
+    "with no tile to lay you lose 50 (pass to say so) and your opponent gains 50. Bag empty and "
+    "both pass: the "
     "smaller rack sum wins. Tiles: R B Y G (red, blue, yellow, green) 1–13 and jokers J. "
     "Ranking points: the winner gains the loser's rack sum (a "
     "joker counts 15), the loser loses it; resigning after your first move costs 50."
@@ -444,14 +447,18 @@ class _Search:
 
     board: Sequence[str]
     rack: Sequence[str]
-    must: str = ""  # only lays that put this tile in a hole (a moved board tile)
+    must: tuple[str, ...] = ()  # only lays that put these tiles in holes (moved board tiles)
     have: Counter[str] = field(init=False)
     jokers: int = field(init=False)
     first: bool = field(init=False)
     _allowed: dict[tuple[int, bool], frozenset[str] | None] = field(init=False)
     _no_joker: set[tuple[int, bool]] = field(init=False)
+    _must_colours: set[str] = field(init=False)
+    _must_numbers: set[int] = field(init=False)
 
     def __post_init__(self) -> None:
+        self._must_colours = {colour(tile) for tile in self.must}
+        self._must_numbers = {number(tile) for tile in self.must}
         self.have = Counter(self.rack)
         self.jokers = self.have.pop(JOKER, 0)
         self.first = not any(self.board)
@@ -541,9 +548,9 @@ class _Search:
             else:
                 run_possible = True
             group_possible = group_ok and length <= len(COLOURS)
-            if self.must and fixed:  # the moved tile must fit the window's board tiles
-                run_possible = run_possible and run_colour == self.must[0]
-                group_possible = group_possible and group_number == number(self.must)
+            if self.must and fixed:  # the moved tiles must fit the window's board tiles
+                run_possible = run_possible and self._must_colours == {run_colour}
+                group_possible = group_possible and self._must_numbers == {group_number}
             if not run_possible and not group_possible:
                 return
             if length < MIN_MELD or not holes:
@@ -562,7 +569,6 @@ class _Search:
                 faces[off_f] = f
             codes = [board[c] for c in cells]
             must = self.must
-            must_colour, must_number = (colour(must), number(must)) if must else ("", 0)
             if run_possible:
                 starts = (
                     [(run_colour, run_start)]
@@ -573,7 +579,8 @@ class _Search:
                     starts = [
                         (col, start)
                         for col, start in starts
-                        if col == must_colour and must_number - start in holes
+                        if self._must_colours == {col}
+                        and all(number(tile) - start in holes for tile in must)
                     ]
                 for col, start in starts:
                     for h in holes:
@@ -581,13 +588,14 @@ class _Search:
                     lay = self._fill(anchor, cells, codes, holes, faces, fixed_jokers, across)
                     if lay is not None:
                         yield lay
-            if must and fixed and group_number != must_number:
-                group_possible = False
+            if must and len(self._must_numbers) > 1:
+                group_possible = False  # moved tiles of two numbers are no group
             if group_possible:
+                wanted = group_number if fixed else min(self._must_numbers, default=0)
                 for num, hole_colours in self._group_fills(
-                    cells, holes, across, group_number if fixed else must_number, group_colours
+                    cells, holes, across, wanted, group_colours
                 ):
-                    if must and must_colour not in hole_colours:
+                    if any(colour(tile) not in hole_colours for tile in must):
                         continue
                     for h, col in zip(holes, hole_colours, strict=True):
                         faces[h] = f"{col}{num}"
@@ -716,6 +724,78 @@ def _spare(board: Sequence[str], cell: int) -> bool:
     return True
 
 
+def may_lay(board: Sequence[str], rack: Sequence[str]) -> bool:
+    """Return False only when no turn can lay a tile of `rack`, however the board is rearranged.
+
+    A proof, not a search: the board stays one connected group, so a laid tile stands in one
+    line with a tile that was on the board, and that line is a group or a run. When no group or
+    run holds a rack tile and a board tile (a board joker standing in once), nothing can be laid.
+    True does not promise a play. An empty board, or a joker on the rack, is never ruled out.
+    """
+    if not any(board) or JOKER in rack:
+        return True
+    held = set(rack)
+    laid = {face(code) for code in board if code and not is_joker(code)}
+    wild = any(code and is_joker(code) for code in board)  # freed and laid again, or as it is
+    for num in range(LOW, HIGH + 1):
+        known = {c for c in COLOURS if f"{c}{num}" in held | laid}
+        for mine in (c for c in COLOURS if f"{c}{num}" in held):
+            theirs = any(f"{c}{num}" in laid for c in known - {mine})
+            if (theirs and len(known) + wild >= MIN_MELD) or (wild and len(known) >= 2):
+                return True
+    for col in COLOURS:
+        for start in range(LOW, HIGH - MIN_MELD + 2):
+            for end in range(start + MIN_MELD - 1, HIGH + 1):
+                tiles = [f"{col}{n}" for n in range(start, end + 1)]
+                gaps = sum(1 for t in tiles if t not in held and t not in laid)
+                ours = [i for i, t in enumerate(tiles) if t in held]
+                on_board = [i for i, t in enumerate(tiles) if t in laid]
+                if gaps > wild or not ours:
+                    continue
+                if wild or any(j != i for i in ours for j in on_board):
+                    return True
+    return False
+
+
+def _spare_cells(board: Sequence[str]) -> list[int]:
+    """Return the cells of the spare tiles: unlocked, ending each 4+ line they are in."""
+    locked = locked_cells(board)
+    return [
+        cell
+        for cell, code in enumerate(board)
+        if code and cell not in locked and _spare(board, cell)
+    ]
+
+
+def _moved_into(
+    board: Sequence[str], rest: Sequence[str], cells: Sequence[int], lay: Lay
+) -> tuple[Shift, ...] | None:
+    """Return the shifts that bring the tiles on `cells` to where `lay` writes them, or None.
+
+    None when a tile would stay where it is (that is a lay with fewer moved tiles), when the
+    lay takes no tile from the inventory, or when two tiles would swap places.
+    """
+    squares = [_cell(*lay.anchor.step(i)) for i in range(len(lay.tiles))]
+    shifts: list[tuple[int, int]] = []
+    for cell in cells:
+        targets = [
+            square
+            for square, token in zip(squares, lay.tiles, strict=True)
+            if token == board[cell] and not rest[square]
+        ]
+        if not targets or cell in targets:
+            return None
+        shifts.append((cell, targets[0]))
+    if sum(1 for square in squares if not rest[square]) <= len(cells):
+        return None  # at least one tile must come from the inventory
+    # A tile moves to an empty square: one that moves onto another's square goes after it
+    # (two that would swap squares cannot).
+    shifts.sort(key=lambda shift: shift[1] in cells)
+    if any(target in cells for _, target in shifts[:-1]):
+        return None
+    return tuple(Shift(divmod(src, SIZE), divmod(dst, SIZE)) for src, dst in shifts)
+
+
 def rearranged_candidates(board: Sequence[str], rack: Sequence[str]) -> Iterator[Turn]:
     """Yield turns that move one spare board tile into a new single-line lay with the rack.
 
@@ -723,27 +803,53 @@ def rearranged_candidates(board: Sequence[str], rack: Sequence[str]) -> Iterator
     example 2: "remove a fourth tile from a set and use it in a new one"). The candidates are
     not checked against the whole board; `NumfeudState.rearranged_plays` keeps the legal ones.
     """
-    locked = locked_cells(board)
-    for cell, code in enumerate(board):
-        if not code or cell in locked or not _spare(board, cell):
-            continue
+    for cell in _spare_cells(board):
         rest = list(board)
         rest[cell] = ""
         if not connected(rest):
             continue
-        for lay in _Search(rest, [*rack, code], must=code).lays():
-            targets = [
-                _cell(*lay.anchor.step(i))
-                for i, token in enumerate(lay.tiles)
-                if token == code and not rest[_cell(*lay.anchor.step(i))]
-            ]
-            if not targets or cell in targets:
-                continue  # the tile stays where it is: an ordinary lay
-            new = sum(1 for i in range(len(lay.tiles)) if not rest[_cell(*lay.anchor.step(i))])
-            if new < 2:
-                continue  # at least one tile must come from the inventory
-            source = divmod(cell, SIZE)
-            yield Turn((Shift(source, divmod(targets[0], SIZE)), lay))
+        for lay in _Search(rest, [*rack, board[cell]], must=(board[cell],)).lays():
+            shifts = _moved_into(board, rest, (cell,), lay)
+            if shifts is not None:
+                yield Turn((*shifts, lay))
+
+
+def _joinable(a: str, b: str, rack: Sequence[str]) -> bool:
+    """Return whether the board tiles `a` and `b` may share a line with a tile of `rack`.
+
+    A group of their number with a rack tile of a third colour, a run of their colour with a
+    rack tile of that colour, or anything with a joker.
+    """
+    if a == b or (colour(a) != colour(b) and number(a) != number(b)):
+        return False
+    if JOKER in rack:
+        return True
+    if number(a) == number(b):
+        return any(number(t) == number(a) and colour(t) not in (colour(a), colour(b)) for t in rack)
+    return any(colour(t) == colour(a) for t in rack)
+
+
+def paired_candidates(board: Sequence[str], rack: Sequence[str]) -> Iterator[Turn]:
+    """Yield turns that move two spare board tiles into one new line with rack tiles.
+
+    R9 and R11 ending two groups, each where no R10 can reach it, make a run with an R10 from
+    the rack only together. Only pairs that may share a line (one colour or one number) are
+    tried; as in `rearranged_candidates`, the caller keeps the legal ones.
+    """
+    spares = _spare_cells(board)
+    for i, first in enumerate(spares):
+        for second in spares[i + 1 :]:
+            a, b = board[first], board[second]
+            if not _joinable(a, b, rack):
+                continue
+            rest = list(board)
+            rest[first] = rest[second] = ""
+            if not connected(rest) or board_problem(rest) is not None:
+                continue
+            for lay in _Search(rest, [*rack, a, b], must=(a, b)).lays():
+                shifts = _moved_into(board, rest, (first, second), lay)
+                if shifts is not None:
+                    yield Turn((*shifts, lay))
 
 
 # --- the state ---------------------------------------------------------------------------------
@@ -865,18 +971,33 @@ class NumfeudState:
         return single_line_plays(self.board, self.racks[seat])
 
     def rearranged_plays(self, seat: int) -> Iterator[Turn]:
-        """Yield the legal turns that move one spare board tile into a new line (example 2)."""
+        """Yield the legal turns that move one spare board tile into a new line (example 2).
+
+        Only when none does, the turns that move two spare tiles into one new line.
+        """
+        found = False
         for turn in rearranged_candidates(self.board, self.racks[seat]):
-            try:
-                self._turn(seat, turn, check_full=False)
-            except GameError:
-                continue
-            yield turn
+            if self._legal(seat, turn):
+                found = True
+                yield turn
+        if not found:
+            for turn in paired_candidates(self.board, self.racks[seat]):
+                if self._legal(seat, turn):
+                    yield turn
+
+    def _legal(self, seat: int, turn: Turn) -> bool:
+        """Return whether `seat` may play `turn` (the full rules, the 20-tile test aside)."""
+        try:
+            self._turn(seat, turn, check_full=False)
+        except GameError:
+            return False
+        return True
 
     def has_legal_play(self, seat: int) -> bool:
-        """Return whether `seat` can lay down any tile (the inventory-full test).
+        """Return whether the search finds `seat` a play laying a tile (the full-rack pass).
 
-        Single-line lays and joker frees first; then plays that move one spare board tile.
+        Single-line lays and joker frees first; then plays that move one spare board tile, then
+        two. Longer rearrangements are not searched: False is no proof (`may_lay` is one).
         """
         if next(self.plays(seat), None) is not None:
             return True
@@ -1134,10 +1255,14 @@ class NumfeudState:
             raise RuleError(Reason.BAG_TOO_SMALL, "The bag is empty, so you cannot swap; pass.")
         # A full inventory first: the swap limit's advice (swap fewer, or pass) would not work.
         if len(self.racks[seat]) + 1 > MAX_RACK:
+            what = (  # a pass then gives the game up (`_pass`): say so, never "lay" alone
+                "lay down a tile"
+                if self.has_legal_play(seat)
+                else f"lay down a tile, or pass and lose the game ({FORFEIT_POINTS} points)"
+            )
             raise RuleError(
                 Reason.INVENTORY_FULL,
-                f"You hold {MAX_RACK} tiles, the most allowed, and a swap draws one more: lay "
-                "down a tile.",
+                f"You hold {MAX_RACK} tiles, the most allowed, and a swap draws one more: {what}.",
             )
         # Tiles the player does not hold first: a limit on them would be beside the point.
         missing = missing_from(self.racks[seat], move.tiles)
@@ -1176,6 +1301,15 @@ class NumfeudState:
         return state._check_full()
 
     def _pass(self, seat: int) -> Self:
+        if len(self.racks[seat]) >= MAX_RACK and not self.has_legal_play(seat):
+            # "If your inventory is full and you are not able to lay down any tiles … you will
+            # loose the game": the player says so by passing (the search found no play).
+            return replace(
+                self._lost_full(seat),
+                turn=self.turn + 1,
+                moves=_add(self.moves, seat, 1),
+                history=(*self.history, MoveRecord(seat, FULL_PASS, 0)),
+            )
         if self.bag and len(self.racks[seat]) >= MAX_RACK:
             raise RuleError(
                 Reason.INVENTORY_FULL,
@@ -1201,16 +1335,24 @@ class NumfeudState:
     # -- the end --
 
     def _check_full(self) -> Self:
-        """A player who starts a turn with 20 tiles and cannot lay any tile loses."""
+        """A player who starts a turn with 20 tiles and cannot lay any tile loses.
+
+        Only when that is proved (`may_lay`): the play search does not try every rearrangement,
+        so a player it finds nothing for plays on, and passes to give the game up (`_pass`).
+        """
         seat = self.to_move
-        if len(self.racks[seat]) < MAX_RACK or self.has_legal_play(seat):
+        if len(self.racks[seat]) < MAX_RACK or may_lay(self.board, self.racks[seat]):
             return self
+        # No history record: the last record stays the move that was just made (the service
+        # announces it under its player's name); the outcome's reason tells why the game ended.
+        return self._lost_full(seat)
+
+    def _lost_full(self, seat: int) -> Self:
+        """End the game: `seat` holds 20 tiles and lays none; -50 to it, +50 to the opponent."""
         scores = tuple(
             -FORFEIT_POINTS if s == seat else FORFEIT_POINTS for s in range(self.players)
         )
         winners = tuple(s for s in range(self.players) if s != seat)
-        # No history record: the last record stays the move that was just made (the service
-        # announces it under its player's name); the outcome's reason tells why the game ended.
         return replace(self, scores=scores, outcome=Outcome(scores, winners, "full"))
 
     def forfeit(self, seat: int, reason: str) -> Self:
@@ -1365,6 +1507,11 @@ class NumfeudDef(GameDef):
         outcome = state.outcome
         if outcome is not None and outcome.reason == "full":
             stuck = next(s for s in range(state.players) if s not in outcome.winners)
+            if state.history and state.history[-1].text == FULL_PASS:
+                return (
+                    f"{names[stuck]} held {MAX_RACK} tiles and passed, laying none of them: "
+                    "a full rack that lays nothing loses."
+                )
             return f"{names[stuck]} held {MAX_RACK} tiles and could lay none of them."
         if outcome is None or outcome.reason != "blocked":
             return ""

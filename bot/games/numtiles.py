@@ -54,6 +54,14 @@ def parse_tile(text: str, example: str = "") -> str:
     return f"{match.group(1).upper()}{int(match.group(2))}"
 
 
+def joker_face(text: str) -> str:
+    """Return the tile a joker is written with (``j=r6`` -> ``R6``), or "" for any other text."""
+    match = _TILE.match(text.strip())
+    if match is None or match.group(1) is not None or "=" not in text:
+        return ""
+    return parse_tile(text.split("=", 1)[1])
+
+
 def is_joker(tile: str) -> bool:
     """Return whether `tile` is a joker."""
     return tile == JOKER

@@ -32,11 +32,17 @@ from bot.core.notation import notation
 from bot.core.tiles import draw, missing_from, new_bag, shortage
 from bot.core.words import and_list, quoted
 from bot.games.numtiles import (
+    COLOURS,
+    HIGH,
     JOKER,
     JOKER_PENALTY,
+    LOW,
     arrange,
     check_meld,
+    colour,
     full_set,
+    is_joker,
+    joker_face,
     meld_text,
     parse_tile,
     rack_value,
@@ -44,6 +50,7 @@ from bot.games.numtiles import (
     tile_name,
     tile_order,
 )
+from bot.games.numtiles import number as tile_number
 
 SCHEMA_VERSION = 1
 GAME_KEY = "rummikub"
@@ -80,7 +87,10 @@ class Put:
 
 @dataclass(frozen=True, slots=True)
 class Split:
-    """Split meld `meld` after the tile `after`: the tiles after it become a new meld."""
+    """Split meld `meld` after the tile `after`: the tiles after it become a new meld.
+
+    A joker is ``J``, or ``J=R7``: the joker that stands for R7 there (a meld may hold two).
+    """
 
     meld: int
     after: str
@@ -153,7 +163,8 @@ RULES_SUMMARY = (
 NOTATION_HELP = (
     "Tiles: K B Y R + 1-13 (R5, B13), J = joker. Melds are numbered. R5 R6 R7 new meld; "
     "3+R8 add R8 to meld 3; 3:R8>5 move R8 from meld 3 to 5; 3:R8>new; K6 K7 2:K5 new meld "
-    "from rack and table; split 4 after R7; done, undo, reset, draw, resign. One line: "
+    "from rack and table; split 4 after R7 (after a joker: J, or J=R7 for the one standing for "
+    "R7); done, undo, reset, draw, resign. One line: "
     "split 1 after R5; 1+R6; done"
 )
 # The short form errors end with (whole messages fit a Telegram alert; /rules has the rest).
@@ -197,6 +208,13 @@ def _parse_sources(text: str) -> tuple[Source, ...]:
     return tuple(sources)
 
 
+def _split_tile(text: str) -> str:
+    """Return the tile a split cuts after: ``R7``, ``J``, or a joker by its tile, ``J=R7``."""
+    tile = parse_tile(text, TILE_EXAMPLE)
+    face = joker_face(text)
+    return f"{JOKER}={face}" if face else tile
+
+
 def parse_step(text: str) -> Step:
     """Parse one step: ``R5 R6 R7``, ``3+R8``, ``3:R8>5``, ``3:R8>new``, ``split 4 after R7``."""
     # Any space a keyboard sends (the patterns know only ASCII), and commas between tokens, as
@@ -206,7 +224,7 @@ def parse_step(text: str) -> Step:
         meld = int(match.group(1))
         if meld == 0:
             raise InvalidMove("Melds are numbered from 1: say e.g. split 4 after R7.")
-        return Split(meld, parse_tile(match.group(2), TILE_EXAMPLE))
+        return Split(meld, _split_tile(match.group(2)))
     if text.lower().startswith("split"):
         raise InvalidMove("Say which meld to split and after which tile, e.g. split 4 after R7.")
     if match := _EXTEND.match(text):
@@ -299,12 +317,94 @@ def _check_moves_something(step: Put, melds: Sequence[Meld]) -> None:
             )
 
 
+def _joker_faces(meld: Meld, index: int) -> frozenset[str]:
+    """Return what the joker at `index` stands for in `meld` as displayed.
+
+    In a run, the tile of its place (R4 J R6: R5); in a group, a colour it lacks (K5 B5 J: Y5
+    or R5); in a meld that is neither, nothing.
+    """
+    tiles = [(i, tile) for i, tile in enumerate(meld) if not is_joker(tile)]
+    colours = sorted({colour(tile) for _, tile in tiles})
+    starts = {tile_number(tile) - i for i, tile in tiles}
+    numbers = {tile_number(tile) for _, tile in tiles}
+    faces: set[str] = set()
+    if len(colours) == 1 and len(starts) == 1 and LOW <= min(starts) + index <= HIGH:
+        faces.add(f"{colours[0]}{min(starts) + index}")
+    if len(numbers) == 1 and len(colours) == len(tiles):
+        faces.update(f"{c}{min(numbers)}" for c in COLOURS if c not in colours)
+    return frozenset(faces)
+
+
+def _split_point(meld: Meld, step: Split, *, stored: bool) -> int:
+    """Return where `step` cuts its meld: after the tile it names.
+
+    A bare ``J`` in a meld with two jokers that could be cut after is refused, naming each by
+    the tile it stands for (``J=R5``), unless the step was `stored` before jokers could be named:
+    then it meant the first, as it did when it was played.
+    """
+    which = f"{step.meld} ({meld_text(meld) or 'empty'})"
+    face = joker_face(step.after)
+    named = [
+        i
+        for i, tile in enumerate(meld)
+        if (is_joker(tile) and face in _joker_faces(meld, i) if face else tile == step.after)
+    ]
+    if not named:
+        raise RuleError(Reason.TILE_NOT_IN_MELD, f"Meld {which} has no {_missing(meld, step)}.")
+    cuts = [i + 1 for i in named if i + 1 < len(meld)]
+    if not cuts:
+        raise RuleError(
+            Reason.TILE_NOT_IN_MELD,
+            f"{step.after} is the last tile of meld {which}: split after an earlier tile.",
+        )
+    names = [_one_face(meld, cut - 1, named) for cut in cuts]
+    if len(cuts) > 1 and is_joker(step.after) and not stored and all(names):
+        forms = " or ".join(f"split {step.meld} after {JOKER}={name}" for name in names)
+        raise RuleError(
+            Reason.WHICH_JOKER,
+            f"Meld {which} has two jokers to split after: name one by the tile it stands for, "
+            f"{forms}.",
+        )
+    return cuts[0]
+
+
+def _missing(meld: Meld, step: Split) -> str:
+    """Say what a split names that its meld lacks: "R7", "joker", "joker standing for R9; …"."""
+    face = joker_face(step.after)
+    if not face:
+        return step.after
+    if JOKER not in meld:
+        return "joker"
+    faces = {f for i, tile in enumerate(meld) if is_joker(tile) for f in _joker_faces(meld, i)}
+    jokers = "jokers" if meld.count(JOKER) > 1 else "joker"
+    could = (
+        f"its {jokers} can stand for {' or '.join(sort_tiles(faces))}"
+        if faces
+        else f"its {jokers} stand{'' if jokers == 'jokers' else 's'} for no one tile there: "
+        f"split {step.meld} after J"
+    )
+    return f"joker standing for {face}; {could}"
+
+
+def _one_face(meld: Meld, index: int, jokers: Sequence[int]) -> str:
+    """Return a tile the joker at `index` stands for and no other of `jokers` does, or ""."""
+    others = {f for i in jokers if i != index for f in _joker_faces(meld, i)}
+    return next(iter(sort_tiles(_joker_faces(meld, index) - others)), "")
+
+
 def apply_step(
-    table: Table, rack: tuple[str, ...], step: Step, *, committed: int, opened: bool
+    table: Table,
+    rack: tuple[str, ...],
+    step: Step,
+    *,
+    committed: int,
+    opened: bool,
+    stored: bool = False,
 ) -> tuple[Table, tuple[str, ...]]:
     """Return (table, rack) after one step; melds 1..`committed` were on the table at turn start.
 
-    Before the initial meld (`opened` false) only melds laid this turn may be touched.
+    Before the initial meld (`opened` false) only melds laid this turn may be touched. A
+    `stored` step is replayed from a saved draft (see `_split_point`).
     """
     melds = list(table)
     if isinstance(step, Split):
@@ -313,18 +413,7 @@ def apply_step(
         if not opened and step.meld <= committed:
             raise _initial_only(step.meld)
         meld = melds[step.meld - 1]
-        if step.after not in meld:
-            raise RuleError(
-                Reason.TILE_NOT_IN_MELD,
-                f"Meld {step.meld} ({meld_text(meld) or 'empty'}) has no {step.after}.",
-            )
-        cut = meld.index(step.after) + 1
-        if cut == len(meld):
-            raise RuleError(
-                Reason.TILE_NOT_IN_MELD,
-                f"{step.after} is the last tile of meld {step.meld} ({meld_text(meld)}): "
-                "split after an earlier tile.",
-            )
+        cut = _split_point(meld, step, stored=stored)
         melds[step.meld - 1] = meld[:cut]
         melds.append(meld[cut:])
         return tuple(melds), rack
@@ -617,13 +706,14 @@ class RummikubState:
 
     # -- steps and the draft --
 
-    def _step(self, step: Step) -> Self:
+    def _step(self, step: Step, *, stored: bool = False) -> Self:
         table, rack = apply_step(
             self.working_table,
             self.draft_rack if self.draft else self.racks[self.to_move],
             step,
             committed=len(self.table),
             opened=self.opened[self.to_move],
+            stored=stored,
         )
         return replace(self, draft=(*self.draft, step), draft_table=table, draft_rack=rack)
 
@@ -678,8 +768,8 @@ class RummikubState:
 
     def _replay(self, steps: tuple[Step, ...]) -> Self:
         state = replace(self, draft=(), draft_table=(), draft_rack=())
-        for step in steps:
-            state = state._step(step)
+        for step in steps:  # steps the draft holds: each was accepted once
+            state = state._step(step, stored=True)
         return state
 
     def _refusal(self) -> RuleError | None:

@@ -24,6 +24,7 @@ from bot.games.numfeud import (
     board_from,
     check_line,
     inventory_value,
+    may_lay,
     parse_numfeud_move,
     physical,
     sort_tiles,
@@ -612,6 +613,70 @@ def test_a_player_at_20_whose_only_play_moves_a_board_tile_goes_on() -> None:
         assert len(after.rack(1)) == 19
     assert state.has_legal_play(1)
     assert play(state, "pass").outcome is None
+
+
+# R9 and R11 end two groups (D6, F8) where no R10 reaches them: the cell below R9 and the one
+# above R11 lie beside G10 on E7, so an R10 there makes a line of two. Only moving both makes
+# a run with the R10 from the rack: D6>H6; F8>H8; H6 R9 R10 R11. Nothing else of the rack fits.
+TWO_SPARES = {
+    "D6": "R9",
+    "E6": "G9",
+    "F6": "B9",
+    "G6": "Y9",
+    "E7": "G10",
+    "C8": "B11",
+    "D8": "Y11",
+    "E8": "G11",
+    "F8": "R11",
+}
+UNPLAYABLE = ["R1", "R1", "R2", "R2", "R4", "R4", "R5", "R5", "R7", "B1"]
+UNPLAYABLE += ["B1", "B2", "B2", "B4", "B4", "B5", "B5", "B7", "B7"]
+
+
+def test_a_player_at_20_whose_only_play_moves_two_board_tiles_goes_on() -> None:
+    """The search moves two spare tiles into one new line: the full rack has a play, no loss."""
+    state = rig(TWO_SPARES, [["Y2"], ["R10", *UNPLAYABLE]])
+    assert len(state.rack(1)) == 20
+    assert next(state.plays(1), None) is None
+    assert "D6>H6; F8>H8; H6 R9 R10 R11" in [str(t) for t in state.rearranged_plays(1)]
+    assert state.has_legal_play(1)
+    after = play(state, "pass")
+    assert after.outcome is None
+    assert refused(after, "pass") is Reason.INVENTORY_FULL  # a play exists: lay it
+    laid = play(after, "D6>H6; F8>H8; H6 R9 R10 R11")
+    laid.check_invariants()
+    assert len(laid.rack(1)) == 19
+
+
+def test_a_player_at_20_the_search_finds_nothing_for_plays_on_and_may_give_up() -> None:
+    """Not proved stuck (a rearrangement might lay R10), the game goes on; a pass gives it up."""
+    # G11 on E8 is a joker now: R11 beside it is locked, so the pair above cannot move.
+    state = rig(TWO_SPARES | {"E8": "J=G11"}, [["Y2"], ["R10", *UNPLAYABLE]])
+    assert not state.has_legal_play(1)
+    assert may_lay(state.board, state.rack(1))  # R9 R10 R11 is not ruled out
+    after = play(state, "pass")
+    assert after.outcome is None
+    with pytest.raises(RuleError, match=r"or pass and lose the game \(50 points\)\.$"):
+        play(after, "swap R1")
+    lost = play(after, "pass")
+    assert lost.outcome is not None
+    assert lost.outcome.reason == "full"
+    assert lost.scores == (50, -50)
+    assert lost.history[-1].text == "passed holding 20 tiles and lost"
+    lost.check_invariants()
+    assert NUMFEUD.ending_note(lost, ["alice", "bob"]) == (
+        "bob held 20 tiles and passed, laying none of them: a full rack that lays nothing loses."
+    )
+
+
+def test_no_play_is_proved_when_no_line_can_hold_a_rack_tile_and_a_board_tile() -> None:
+    """Y7 Y8 Y9 and a rack of 1s, 3s and 11s: no group or run joins them, so none can be laid."""
+    board = board_from({"G8": "Y7", "H8": "Y8", "I8": "Y9"})
+    assert not may_lay(board, FULL[:19])
+    assert may_lay(board, [*FULL[:19], "Y10"])  # Y7 … Y10
+    assert may_lay(board, [*FULL[:19], "R8", "B8"])  # a group of 8s through Y8
+    assert may_lay(board, [*FULL[:19], "J"])
+    assert may_lay(board_from({}), FULL[:19])  # a first play is never ruled out
 
 
 # --- the end -----------------------------------------------------------------------------------

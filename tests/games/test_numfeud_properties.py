@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import replace
 from itertools import permutations
 
@@ -15,6 +16,7 @@ from bot.core.grid import Anchor
 from bot.games.numfeud import (
     NUMFEUD,
     SIZE,
+    TILE_COUNTS,
     Lay,
     NumfeudMove,
     NumfeudState,
@@ -22,6 +24,8 @@ from bot.games.numfeud import (
     Shift,
     Swap,
     Turn,
+    may_lay,
+    physical,
 )
 
 tiles = st.builds(lambda c, n: f"{c}{n}", st.sampled_from("RBYG"), st.integers(1, 13))
@@ -151,3 +155,20 @@ def test_the_search_finds_every_single_line_lay(seed: int, keep: int) -> None:
     state = replace(state, racks=tuple(rack if s == seat else r for s, r in enumerate(state.racks)))
     searched = {state.apply(seat, play).board for play in state.plays(seat)}
     assert searched == brute_force_boards(state, seat)
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10_000))
+def test_no_play_is_proved_only_where_the_search_finds_none(seed: int) -> None:
+    """Where `may_lay` rules every lay out, the search (moved tiles too) finds none either."""
+    rng = random.Random(seed)
+    for state in random_game(seed, 30)[1::6]:
+        if state.outcome is not None or not any(state.board):
+            continue
+        unseen = Counter(TILE_COUNTS)
+        unseen.subtract(physical(code) for code in state.board if code)
+        pool = sorted(tile for tile in (+unseen).elements() if tile != "J")
+        for _ in range(3):
+            rack = tuple(rng.sample(pool, rng.randint(1, 3)))
+            if not may_lay(state.board, rack):
+                assert not replace(state, racks=(rack, state.racks[1])).has_legal_play(0)

@@ -465,6 +465,75 @@ def test_melds_with_jokers_may_be_split() -> None:
     assert state.table == (("R3", "R4", "J"), ("R6", "R7", "R8", "R9"))
 
 
+def test_a_split_names_which_of_two_jokers_by_the_tile_it_stands_for() -> None:
+    """R4 J R6 J R8: split after J=R7 (the second joker) or J=R5; a bare J is asked which."""
+    state = rig([["R9", "R10", "B1"], ["K1", "K2"]], [["R4", "J", "R6", "J", "R8"]])
+    second = play(state, 0, "split 1 after J=R7")
+    assert second.draft_table == (("R4", "J", "R6", "J"), ("R8",))
+    done = play(second, 0, "2+R9 R10; done")
+    assert done.table == (("R4", "J", "R6", "J"), ("R8", "R9", "R10"))
+    assert play(state, 0, "split 1 after j=r5").draft_table == (("R4", "J"), ("R6", "J", "R8"))
+    which = refusal(state, 0, "split 1 after J")
+    assert which.reason is Reason.WHICH_JOKER
+    assert which.message == (
+        "Meld 1 (R4 J R6 J R8) has two jokers to split after: name one by the tile it stands "
+        "for, split 1 after J=R5 or split 1 after J=R7."
+    )
+    # The forms the refusal shows are the ones that work.
+    for form in ("split 1 after J=R5", "split 1 after J=R7"):
+        assert form in which.message
+        play(state, 0, form)
+    # Side by side, at the low end: J J R12 R13 (the jokers stand for R10 and R11).
+    low = rig([["B1"], ["K1", "K2"]], [["R12", "R13", "J", "J"]])
+    assert low.table == (("J", "J", "R12", "R13"),)
+    assert refusal(low, 0, "split 1 after J").message.endswith(
+        "split 1 after J=R10 or split 1 after J=R11."
+    )
+    assert play(low, 0, "split 1 after J=R11").draft_table == (("J", "J"), ("R12", "R13"))
+
+
+def test_a_split_after_a_joker_the_meld_lacks_says_what_its_jokers_stand_for() -> None:
+    """J=R9 in R4 J R6 J R8 is no joker there; a meld without a joker says so."""
+    state = rig([["R9", "B1"], ["K1", "K2"]], [["R4", "J", "R6", "J", "R8"], ["B1", "B2", "B3"]])
+    missing = refusal(state, 0, "split 1 after J=R9")
+    assert missing.reason is Reason.TILE_NOT_IN_MELD
+    assert missing.message == (
+        "Meld 1 (R4 J R6 J R8) has no joker standing for R9; its jokers can stand for R5 or R7."
+    )
+    assert refusal(state, 0, "split 2 after J=B4").message == "Meld 2 (B1 B2 B3) has no joker."
+    # In a meld that is no run or group yet (a draft), a joker stands for no one tile.
+    drafted = play(state, 0, "2+R9")
+    assert refusal(drafted, 0, "split 2 after J=B4").message == (
+        "Meld 2 (B1 B2 B3 R9) has no joker."
+    )
+    mixed = play(rig([["Y9", "B1"], ["K1", "K2"]], [["R4", "R5", "J"]]), 0, "1+Y9")
+    assert mixed.draft_table == (("Y9", "R4", "R5", "J"),)
+    assert refusal(mixed, 0, "split 1 after J=R6").message == (
+        "Meld 1 (Y9 R4 R5 J) has no joker standing for R6; its joker stands for no one tile "
+        "there: split 1 after J."
+    )
+    last = rig([["B1"], ["K1", "K2"]], [["R5", "R6", "J"]])
+    assert refusal(last, 0, "split 1 after J=R7").message == (
+        "J=R7 is the last tile of meld 1 (R5 R6 J): split after an earlier tile."
+    )
+
+
+def test_a_bare_joker_splits_where_only_one_joker_can_be_cut_after() -> None:
+    """In K5 B5 J J only the first joker has tiles after it: J (or J=Y5, J=R5) cuts there."""
+    state = rig([["B1"], ["K1", "K2"]], [["K5", "B5", "J", "J"]])
+    for text in ("split 1 after J", "split 1 after J=Y5", "split 1 after J=R5"):
+        assert play(state, 0, text).draft_table == (("K5", "B5", "J"), ("J",))
+
+
+def test_a_saved_draft_splitting_after_the_first_of_two_jokers_still_loads() -> None:
+    """A draft saved before jokers were named ("split 1 after J") still means the first."""
+    state = rig([["R9", "B1"], ["K1", "K2"]], [["R4", "J", "R6", "J", "R8"]])
+    saved = state.to_json() | {"draft": ["split 1 after J"]}
+    again = RUMMIKUB.from_json(saved)
+    assert again.draft_table == (("R4", "J"), ("R6", "J", "R8"))
+    assert play(again, 0, "undo").draft == ()
+
+
 def test_a_joker_may_leave_a_meld_that_stays_valid_without_it() -> None:
     """As the fourth tile of any run may: R5 R6 R7 J gives its J to K9 K10 (a meld is its tiles)."""
     state = rig([["K9", "K10", "B1"], ["K2"]], [["R5", "R6", "R7", "J"]])
@@ -681,6 +750,8 @@ def test_a_resigner_of_the_last_round_ends_the_game() -> None:
         ("3:R8>5", Line((Put(5, ((3, "R8"),)),))),
         ("3:R8>new", Line((Put(0, ((3, "R8"),)),))),
         ("split 4 after R7", Line((Split(4, "R7"),))),
+        ("split 4 after j=r7", Line((Split(4, "J=R7"),))),
+        ("split 4 after J", Line((Split(4, "J"),))),
         ("r5 r6 j; done", Line((Put(0, ((0, "R5"), (0, "R6"), (0, "J"))),), done=True)),
         ("done", Done()),
         ("undo", Undo()),

@@ -28,7 +28,10 @@ tiles = st.one_of(
 )
 sources = st.tuples(st.integers(0, 30), tiles)
 puts = st.builds(Put, st.integers(0, 30), st.lists(sources, min_size=1, max_size=6).map(tuple))
-splits = st.builds(Split, st.integers(1, 30), tiles)
+named_jokers = st.builds(  # a joker named by the tile it stands for in its meld
+    lambda c, n: f"J={c}{n}", st.sampled_from(COLOURS), st.integers(1, 13)
+)
+splits = st.builds(Split, st.integers(1, 30), st.one_of(tiles, named_jokers))
 lines = st.builds(
     Line, st.lists(st.one_of(puts, splits), min_size=1, max_size=5).map(tuple), st.booleans()
 )

@@ -216,11 +216,13 @@ async def test_the_pass_button_at_20_tiles_is_refused_before_it_asks(service, db
     assert said.startswith("You hold 20 tiles, the most allowed"), said
 
 
-async def test_a_pass_that_wins_on_a_stuck_full_inventory_is_no_careful(service, db) -> None:
-    """A player holds 20 tiles and can lay none: the other's pass would win the game.
+async def test_a_full_rack_with_no_play_found_is_warned_and_its_pass_gives_the_game_up(
+    service, db
+) -> None:
+    """A player holds 20 tiles and the search finds no play: the game goes on (it may have one).
 
-    That is news, not a danger ("A pass now ends the game, won by you."), and the end says
-    whose inventory could not be laid.
+    Their turn warns that a pass ends the game, won by the other; the pass does (-50 / +50),
+    and the end says the full rack passed.
     """
     game_id = await new_game(service)
     names = ("alice", "bob")
@@ -235,12 +237,15 @@ async def test_a_pass_that_wins_on_a_stuck_full_inventory_is_no_careful(service,
         if notices:
             break
     [news, turn] = notices
-    winner = names[load_state(await db.games.get_game(game_id)).to_move]
-    assert news.text.endswith(f"{winner} to move; a pass now ends the game, won by {winner}.")
-    assert turn.text.endswith(". A pass now ends the game, won by you.")
-    assert "Careful" not in turn.text
-    replies = await send(service, winner, "/pass")
+    state = load_state(await db.games.get_game(game_id))
+    stuck, winner = names[state.to_move], names[1 - state.to_move]
+    assert len(state.rack(state.to_move)) == 20
+    assert not state.has_legal_play(state.to_move)
+    assert news.text.endswith(f"{stuck} to move; a pass now ends the game, won by {winner}.")
+    assert turn.text.endswith(" Careful: a pass now ends the game, won by " + winner + ".")
+    replies = await send(service, stuck, "/pass")
     [over] = [r for r in replies if r.kind == "game_over"]
-    stuck = next(name for name in names if name != winner)
     assert f"{winner} won — " in over.text
-    assert f"{stuck} held 20 tiles and could lay none of them." in over.text
+    assert f"{stuck} held 20 tiles and passed, laying none of them" in over.text
+    results = await db.results.game_results(game_id)
+    assert sorted((r.score, r.won) for r in results) == [(-50, False), (50, True)]
