@@ -59,6 +59,8 @@ RACK_SIZE = 16  # tiles dealt to each player
 MAX_RACK = 20  # the most tiles an inventory may hold
 # The record of a pass with a full rack and no play found: the player gives the game up.
 FULL_PASS = f"passed holding {MAX_RACK} tiles and lost"
+# … and of a timeout there: the pass it would have had to make, made by the clock.
+FULL_TIMEOUT = f"ran out of time holding {MAX_RACK} tiles and lost"
 SWAP_LIMIT = 13  # tiles a player may swap in one game
 JOKER_VALUE = 15  # a joker left in an inventory
 FORFEIT_POINTS = 50  # resigning after a move, running out of time, a full inventory
@@ -1301,15 +1303,10 @@ class NumfeudState:
         return state._check_full()
 
     def _pass(self, seat: int) -> Self:
-        if len(self.racks[seat]) >= MAX_RACK and not self.has_legal_play(seat):
+        if self.stuck_full(seat):
             # "If your inventory is full and you are not able to lay down any tiles … you will
             # loose the game": the player says so by passing (the search found no play).
-            return replace(
-                self._lost_full(seat),
-                turn=self.turn + 1,
-                moves=_add(self.moves, seat, 1),
-                history=(*self.history, MoveRecord(seat, FULL_PASS, 0)),
-            )
+            return self.give_up_full(seat, FULL_PASS)
         if self.bag and len(self.racks[seat]) >= MAX_RACK:
             raise RuleError(
                 Reason.INVENTORY_FULL,
@@ -1346,6 +1343,19 @@ class NumfeudState:
         # No history record: the last record stays the move that was just made (the service
         # announces it under its player's name); the outcome's reason tells why the game ended.
         return self._lost_full(seat)
+
+    def stuck_full(self, seat: int) -> bool:
+        """Return whether `seat` holds 20 tiles and the search finds it no play."""
+        return len(self.racks[seat]) >= MAX_RACK and not self.has_legal_play(seat)
+
+    def give_up_full(self, seat: int, text: str) -> Self:
+        """End the game as `_lost_full`, by `seat`'s turn (recorded as `text`) that laid none."""
+        return replace(
+            self._lost_full(seat),
+            turn=self.turn + 1,
+            moves=_add(self.moves, seat, 1),
+            history=(*self.history, MoveRecord(seat, text, 0)),
+        )
 
     def _lost_full(self, seat: int) -> Self:
         """End the game: `seat` holds 20 tiles and lays none; -50 to it, +50 to the opponent."""
@@ -1507,9 +1517,11 @@ class NumfeudDef(GameDef):
         outcome = state.outcome
         if outcome is not None and outcome.reason == "full":
             stuck = next(s for s in range(state.players) if s not in outcome.winners)
-            if state.history and state.history[-1].text == FULL_PASS:
+            last = state.history[-1].text if state.history else ""
+            if last in (FULL_PASS, FULL_TIMEOUT):
+                how = "passed" if last == FULL_PASS else "let the time run out"
                 return (
-                    f"{names[stuck]} held {MAX_RACK} tiles and passed, laying none of them: "
+                    f"{names[stuck]} held {MAX_RACK} tiles and {how}, laying none of them: "
                     "a full rack that lays nothing loses."
                 )
             return f"{names[stuck]} held {MAX_RACK} tiles and could lay none of them."
@@ -1545,8 +1557,15 @@ class NumfeudDef(GameDef):
         return sort_tiles((*state.bag, *others)), len(state.bag)
 
     def on_timeout(self, state: Any, seat: int) -> Any:  # noqa: ANN401 - GameDef protocol
-        """Seventy-two hours without a move resign the game for the player (-50)."""
+        """Seventy-two hours without a move resign the game for the player (-50).
+
+        Unless the player held 20 tiles and the search found no play: the pass that was left
+        would have given the game up as a full inventory (-50, and +50 to the opponent), so
+        the clock does that (letting the time run out must not cost the opponent the 50).
+        """
         assert isinstance(state, NumfeudState)
+        if state.stuck_full(seat):
+            return state.give_up_full(seat, FULL_TIMEOUT)
         return state.forfeit(seat, "timeout")
 
 

@@ -669,6 +669,26 @@ def test_a_player_at_20_the_search_finds_nothing_for_plays_on_and_may_give_up() 
     )
 
 
+def test_a_full_rack_with_no_play_found_that_lets_the_time_run_out_loses_as_by_a_pass() -> None:
+    """The 72 hours run out at 20 tiles with no play found: -50 / +50, as the pass it had left.
+
+    Before, the timeout resigned (-50 / 0): a player sure to lose denied the opponent the 50.
+    """
+    state = rig(TWO_SPARES | {"E8": "J=G11"}, [["Y2"], ["R10", *UNPLAYABLE]])
+    after = play(state, "pass")
+    lost = NUMFEUD.on_timeout(after, 1)
+    assert lost.outcome is not None
+    assert lost.outcome.reason == "full"
+    assert lost.scores == (50, -50)
+    assert lost.history[-1].text == "ran out of time holding 20 tiles and lost"
+    lost.check_invariants()
+    assert NUMFEUD.ending_note(lost, ["alice", "bob"]) == (
+        "bob held 20 tiles and let the time run out, laying none of them: a full rack that lays "
+        "nothing loses."
+    )
+    assert NUMFEUD.on_timeout(state, 0).scores == (-50, 0)  # no full rack: resigned as ever
+
+
 def test_no_play_is_proved_when_no_line_can_hold_a_rack_tile_and_a_board_tile() -> None:
     """Y7 Y8 Y9 and a rack of 1s, 3s and 11s: no group or run joins them, so none can be laid."""
     board = board_from({"G8": "Y7", "H8": "Y8", "I8": "Y9"})
