@@ -25,6 +25,8 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw, ImageFont, features
 
+from bot.core.words import FSI, PDI, has_rtl
+
 __all__ = [
     "DEFAULT",
     "ENDED_BY",
@@ -134,11 +136,6 @@ def raqm_available() -> bool:
     return bool(features.check("raqm"))
 
 
-def has_rtl(content: str) -> bool:
-    """Tell whether `content` has a right-to-left letter (Hebrew, Arabic, …)."""
-    return any(unicodedata.bidirectional(ch) in ("R", "AL") for ch in content)
-
-
 # Fonts of the machine that draw what DejaVu lacks (Chinese, Japanese, Korean names), each as its
 # regular and bold file, tried in this order; every one found is used. Debian and Ubuntu:
 # `apt install fonts-noto-cjk` (or fonts-wqy-zenhei); macOS and Windows have them.
@@ -164,7 +161,7 @@ def use_fallback_fonts(paths: Sequence[str] | None) -> None:
     """Draw what DejaVu lacks with the font files `paths` (None: the environment's or system's)."""
     global _chosen_fallbacks  # one process-wide font setting, as Pillow's own are
     _chosen_fallbacks = None if paths is None else tuple(paths)
-    for cached in (_fallbacks, _fallback_face, _face_of, _bitmap):
+    for cached in (_fallbacks, _fallback_face, _face_of, _bitmap, _inked):
         cached.cache_clear()
 
 
@@ -235,7 +232,6 @@ NAME_OPEN, NAME_CLOSE = "\x0e", "\x0f"
 # work of `fit_text`; that then shortens it to the pixels a line has room for.
 NAME_CHARS = 40
 NAME_MIN = 10  # a name is not shortened below this many letters before the line's end is cut
-FSI, PDI = "\u2068", "\u2069"  # first-strong isolate … pop directional isolate
 
 
 def _unmark(content: str) -> str:
@@ -315,15 +311,34 @@ def _bitmap(char: str, index: int = 0) -> bytes:
 _MISSING = "\ue000"  # a private-use code point: DejaVu draws its missing-glyph box for it
 
 
+# Marks that turn the text around (LRM, RLM, ALM, embeddings, overrides, isolates): a name's
+# "\u202e" would reverse the rest of a line laid out by RAQM. `fit_text` isolates names itself.
+_BIDI_CONTROLS = frozenset(
+    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
+
+
 def printable(content: str) -> str:
-    """Return `content` in NFC without what the font lacks (emoji, CJK), controls or space runs."""
+    """Return `content` in NFC without what the font lacks (emoji, CJK), controls or space runs.
+
+    What draws nothing at all (a name of Braille blanks "⠀⠀" or zero-width spaces) comes back
+    empty, so that a name is never drawn as a blank: `player_name` puts its seat instead.
+    """
     content = unicodedata.normalize("NFC", content)
     kept = "".join(
         ch
         for ch in content
-        if ch.isspace() or (unicodedata.category(ch) != "Cc" and _has_glyph(ch))
+        if ch.isspace()
+        or (unicodedata.category(ch) != "Cc" and ch not in _BIDI_CONTROLS and _has_glyph(ch))
     )
-    return " ".join(kept.split())
+    return " ".join(kept.split()) if any(map(_inked, kept)) else ""
+
+
+@functools.lru_cache(maxsize=8192)
+def _inked(char: str) -> bool:
+    """Tell whether `char` draws something (not a space, a blank or a zero-width character)."""
+    index = _face_of(char)
+    return index is not None and any(_bitmap(char, index))
 
 
 def player_name(name: str, seat: int | None = None, *, fallback: str = "") -> str:

@@ -88,7 +88,7 @@ from bot.adapters.common import (
 from bot.commands import COMMANDS, MOVE_WORDS, SPECS, CommandError, games_list, parse_command
 from bot.config import Settings
 from bot.core.errors import GameError, Reason
-from bot.core.words import clip
+from bot.core.words import clip, shown_name
 from bot.games import GAMES
 from bot.reminders import Dispatcher
 from bot.replies import ChatTarget, Image, Reply, UserTarget
@@ -554,7 +554,8 @@ def is_secret(reply: Reply) -> bool:
 
 def mention(user: UserTarget) -> str:
     """Return an HTML mention of a player (works without a username)."""
-    return f'<a href="tg://user?id={int(user.platform_user_id)}">{html.escape(user.name)}</a>'
+    name = html.escape(shown_name(user.name))  # a right-to-left name isolated (`isolated`)
+    return f'<a href="tg://user?id={int(user.platform_user_id)}">{name}</a>'
 
 
 def default_rate_limiter() -> AIORateLimiter:
@@ -1786,7 +1787,7 @@ class TelegramFrontEnd:
         gdef = GAMES.get(row.game_key) if row is not None else None
         chat = await self.db.chats.get_chat(row.chat_id) if row is not None else None
         title = gdef.title if gdef is not None else ""
-        where = f" in {chat.title}" if title and chat is not None and chat.title else ""
+        where = f" in {shown_name(chat.title)}" if title and chat is not None and chat.title else ""
         missed = gdef.missed_deadline(done=True) if gdef is not None else ""
         said = f", so {missed}." if missed else "."
 
