@@ -74,6 +74,9 @@ _INVISIBLE = frozenset({"Cc", "Cf", "Zl", "Zp"})
 _JOINERS = frozenset({"\u200c", "\u200d"})
 _TAGS = frozenset(chr(c) for c in range(0xE0020, 0xE0080))
 _BLACK_FLAG = "\U0001f3f4"  # the emoji a flag's tag sequence follows
+# Letters that draw a blank, chosen for names that look empty ("ㅤ", "⠀"): spaces to the eye.
+# The Hangul fillers (U+115F, U+1160, U+3164, U+FFA0) and the Braille blank (U+2800).
+_BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 
 
 def _shapes(name: str, i: int) -> bool:
@@ -98,12 +101,13 @@ def visible_name(name: str) -> str:
     """Return a player's name without invisible characters, its spaces collapsed, in NFC.
 
     ``b\u200bob`` would show as "bob" yet be another player, and ``\u202ebob`` reverses the
-    text after it wherever the name is shown; the name is what the others see. "Zoë" typed
+    text after it wherever the name is shown; the name is what the others see, so a name of
+    blank letters ("ㅤ", a Hangul filler) is no name ("" — the service calls it "player"). "Zoë" typed
     with a combining diaeresis shows as the "Zoë" typed with one letter ë, so it is that name.
     """
     name = unicodedata.normalize("NFC", name)
     kept = "".join(
-        ch
+        " " if ch in _BLANKS else ch
         for i, ch in enumerate(name)
         if unicodedata.category(ch) not in _INVISIBLE or _shapes(name, i)
     )

@@ -97,3 +97,17 @@ async def test_names_that_look_the_same_are_told_apart_and_an_accent_tells_names
         started = next(r for r in replies if r.kind == "game_started")
         assert f"has started: {shown}." in started.text, started.text
         await service.handle(group, one, "/resign")
+
+
+async def test_a_name_of_blank_letters_is_called_player(service) -> None:
+    """Names that look empty ("ㅤ", a Hangul filler; "⠀⠀", Braille blanks) read "player".
+
+    Before: "Game #1 (Webfeud) has started: ㅤ vs ⠀⠀. ㅤ to move." — nobody could tell who
+    was to move, while the images already drew "player 1" and "player 2".
+    """
+    group = ChatRef(TG, "-100")
+    one, two = UserRef(TG, "1", "\u3164"), UserRef(TG, "2", "\u2800\u2800")
+    await service.handle(group, one, "/new webfeud")
+    replies = await service.handle(group, two, "/join")
+    started = next(r for r in replies if r.kind == "game_started")
+    assert "has started: player vs player-2. player to move." in started.text, started.text

@@ -1,0 +1,58 @@
+"""L1, QA (an international group of friends): Hebrew and Arabic names in a Telegram group.
+
+Telegram lays each line of a message out with the Unicode bidi algorithm: a right-to-left name
+not set apart pulls the words and numbers next to it into its run.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.timeout(30)
+
+FSI, PDI = "\u2068", "\u2069"  # first-strong isolate … pop directional isolate
+
+
+def rtl_outside_isolates(text: str) -> str:
+    """Return the right-to-left letters of `text` that stand outside a bidi isolate."""
+    depth, outside = 0, []
+    for ch in text:
+        if ch == FSI:
+            depth += 1
+        elif ch == PDI:
+            depth = max(0, depth - 1)
+        elif depth == 0 and unicodedata.bidirectional(ch) in ("R", "AL"):
+            outside.append(ch)
+    return "".join(outside)
+
+
+def shown_lines(tg: Any, group_id: int) -> list[str]:
+    """Return every line the group was sent, as Telegram shows it (HTML tags gone)."""
+    texts = [c.text for c in tg.api.calls if c.chat_id == group_id and c.text]
+    return [html.unescape(re.sub(r"<[^>]+>", "", t)) for t in texts for t in t.splitlines()]
+
+
+async def test_a_hebrew_name_is_mentioned_and_named_in_isolates(tg, people, api) -> None:
+    """David (no username, not started the bot) is mentioned as "⁨דוד_כהן⁩" and named so.
+
+    Before: "<a …>דוד כהן</a>: …" began the line with Hebrew, so Telegram laid the whole
+    line out right to left, and "bob vs דוד כהן. bob to move." put the name's neighbours in
+    its run.
+    """
+    david = api.user(2001, "דוד כהן")
+    await tg.say(people.bob, "/start", chat=api.private(people.bob))
+    await tg.say(david, "/new webfeud @bob seed=9")
+    await tg.say(david, "/pass")
+    await tg.say(people.bob, "/pass")
+    lines = shown_lines(tg, people.group["id"])
+    assert any(f"{FSI}דוד_כהן{PDI} vs bob" in line for line in lines), lines
+    mentions = [c.text for c in api.calls if "tg://user?id=2001" in (c.text or "")]
+    assert mentions, lines
+    assert all(f'<a href="tg://user?id=2001">{FSI}דוד_כהן{PDI}</a>' in m for m in mentions)
+    assert [line for line in lines if rtl_outside_isolates(line)] == []
+    assert tg.errors == []
