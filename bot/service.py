@@ -34,7 +34,6 @@ import asyncio
 import json
 import logging
 import random
-import unicodedata
 import weakref
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
@@ -87,6 +86,7 @@ from storage import (
     Seat,
     SoloRecord,
     User,
+    name_key,
 )
 
 log = logging.getLogger(__name__)
@@ -4023,25 +4023,17 @@ def _told_apart(names: Sequence[str]) -> tuple[str, ...]:
     Two people may show the same name (Telegram users without a username are known by their
     full name): "Sam vs Sam" would leave nobody knowing whose turn it is, and two "1. Sam" rows
     nobody knowing whose record is whose. A game's seats and a leaderboard's rows (its text and
-    its image alike) are named through it. A right-to-left name comes back `isolated`, its
+    its image alike) are named through it. Names are the same when they look the same
+    (`name_key`: "Дмитрий" and "ДМИТРИЙ"). A right-to-left name comes back `isolated`, its
     number after the isolate ("⁨דוד⁩-2"), as every message shows a name.
     """
     seen: dict[str, int] = {}
     out = []
     for name in names:
-        count = seen[_looks(name)] = seen.get(_looks(name), 0) + 1
+        count = seen[name_key(name)] = seen.get(name_key(name), 0) + 1
         shown = isolated(name)
         out.append(shown if count == 1 else f"{shown}-{count}")
     return tuple(out)
-
-
-def _looks(name: str) -> str:
-    """Return what tells two names apart on the screen: not case, composition or joiners.
-
-    "Zoë" typed with a combining diaeresis is the same name as "Zoë" to the eye, "Zoe" is not.
-    """
-    plain = unicodedata.normalize("NFC", name.replace("\u200c", "").replace("\u200d", ""))
-    return plain.casefold()
 
 
 def _leader_line(rank: int, name: str, row: LeaderboardRow) -> str:

@@ -111,3 +111,17 @@ async def test_a_name_of_blank_letters_is_called_player(service) -> None:
     replies = await service.handle(group, two, "/join")
     started = next(r for r in replies if r.kind == "game_started")
     assert "has started: player vs player-2. player to move." in started.text, started.text
+
+
+async def test_an_invite_by_name_ignores_case_in_every_script(service) -> None:
+    """Alice types "@дмитрий" for Дмитрий (no username), as "@bob" finds Bob.
+
+    Before: "I do not know @дмитрий yet: people are known once they have written to me.",
+    though Дмитрий had played in the group: only ASCII letters were matched without case.
+    """
+    group = ChatRef(TG, "-100")
+    alice, dima = UserRef(TG, "1", "alice", handle="alice"), UserRef(TG, "2", "Дмитрий")
+    await service.handle(group, dima, "/new webfeud bot=easy")
+    await service.handle(group, dima, "/resign")
+    created = (await service.handle(group, alice, "/new webfeud @дмитрий"))[0]
+    assert created.text.startswith("Game #2 (Webfeud) created with alice, Дмитрий."), created.text
