@@ -136,9 +136,10 @@ def raqm_available() -> bool:
     return bool(features.check("raqm"))
 
 
-# Fonts of the machine that draw what DejaVu lacks (Chinese, Japanese, Korean names), each as its
-# regular and bold file, tried in this order; every one found is used. Debian and Ubuntu:
-# `apt install fonts-noto-cjk` (or fonts-wqy-zenhei); macOS and Windows have them.
+# Fonts of the machine that draw what DejaVu lacks (Chinese, Japanese, Korean names; Hindi,
+# Bengali, Tamil and Thai ones), each as its regular and bold file, tried in this order; every
+# one found is used. Debian and Ubuntu: `apt install fonts-noto-cjk fonts-noto-core` (or
+# fonts-wqy-zenhei, fonts-freefont-ttf); macOS and Windows have them.
 SYSTEM_FALLBACK_FONTS = (
     (
         "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
@@ -151,6 +152,19 @@ SYSTEM_FALLBACK_FONTS = (
     ("/System/Library/Fonts/AppleSDGothicNeo.ttc", ""),
     ("C:\\Windows\\Fonts\\msyh.ttc", "C:\\Windows\\Fonts\\msyhbd.ttc"),
     ("C:\\Windows\\Fonts\\malgun.ttf", "C:\\Windows\\Fonts\\malgunbd.ttf"),
+    *(
+        (
+            f"/usr/share/fonts/truetype/noto/NotoSans{script}-Regular.ttf",
+            f"/usr/share/fonts/truetype/noto/NotoSans{script}-Bold.ttf",
+        )
+        for script in ("Devanagari", "Bengali", "Tamil", "Thai")
+    ),
+    (
+        "/usr/share/fonts/truetype/freefont/FreeSans.ttf",
+        "/usr/share/fonts/truetype/freefont/FreeSansBold.ttf",
+    ),
+    ("C:\\Windows\\Fonts\\Nirmala.ttf", "C:\\Windows\\Fonts\\NirmalaB.ttf"),
+    ("C:\\Windows\\Fonts\\tahoma.ttf", "C:\\Windows\\Fonts\\tahomabd.ttf"),
 )
 # Set, it names the fallback font files instead (separated by os.pathsep; empty: none at all).
 FALLBACK_FONTS_ENV = "FEUDBOT_FALLBACK_FONTS"
@@ -221,8 +235,13 @@ def _runs(content: str) -> list[tuple[int, str]]:
 
 
 def _font_for(content: str, size: int, bold: bool, index: int = 0) -> ImageFont.FreeTypeFont:
-    """Return the font to draw `content` with: RAQM only for right-to-left text (if available)."""
-    return _fallback_face(index, size, bold, has_rtl(content))
+    """Return the font to draw `content` with: RAQM (if available) to shape it, else BASIC.
+
+    RAQM lays out right-to-left text and every run of a fallback font: the scripts those draw
+    need shaping — a Devanagari vowel sign "ि" is drawn before its consonant ("कि"), Thai
+    marks stack. DejaVu's own left-to-right runs keep BASIC, so Latin images never change.
+    """
+    return _fallback_face(index, size, bold, index > 0 or has_rtl(content))
 
 
 # A player's name inside a line is wrapped in these two control characters (which no name keeps:
