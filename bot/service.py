@@ -704,6 +704,25 @@ class Service:
             event={"type": "error", "reason": reason, "message": error.message},
         )
 
+    async def remember(self, user: UserRef) -> User:
+        """Store a person under the name the others see, and return them as stored.
+
+        The adapters store the people a command names (a Discord member picked, a Telegram
+        user picked from the mention menu) through it too, so an invited "\u202ebob" is "bob"
+        in the game's news before he has written a word, not a name that reverses the text.
+        """
+        # A person whose chat name is a bot's ("bot-hard") is never shown as one: games and
+        # leaderboards would read "bot-hard vs bot-hard". (The console refuses such names
+        # instead, every time: it must keep seeing the name that was typed.)
+        shown = visible_name(user.name) or "player"
+        renamed = user.platform != CONSOLE and is_bot_name(shown)
+        name = f"{shown}-person" if renamed else shown
+        stored = await self.db.users.upsert_user(
+            user.platform, user.user_id, name, handle=user.handle, now=self.clock()
+        )
+        self._names[stored.id] = stored
+        return stored
+
     async def _context(self, chat: ChatRef, user: UserRef) -> _Ctx:
         # One entry per person, checked against the name and handle they come with now: keyed
         # by the name too, a name changed and changed back ("Caro", then "Carol" again) found
@@ -713,17 +732,8 @@ class Service:
         if cached is not None and cached[:2] == (user.name, user.handle):
             stored_user = cached[2]
         else:
-            # A person whose chat name is a bot's ("bot-hard") is never shown as one: games and
-            # leaderboards would read "bot-hard vs bot-hard". (The console refuses such names
-            # instead, every time: it must keep seeing the name that was typed.)
-            shown = visible_name(user.name) or "player"
-            renamed = user.platform != CONSOLE and is_bot_name(shown)
-            name = f"{shown}-person" if renamed else shown
-            stored_user = await self.db.users.upsert_user(
-                user.platform, user.user_id, name, handle=user.handle, now=self.clock()
-            )
+            stored_user = await self.remember(user)
             self._users[ukey] = (user.name, user.handle, stored_user)
-            self._names[stored_user.id] = stored_user
         parent = None
         if chat.parent_id is not None:
             parent = await self._stored_chat(chat.platform, chat.parent_id, chat.parent_title)

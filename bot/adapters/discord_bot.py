@@ -827,7 +827,7 @@ class FeudBot(commands.Bot):
             return
         for member in invite:
             # A member the command names becomes known to the service, found by their id.
-            await self.service.db.users.upsert_user(PLATFORM, str(member.id), member.display_name)
+            await self.service.remember(UserRef(PLATFORM, str(member.id), member.display_name))
         await self._back_in(interaction)
         replies = await self.service.execute(
             self.chat_ref(interaction), self.user_ref(interaction), command
@@ -2003,8 +2003,8 @@ def build_commands() -> list[app_commands.Command[Any, Any, Any]]:
         bot = _bot(interaction)
         await bot._defer(interaction, ephemeral=True)
         db = bot.service.db
-        user = await db.users.upsert_user(
-            PLATFORM, str(interaction.user.id), interaction.user.display_name
+        user = await bot.service.remember(
+            UserRef(PLATFORM, str(interaction.user.id), interaction.user.display_name)
         )
         await db.users.set_dm_allowed(user.id, dm)
         text = (

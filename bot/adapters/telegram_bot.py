@@ -918,10 +918,10 @@ class TelegramFrontEnd:
         for entity in sorted(picks, key=lambda e: e.offset):
             if entity.user is None or entity.offset < done:
                 continue
-            name = display_name(entity.user)
-            await self.db.users.upsert_user(
-                PLATFORM, str(entity.user.id), name, handle=entity.user.username
-            )
+            # Stored under the name the others see: the span becomes that name ("player" for
+            # a name of blanks, "bob" for "\u202ebob"), which the command then reads back.
+            stored = await self.service.remember(user_ref(entity.user))
+            name = stored.display_name
             out += units[2 * done : 2 * entity.offset].decode("utf-16-le")
             out += f"{'' if out.endswith('@') else '@'}{name}"
             done = entity.offset + entity.length
@@ -1169,9 +1169,7 @@ class TelegramFrontEnd:
         """Record that a user wrote to the bot privately, so it may write back."""
         if user.id in self._started:
             return
-        stored = await self.db.users.upsert_user(
-            PLATFORM, str(user.id), display_name(user), handle=user.username
-        )
+        stored = await self.service.remember(user_ref(user))
         if not stored.dm_allowed:
             await self.db.users.set_dm_allowed(stored.id, True)
         self._dm[stored.id] = True

@@ -56,3 +56,24 @@ async def test_a_hebrew_name_is_mentioned_and_named_in_isolates(tg, people, api)
     assert all(f'<a href="tg://user?id=2001">{FSI}דוד_כהן{PDI}</a>' in m for m in mentions)
     assert [line for line in lines if rtl_outside_isolates(line)] == []
     assert tg.errors == []
+
+
+async def test_a_person_with_a_blank_name_picked_from_the_menu_is_invited(tg, people, api) -> None:
+    """A full name of Hangul fillers ("ㅤ", a blank name) picked from the mention menu is seated.
+
+    Before: the pick became "@ㅤ", which reads as no name at all: "/new webfeud @ㅤ" was
+    refused ("@ㅤ is not a name"), though the person had been picked from the list.
+    """
+    blank = api.user(1006, "\u3164")
+    text = "/new webfeud \u3164"
+    update = api.message_update(people.group, people.alice, text, mentions={"\u3164": blank})
+    calls = await tg.process(update)
+    said = [c.text for c in calls if c.text]
+    assert any("created with alice, player." in t for t in said), said
+    seats = await tg.db.games.seats(1)
+    users = [await tg.db.users.get_user(s.user_id) for s in seats if s.user_id is not None]
+    assert [u.platform_user_id for u in users if u is not None] == [
+        str(people.alice["id"]),
+        "1006",
+    ]
+    assert tg.errors == []
