@@ -745,7 +745,8 @@ class TelegramFrontEnd:
             sender = message.sender_chat
             text = ANONYMOUS
             if sender is not None and sender.id != chat.id:  # a channel, not the group itself
-                text = AS_CHANNEL.format(name=sender.title or sender.username or sender.id)
+                name = shown_name(sender.title or "") or sender.username or sender.id
+                text = AS_CHANNEL.format(name=name)
             await self._send_text(
                 chat.id, text, reply_to=message.message_id, thread=topic_of(message)
             )

@@ -77,3 +77,15 @@ async def test_a_person_with_a_blank_name_picked_from_the_menu_is_invited(tg, pe
         "1006",
     ]
     assert tg.errors == []
+
+
+async def test_a_channels_hebrew_title_stands_apart_in_the_refusal(tg, people, api) -> None:
+    """Posting as the channel "חדשות" (an override in it too): the title is isolated, no override.
+
+    Before: “\u202eחדשות” reversed the rest of the refusal ("choose yourself …" read backwards).
+    """
+    channel = {"id": -1009876543211, "type": "channel", "title": "\u202eחדשות"}
+    channel_bot = api.user(136817688, "Channel", "Channel_Bot")
+    calls = await tg.say(channel_bot, "/new webfeud", sender_chat=channel)
+    assert f"posting as the channel “{FSI}חדשות{PDI}”, not as yourself" in calls[0].text
+    assert tg.errors == []
