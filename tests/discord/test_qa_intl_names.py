@@ -24,3 +24,18 @@ async def test_an_invited_members_name_cannot_reverse_the_news(harness) -> None:
     stored = await harness.db.users.get_user_by_platform_id(PLATFORM, str(bob))
     assert stored is not None
     assert stored.display_name == "bob"
+
+
+async def test_an_invitation_from_a_hebrew_name_keeps_its_order(harness) -> None:
+    """In "דוד invited you to game #1 (Webfeud)" the inviter's Hebrew name is a bidi isolate.
+
+    Before: the mention line "<@bob>: דוד invited you …" and the DM began their words with the
+    Hebrew name, so Discord laid the line out right to left around it.
+    """
+    david = harness.fake.add_user("דוד")
+    bob = harness.bob
+    inter = await harness.slash(david, "new", game="webfeud", player=str(bob), seed=3)
+    pings = [m.content for m in harness.replies(inter) if m.public and m.pings()["users"]]
+    assert pings == [
+        f"<@{bob}>: \u2068דוד\u2069 invited you to game #1 (Webfeud); My rack shows your tiles."
+    ]
