@@ -101,9 +101,9 @@ def visible_name(name: str) -> str:
     """Return a player's name without invisible characters, its spaces collapsed, in NFC.
 
     ``b\u200bob`` would show as "bob" yet be another player, and ``\u202ebob`` reverses the
-    text after it wherever the name is shown; the name is what the others see, so a name of
-    blank letters ("ㅤ", a Hangul filler) is no name ("" — the service calls it "player"). "Zoë" typed
-    with a combining diaeresis shows as the "Zoë" typed with one letter ë, so it is that name.
+    text after it wherever the name is shown; the name is what the others see. So a name of
+    blank letters ("ㅤ", a Hangul filler) is no name (the service calls it "player"), and "Zoë"
+    typed with a combining diaeresis is the "Zoë" typed with one letter ë.
     """
     name = unicodedata.normalize("NFC", name)
     kept = "".join(
