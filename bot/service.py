@@ -1271,7 +1271,7 @@ class Service:
             ctx.private and len(occupants) >= gdef.min_players
         )
         if strangers:  # not yet known (Telegram's privacy mode): the game waits for them
-            names = and_list(f"@{clip(name, 32)}" for name in strangers)
+            names = and_list(f"@{isolated(clip(name, 32))}" for name in strangers)
             text += (
                 f" I do not know {names} yet (people are known once they have written to me):"
                 f" tap Join, or /join game={row.id}."
@@ -1419,9 +1419,10 @@ class Service:
         exact = [user for user in found if user.display_name == name]
         if len(exact) == 1:
             return exact[0]
-        who = f"{len(found)} people here go by {clip(name, 32)}"
+        named = isolated(clip(name, 32))
+        who = f"{len(found)} people here go by {named}"
         if not here:
-            who = f"Nobody here goes by {clip(name, 32)}, and {len(found)} people elsewhere do"
+            who = f"Nobody here goes by {named}, and {len(found)} people elsewhere do"
         raise ServiceError(
             "AMBIGUOUS_PLAYER",
             f"{who}: type @ and pick the one you mean from the list of members, so I can tell"
@@ -3970,7 +3971,8 @@ def _unknown_person(name: str, then: str) -> ServiceError:
     """Refuse an @name nobody here goes by; `then` says what to do instead."""
     return ServiceError(
         "UNKNOWN_PLAYER",
-        f"I do not know @{clip(name, 32)} yet: people are known once they have written to me."
+        f"I do not know @{isolated(clip(name, 32))} yet: people are known once they have written"
+        " to me."
         f" {then}",
     )
 

@@ -63,7 +63,11 @@ async def test_a_right_to_left_name_never_turns_a_message_around(service) -> Non
     said += texts(await service.handle(group, alice, "/leaderboard"))
     said += texts(await service.handle(group, david, "/stats"))
     said += texts(await service.handle(group, alice, "/stats"))
+    # Names typed for people not known yet are echoed back set apart too.
+    said += texts(await service.handle(group, alice, "/stats @דנה"))
+    said += texts(await service.handle(group, alice, "/new webfeud @ناشناس"))
     assert f"Leaderboard of {FSI}חברים{PDI} — all games" in said
+    assert any(f"I do not know @{FSI}דנה{PDI} yet" in line for line in said)
     assert [line for line in said if rtl_outside_isolates(line)] == []
 
 
