@@ -332,6 +332,7 @@ _MISSING = "\ue000"  # a private-use code point: DejaVu draws its missing-glyph 
 
 # Marks that turn the text around (LRM, RLM, ALM, embeddings, overrides, isolates): a name's
 # "\u202e" would reverse the rest of a line laid out by RAQM. `fit_text` isolates names itself.
+_JOINERS = frozenset("\u200c\u200d")  # zero-width non-joiner, joiner
 _BIDI_CONTROLS = frozenset(
     "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 )
@@ -344,13 +345,30 @@ def printable(content: str) -> str:
     empty, so that a name is never drawn as a blank: `player_name` puts its seat instead.
     """
     content = unicodedata.normalize("NFC", content)
-    kept = "".join(
+    kept = [
         ch
         for ch in content
         if ch.isspace()
         or (unicodedata.category(ch) != "Cc" and ch not in _BIDI_CONTROLS and _has_glyph(ch))
-    )
-    return " ".join(kept.split()) if any(map(_inked, kept)) else ""
+    ]
+    shown = "".join(_blank_or_kept(kept, i) for i in range(len(kept)))
+    return " ".join(shown.split()) if any(map(_inked, shown)) else ""
+
+
+def _blank_or_kept(chars: Sequence[str], i: int) -> str:
+    """Return `chars[i]` if it draws something, else "" (zero-width) or " " (a blank letter).
+
+    What is left of an emoji ("Ana 👩🏽‍💻" keeps its joiner, "Ana ❤️" its variation selector)
+    draws nothing, yet would tell "Ana" from "Ana": only a joiner between two letters stays,
+    where it shapes them (a Persian name's ZWNJ). A blank letter ("⠀", a Braille blank) is a
+    space to the eye.
+    """
+    ch = chars[i]
+    if ch.isspace() or _inked(ch):
+        return ch
+    if ch in _JOINERS and 0 < i < len(chars) - 1 and _inked(chars[i - 1]) and _inked(chars[i + 1]):
+        return ch
+    return "" if unicodedata.category(ch) in ("Cf", "Mn", "Me") else " "
 
 
 @functools.lru_cache(maxsize=8192)
