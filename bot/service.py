@@ -61,7 +61,15 @@ from bot.commands import (
 from bot.config import DEFAULT_REMINDERS
 from bot.core.errors import GameError, InvalidMove, NoSuchMove, Reason, RuleError
 from bot.core.game import RESIGNED, GameDef, GameState, Move, MoveRecord, best_moves
-from bot.core.words import and_list, clip, plural, visible_name, wrap_steps
+from bot.core.words import (
+    and_list,
+    clip,
+    isolated,
+    plural,
+    shown_name,
+    visible_name,
+    wrap_steps,
+)
 from bot.games import GAMES
 from bot.games.wordgame import LOST_TURN
 from bot.replies import Button, ChatTarget, Image, Reply, UserTarget
@@ -78,6 +86,7 @@ from storage import (
     Seat,
     SoloRecord,
     User,
+    name_key,
 )
 
 log = logging.getLogger(__name__)
@@ -215,6 +224,16 @@ class _Ctx:
 
 def _user_target(user: User) -> UserTarget:
     return UserTarget(user.id, user.platform, user.platform_user_id, user.display_name)
+
+
+def _named(user: User) -> str:
+    """Return a person's name as a message shows it (`shown_name`: "⁨דוד⁩ joined game #3.")."""
+    return shown_name(user.display_name)
+
+
+def _titled(chat: Chat) -> str:
+    """Return a group's title as a message shows it (`shown_name`), "the group" if it has none."""
+    return shown_name(chat.title or "") or "the group"
 
 
 def _chat_target(chat: Chat, thread_id: int | None = None) -> ChatTarget:
@@ -697,6 +716,25 @@ class Service:
             event={"type": "error", "reason": reason, "message": error.message},
         )
 
+    async def remember(self, user: UserRef) -> User:
+        """Store a person under the name the others see, and return them as stored.
+
+        The adapters store the people a command names (a Discord member picked, a Telegram
+        user picked from the mention menu) through it too, so an invited "\u202ebob" is "bob"
+        in the game's news before he has written a word, not a name that reverses the text.
+        """
+        # A person whose chat name is a bot's ("bot-hard") is never shown as one: games and
+        # leaderboards would read "bot-hard vs bot-hard". (The console refuses such names
+        # instead, every time: it must keep seeing the name that was typed.)
+        shown = visible_name(user.name) or "player"
+        renamed = user.platform != CONSOLE and is_bot_name(shown)
+        name = f"{shown}-person" if renamed else shown
+        stored = await self.db.users.upsert_user(
+            user.platform, user.user_id, name, handle=user.handle, now=self.clock()
+        )
+        self._names[stored.id] = stored
+        return stored
+
     async def _context(self, chat: ChatRef, user: UserRef) -> _Ctx:
         # One entry per person, checked against the name and handle they come with now: keyed
         # by the name too, a name changed and changed back ("Caro", then "Carol" again) found
@@ -706,17 +744,8 @@ class Service:
         if cached is not None and cached[:2] == (user.name, user.handle):
             stored_user = cached[2]
         else:
-            # A person whose chat name is a bot's ("bot-hard") is never shown as one: games and
-            # leaderboards would read "bot-hard vs bot-hard". (The console refuses such names
-            # instead, every time: it must keep seeing the name that was typed.)
-            shown = visible_name(user.name) or "player"
-            renamed = user.platform != CONSOLE and is_bot_name(shown)
-            name = f"{shown}-person" if renamed else shown
-            stored_user = await self.db.users.upsert_user(
-                user.platform, user.user_id, name, handle=user.handle, now=self.clock()
-            )
+            stored_user = await self.remember(user)
             self._users[ukey] = (user.name, user.handle, stored_user)
-            self._names[stored_user.id] = stored_user
         parent = None
         if chat.parent_id is not None:
             parent = await self._stored_chat(chat.platform, chat.parent_id, chat.parent_title)
@@ -1215,7 +1244,8 @@ class Service:
             if any(user_id == invited.id for user_id, _ in occupants):
                 raise ServiceError(
                     "DUPLICATE_PLAYER",
-                    f"@{invited.display_name.lstrip('@')} is in this game already. {usage('new')}",
+                    f"@{shown_name(invited.display_name.lstrip('@'))} is in this game already."
+                    f" {usage('new')}",
                 )
             occupants.append((invited.id, None))
         occupants += [(None, cast(BotLevel, level)) for level in command.bots]
@@ -1253,7 +1283,7 @@ class Service:
             ctx.private and len(occupants) >= gdef.min_players
         )
         if strangers:  # not yet known (Telegram's privacy mode): the game waits for them
-            names = and_list(f"@{clip(name, 32)}" for name in strangers)
+            names = and_list(f"@{isolated(clip(name, 32))}" for name in strangers)
             text += (
                 f" I do not know {names} yet (people are known once they have written to me):"
                 f" tap Join, or /join game={row.id}."
@@ -1341,8 +1371,7 @@ class Service:
         return [
             replace(
                 started,
-                text=f"{ctx.user.display_name} asked for a rematch of game #{old.id}. "
-                + started.text,
+                text=f"{_named(ctx.user)} asked for a rematch of game #{old.id}. " + started.text,
                 event={**started.event, "rematch_of": old.id},
             ),
             *rest,
@@ -1402,9 +1431,10 @@ class Service:
         exact = [user for user in found if user.display_name == name]
         if len(exact) == 1:
             return exact[0]
-        who = f"{len(found)} people here go by {clip(name, 32)}"
+        named = isolated(clip(name, 32))
+        who = f"{len(found)} people here go by {named}"
         if not here:
-            who = f"Nobody here goes by {clip(name, 32)}, and {len(found)} people elsewhere do"
+            who = f"Nobody here goes by {named}, and {len(found)} people elsewhere do"
         raise ServiceError(
             "AMBIGUOUS_PLAYER",
             f"{who}: type @ and pick the one you mean from the list of members, so I can tell"
@@ -1439,7 +1469,7 @@ class Service:
             replies = [
                 Reply(
                     ctx.to_game(row),
-                    f"{ctx.user.display_name} joined game #{row.id} ({', '.join(table.names)}).",
+                    f"{_named(ctx.user)} joined game #{row.id} ({', '.join(table.names)}).",
                     event={
                         "type": "game_joined",
                         "game_id": row.id,
@@ -1482,12 +1512,12 @@ class Service:
                 raise ServiceError("ALREADY_PLAYED", "The game changed meanwhile; try again.")
             row = await self._reload(row)
             after = await self._table(row)
-            text = f"{ctx.user.display_name} left game #{row.id}."
+            text = f"{_named(ctx.user)} left game #{row.id}."
             if after.host is None:
                 await self._cancel(row)
                 text += " Nobody is left, so it is cancelled."
             elif table.host is not None and table.host.id == ctx.user.id:
-                text += f" {after.host.display_name} hosts it now (and may /cancel it)."
+                text += f" {_named(after.host)} hosts it now (and may /cancel it)."
             return [
                 Reply(
                     ctx.to_game(row),
@@ -1545,7 +1575,7 @@ class Service:
             return ""
         ids = ", ".join(f"#{i}" for i in sorted(running)[:SHOWN_IDS])
         return (
-            f" {ctx.user.display_name} also plays {ids} here: a bare move goes to the game "
+            f" {_named(ctx.user)} also plays {ids} here: a bare move goes to the game "
             "waiting for its player; add game=<id> when several are."
         )
 
@@ -1626,7 +1656,7 @@ class Service:
                     "can cancel it now.",
                 )
             if (host is None or host.id != ctx.user.id) and not ctx.ref.is_admin:
-                by = f"{host.display_name}, who hosts it, or by " if host else ""
+                by = f"{_named(host)}, who hosts it, or by " if host else ""
                 raise ServiceError(
                     "NOT_ALLOWED", f"Game #{row.id} can be cancelled only by {by}a chat admin."
                 )
@@ -1635,7 +1665,7 @@ class Service:
         return [
             Reply(
                 ctx.to_game(row),
-                f"Game #{row.id} was cancelled by {ctx.user.display_name}.",
+                f"Game #{row.id} was cancelled by {_named(ctx.user)}.",
                 event={"type": "game_cancelled", "game_id": row.id, "by": ctx.user.display_name},
             )
         ]
@@ -1896,7 +1926,7 @@ class Service:
         if all(seat.user_id != ctx.user.id for seat in await self.db.games.seats(row.id)):
             return
         chat = await self._chat(row.chat_id)
-        where = f"in {chat.title}" if chat.title else "in a group"
+        where = f"in {_titled(chat)}" if chat.title else "in a group"
         raise ServiceError(
             "NO_SUCH_GAME",
             f"Game #{row.id} is played {where}, not in this private chat: send "
@@ -2431,7 +2461,7 @@ class Service:
         names = and_list(table.names[s] for s in waiting)
         left = await self._time_left(table, state)
         still = f"; {_left_words(left)}" if left is not None else ""
-        nudger = ctx.user.display_name
+        nudger = _named(ctx.user)
         # A round (NMBR 9) waits for each player's tile, not for a turn.
         yours = "your tile" if rounds else "your turn"
         text = f"{nudger} nudges you: {yours} in {_game_named(table)}{still}."
@@ -2720,7 +2750,7 @@ class Service:
         earlier = await self.db.results.solo_records(key, user_id=user.id, excluding=table.row.id)
         best = max(score, earlier[0].best) if earlier else score  # this game counts too
         # Read in a group and in the player's private chat alike: no "their", no "your".
-        text = f"Solo record in {table.gdef.title} for {user.display_name}: {best}."
+        text = f"Solo record in {table.gdef.title} for {_named(user)}: {best}."
         if not earlier:  # nothing was beaten yet: no "best yet!"
             text += " This first game sets it; the next ones try to beat it."
         elif score > earlier[0].best:
@@ -3244,7 +3274,7 @@ class Service:
         # A thread's games count on its channel's leaderboards: in a thread, they are shown.
         chat = await self._chat(ctx.chat.parent_id) if ctx.chat.parent_id else ctx.chat
         # Named as the group is (an image may be shared elsewhere): "Feud club", "#games".
-        here = chat.title if chat.title and not ctx.private else "this chat"
+        here = _titled(chat) if chat.title and not ctx.private else "this chat"
         where = "every chat" if everywhere else here
         year_text = command.options.get("year")
         year = int(year_text) if year_text else None
@@ -3370,7 +3400,7 @@ class Service:
             for key in SOLO_GAMES
             if (records := await self.db.results.solo_records(key, user_id=user.id))
         }
-        lines = [f"{user.display_name}:"]
+        lines = [f"{_named(user)}:"]
         if overall is not None and overall.games:
             lines.append(_stats_line("all games", overall))
             lines += [_stats_line(GAMES[k].title, s) for k, s in per_game.items()]
@@ -3830,7 +3860,7 @@ def _held_now(chat: Chat, deadline: Deadline, now: datetime) -> datetime:
 
 def _chat_named(chat: Chat) -> str:
     """Return a group's name for a private message about it: "Feud club", or "the group"."""
-    return chat.title or "the group"
+    return _titled(chat) if chat.title else "the group"
 
 
 def _game_named(table: _Table, *, here: bool = False) -> str:
@@ -3842,7 +3872,7 @@ def _game_named(table: _Table, *, here: bool = False) -> str:
 def _where_played(table: _Table) -> str:
     """Return " in Feud club" (" in #games"): the group a game is played in, "" if unnamed."""
     named = table.chat.title and table.chat.platform != CONSOLE
-    return f" in {table.chat.title}" if named else ""
+    return f" in {_titled(table.chat)}" if named else ""
 
 
 def _settle_turn_notices(replies: Sequence[Reply], asker: int | None = None) -> list[Reply]:
@@ -3963,7 +3993,8 @@ def _unknown_person(name: str, then: str) -> ServiceError:
     """Refuse an @name nobody here goes by; `then` says what to do instead."""
     return ServiceError(
         "UNKNOWN_PLAYER",
-        f"I do not know @{clip(name, 32)} yet: people are known once they have written to me."
+        f"I do not know @{isolated(clip(name, 32))} yet: people are known once they have written"
+        " to me."
         f" {then}",
     )
 
@@ -4026,14 +4057,16 @@ def _told_apart(names: Sequence[str]) -> tuple[str, ...]:
     Two people may show the same name (Telegram users without a username are known by their
     full name): "Sam vs Sam" would leave nobody knowing whose turn it is, and two "1. Sam" rows
     nobody knowing whose record is whose. A game's seats and a leaderboard's rows (its text and
-    its image alike) are named through it.
+    its image alike) are named through it. Names are the same when they look the same
+    (`name_key`: "Дмитрий" and "ДМИТРИЙ"). A right-to-left name comes back `isolated`, its
+    number after the isolate ("⁨דוד⁩-2"), as every message shows a name.
     """
     seen: dict[str, int] = {}
     out = []
     for name in names:
-        key = name.casefold().replace("\u200c", "").replace("\u200d", "")  # as it looks
-        count = seen[key] = seen.get(key, 0) + 1
-        out.append(name if count == 1 else f"{name}-{count}")
+        count = seen[name_key(name)] = seen.get(name_key(name), 0) + 1
+        shown = isolated(name)
+        out.append(shown if count == 1 else f"{shown}-{count}")
     return tuple(out)
 
 

@@ -25,6 +25,8 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw, ImageFont, features
 
+from bot.core.words import FSI, PDI, has_rtl
+
 __all__ = [
     "DEFAULT",
     "ENDED_BY",
@@ -134,14 +136,10 @@ def raqm_available() -> bool:
     return bool(features.check("raqm"))
 
 
-def has_rtl(content: str) -> bool:
-    """Tell whether `content` has a right-to-left letter (Hebrew, Arabic, …)."""
-    return any(unicodedata.bidirectional(ch) in ("R", "AL") for ch in content)
-
-
-# Fonts of the machine that draw what DejaVu lacks (Chinese, Japanese, Korean names), each as its
-# regular and bold file, tried in this order; every one found is used. Debian and Ubuntu:
-# `apt install fonts-noto-cjk` (or fonts-wqy-zenhei); macOS and Windows have them.
+# Fonts of the machine that draw what DejaVu lacks (Chinese, Japanese, Korean names; Hindi,
+# Bengali, Tamil and Thai ones), each as its regular and bold file, tried in this order; every
+# one found is used. Debian and Ubuntu: `apt install fonts-noto-cjk fonts-noto-core` (or
+# fonts-wqy-zenhei, fonts-freefont-ttf); macOS and Windows have them.
 SYSTEM_FALLBACK_FONTS = (
     (
         "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
@@ -154,6 +152,19 @@ SYSTEM_FALLBACK_FONTS = (
     ("/System/Library/Fonts/AppleSDGothicNeo.ttc", ""),
     ("C:\\Windows\\Fonts\\msyh.ttc", "C:\\Windows\\Fonts\\msyhbd.ttc"),
     ("C:\\Windows\\Fonts\\malgun.ttf", "C:\\Windows\\Fonts\\malgunbd.ttf"),
+    *(
+        (
+            f"/usr/share/fonts/truetype/noto/NotoSans{script}-Regular.ttf",
+            f"/usr/share/fonts/truetype/noto/NotoSans{script}-Bold.ttf",
+        )
+        for script in ("Devanagari", "Bengali", "Tamil", "Thai")
+    ),
+    (
+        "/usr/share/fonts/truetype/freefont/FreeSans.ttf",
+        "/usr/share/fonts/truetype/freefont/FreeSansBold.ttf",
+    ),
+    ("C:\\Windows\\Fonts\\Nirmala.ttf", "C:\\Windows\\Fonts\\NirmalaB.ttf"),
+    ("C:\\Windows\\Fonts\\tahoma.ttf", "C:\\Windows\\Fonts\\tahomabd.ttf"),
 )
 # Set, it names the fallback font files instead (separated by os.pathsep; empty: none at all).
 FALLBACK_FONTS_ENV = "FEUDBOT_FALLBACK_FONTS"
@@ -164,7 +175,7 @@ def use_fallback_fonts(paths: Sequence[str] | None) -> None:
     """Draw what DejaVu lacks with the font files `paths` (None: the environment's or system's)."""
     global _chosen_fallbacks  # one process-wide font setting, as Pillow's own are
     _chosen_fallbacks = None if paths is None else tuple(paths)
-    for cached in (_fallbacks, _fallback_face, _face_of, _bitmap):
+    for cached in (_fallbacks, _fallback_face, _face_of, _bitmap, _inked):
         cached.cache_clear()
 
 
@@ -224,8 +235,13 @@ def _runs(content: str) -> list[tuple[int, str]]:
 
 
 def _font_for(content: str, size: int, bold: bool, index: int = 0) -> ImageFont.FreeTypeFont:
-    """Return the font to draw `content` with: RAQM only for right-to-left text (if available)."""
-    return _fallback_face(index, size, bold, has_rtl(content))
+    """Return the font to draw `content` with: RAQM (if available) to shape it, else BASIC.
+
+    RAQM lays out right-to-left text and every run of a fallback font: the scripts those draw
+    need shaping — a Devanagari vowel sign "ि" is drawn before its consonant ("कि"), Thai
+    marks stack. DejaVu's own left-to-right runs keep BASIC, so Latin images never change.
+    """
+    return _fallback_face(index, size, bold, index > 0 or has_rtl(content))
 
 
 # A player's name inside a line is wrapped in these two control characters (which no name keeps:
@@ -235,7 +251,6 @@ NAME_OPEN, NAME_CLOSE = "\x0e", "\x0f"
 # work of `fit_text`; that then shortens it to the pixels a line has room for.
 NAME_CHARS = 40
 NAME_MIN = 10  # a name is not shortened below this many letters before the line's end is cut
-FSI, PDI = "\u2068", "\u2069"  # first-strong isolate … pop directional isolate
 
 
 def _unmark(content: str) -> str:
@@ -315,15 +330,52 @@ def _bitmap(char: str, index: int = 0) -> bytes:
 _MISSING = "\ue000"  # a private-use code point: DejaVu draws its missing-glyph box for it
 
 
+# Marks that turn the text around (LRM, RLM, ALM, embeddings, overrides, isolates): a name's
+# "\u202e" would reverse the rest of a line laid out by RAQM. `fit_text` isolates names itself.
+_JOINERS = frozenset("\u200c\u200d")  # zero-width non-joiner, joiner
+_BIDI_CONTROLS = frozenset(
+    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
+
+
 def printable(content: str) -> str:
-    """Return `content` in NFC without what the font lacks (emoji, CJK), controls or space runs."""
+    """Return `content` in NFC without what the font lacks (emoji, CJK), controls or space runs.
+
+    What draws nothing at all (a name of Braille blanks "⠀⠀" or zero-width spaces) comes back
+    empty, so that a name is never drawn as a blank: `player_name` puts its seat instead.
+    """
     content = unicodedata.normalize("NFC", content)
-    kept = "".join(
+    kept = [
         ch
         for ch in content
-        if ch.isspace() or (unicodedata.category(ch) != "Cc" and _has_glyph(ch))
-    )
-    return " ".join(kept.split())
+        if ch.isspace()
+        or (unicodedata.category(ch) != "Cc" and ch not in _BIDI_CONTROLS and _has_glyph(ch))
+    ]
+    shown = "".join(_blank_or_kept(kept, i) for i in range(len(kept)))
+    return " ".join(shown.split()) if any(map(_inked, shown)) else ""
+
+
+def _blank_or_kept(chars: Sequence[str], i: int) -> str:
+    """Return `chars[i]` if it draws something, else "" (zero-width) or " " (a blank letter).
+
+    What is left of an emoji ("Ana 👩🏽‍💻" keeps its joiner, "Ana ❤️" its variation selector)
+    draws nothing, yet would tell "Ana" from "Ana": only a joiner between two letters stays,
+    where it shapes them (a Persian name's ZWNJ). A blank letter ("⠀", a Braille blank) is a
+    space to the eye.
+    """
+    ch = chars[i]
+    if ch.isspace() or _inked(ch):
+        return ch
+    if ch in _JOINERS and 0 < i < len(chars) - 1 and _inked(chars[i - 1]) and _inked(chars[i + 1]):
+        return ch
+    return "" if unicodedata.category(ch) in ("Cf", "Mn", "Me") else " "
+
+
+@functools.lru_cache(maxsize=8192)
+def _inked(char: str) -> bool:
+    """Tell whether `char` draws something (not a space, a blank or a zero-width character)."""
+    index = _face_of(char)
+    return index is not None and any(_bitmap(char, index))
 
 
 def player_name(name: str, seat: int | None = None, *, fallback: str = "") -> str:

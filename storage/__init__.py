@@ -29,6 +29,7 @@ from storage.models import (
     SoloRecord,
     User,
 )
+from storage.users import name_key
 
 __all__ = [
     "BOT_LEVELS",
@@ -51,4 +52,5 @@ __all__ = [
     "Seat",
     "SoloRecord",
     "User",
+    "name_key",
 ]

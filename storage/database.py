@@ -47,7 +47,7 @@ from storage.messages import MessageRepository
 from storage.migrate import Migration, MigrationError, migrate, user_version
 from storage.notices import NoticeRepository
 from storage.results import ResultRepository
-from storage.users import ChatRepository, UserRepository
+from storage.users import ChatRepository, UserRepository, name_key
 
 log = logging.getLogger(__name__)
 
@@ -189,6 +189,8 @@ class Database:
             raise CannotOpenDatabase(name, _explain(error)) from error
         try:
             conn.row_factory = sqlite3.Row
+            # "@дмитрий" finds Дмитрий: names are compared as they look (SQLite folds only ASCII).
+            await conn.create_function("name_key", 1, name_key, deterministic=True)
             # Set first: another process's lock is waited for from the first statement on.
             await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             # journal_mode and foreign_keys cannot change inside a transaction: set them first.

@@ -6,7 +6,7 @@
 - `get_user(user_id) -> User | None`
 - `get_user_by_platform_id(platform, platform_user_id) -> User | None`
 - `find_user_by_name(platform, name) -> User | None` (the handle first, then a display name of
-  someone without a handle; ASCII case-insensitive)
+  someone without a handle, compared as it looks: `name_key`)
 - `find_users_by_name(platform, name, *, chat_id=None) -> list[User]`: everyone the name may
   mean, in the order `find_user_by_name` prefers them; with `chat_id`, only the people who sit
   or sat at a game of that chat
@@ -34,6 +34,7 @@ pass ints.
 from __future__ import annotations
 
 import sqlite3
+import unicodedata
 from datetime import datetime
 
 from storage._base import Repository, execute, fetch_all, fetch_one
@@ -43,6 +44,16 @@ from storage.models import Chat, User
 
 _USER_COLUMNS = "id, platform, platform_user_id, display_name, dm_allowed, handle"
 _CHAT_COLUMNS = "id, platform, platform_chat_id, title, away_since, away_muted, parent_id"
+
+
+def name_key(name: str) -> str:
+    """Return what tells two names apart to the eye: not case, how an accent is typed, joiners.
+
+    "ДМИТРИЙ" is "Дмитрий" typed in capitals, and "Zoë" with a combining diaeresis is "Zoë";
+    "Zoe" is another name. The database knows it as the SQL function ``name_key``.
+    """
+    plain = unicodedata.normalize("NFC", name.replace("\u200c", "").replace("\u200d", ""))
+    return plain.casefold()
 
 
 def _user(row: sqlite3.Row) -> User:
@@ -130,7 +141,7 @@ class UserRepository(Repository):
         return None if row is None else _user(row)
 
     async def find_user_by_name(self, platform: str, name: str) -> User | None:
-        """Return the platform's user called `name`, ignoring ASCII case.
+        """Return the platform's user called `name`, ignoring case (`name_key`).
 
         A handle is the person's own (a Telegram @username): its holder wins. Otherwise the
         name is matched against the display names of people who have no handle — never of
@@ -150,11 +161,11 @@ class UserRepository(Repository):
         seat, a game played: a finished game keeps its seats beside its results): one chat's
         Sam is not another's.
         """
-        where = (
-            "platform = ? AND (handle = lower(?)"
-            " OR (handle IS NULL AND display_name = ? COLLATE NOCASE))"
-        )
-        params: list[object] = [platform, name, name]
+        # An ASCII name is found through the index (ASCII case is all SQLite folds); another
+        # ("@дмитрий", "@ZOË") is compared as it looks.
+        same = "display_name = ? COLLATE NOCASE" if name.isascii() else "name_key(display_name) = ?"
+        where = f"platform = ? AND (handle = lower(?) OR (handle IS NULL AND {same}))"
+        params: list[object] = [platform, name, name if name.isascii() else name_key(name)]
         if chat_id is not None:
             where += (
                 " AND EXISTS (SELECT 1 FROM seats s JOIN games g ON g.id = s.game_id"

@@ -24,6 +24,7 @@ import logging
 import re
 import sys
 import threading
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -75,7 +76,7 @@ def name_problem(name: str) -> str | None:
         return "a player needs a name, e.g. --as alice"
     if name.startswith("@") and re.fullmatch(_NAME, name[1:]):
         return f"write the name without the @, e.g. --as {name[1:]}"
-    if not re.fullmatch(_NAME, name) or visible_name(name) != name:
+    if not re.fullmatch(_NAME, name) or visible_name(name) != unicodedata.normalize("NFC", name):
         return (
             "a name has no spaces, no invisible characters and none of : @ / (it could not be "
             "addressed as @name), e.g. --as alice"
@@ -277,7 +278,7 @@ async def run_console(
         The exit status.
     """
     stream = out or sys.stdout
-    player = name or default_name()
+    player = unicodedata.normalize("NFC", name or default_name())  # as `visible_name` has it
     db = await Database.open(db_path)
     try:
         service = Service(db, allow_seed=True, reminders=reminders, render=render)

@@ -76,7 +76,7 @@ from bot.commands import (
 )
 from bot.config import Settings
 from bot.core.errors import GameError, Reason, RuleError
-from bot.core.words import and_list, plural, quoted
+from bot.core.words import and_list, plural, quoted, shown_name
 from bot.games import GAMES
 from bot.reminders import Dispatcher
 from bot.replies import ChatTarget, Reply, UserTarget
@@ -898,7 +898,7 @@ class FeudBot(commands.Bot):
             return
         for member in invite:
             # A member the command names becomes known to the service, found by their id.
-            await self.service.db.users.upsert_user(PLATFORM, str(member.id), member.display_name)
+            await self.service.remember(UserRef(PLATFORM, str(member.id), member.display_name))
         await self._back_in(interaction)
         replies = await self.service.execute(
             self.chat_ref(interaction), self.user_ref(interaction), command
@@ -1501,12 +1501,13 @@ class FeudBot(commands.Bot):
         uids = list(dict.fromkeys(str(m.id) for m in members if m.id != asker.id))
         invited = f"invited you to game #{game_id} ({title})"
         rest = "My rack shows your tiles." if started else START_HINT
-        said = f"{plain(asker.display_name)} {invited}"  # a mention's text is not escaped again
+        asker_name = shown_name(asker.display_name)  # "\u202ealice" would reverse the line
+        said = f"{plain(asker_name)} {invited}"  # a mention's text is not escaped again
         out = list(replies)
         by_dm = [uid for uid in uids if await self._wants_dm(uid)]
-        where = self.chat_ref(interaction).title
+        where = shown_name(self.chat_ref(interaction).title or "")
         for uid in by_dm:
-            dm = f"{asker.display_name} {invited}" + (f" in {where}" if where else "")
+            dm = f"{asker_name} {invited}" + (f" in {where}" if where else "")
             instead = f"<@{uid}>: {said}; {rest}"
             racks = [
                 n
@@ -1670,7 +1671,7 @@ class FeudBot(commands.Bot):
                     names.append(bots[seat.seat_no])
                 else:
                     user = await db.users.get_user(seat.user_id)
-                    names.append(user.display_name if user else "?")
+                    names.append(shown_name(user.display_name) if user else "?")
             title = gdef.title if gdef is not None else row.game_key
             label = f"#{row.id} {title}: {' vs '.join(names)} ({STATUS_WORDS[row.status]})"
             out.append((row.id, label[:MAX_CHOICE_TEXT], row.status))
@@ -2039,8 +2040,8 @@ def build_commands() -> list[app_commands.Command[Any, Any, Any]]:
         def build() -> Command:
             if player is not None and player.bot:  # the app itself, or another app
                 raise CommandError(
-                    f"{player.display_name} is an app, not a player: /stats player:@someone "
-                    "shows a person's record, /stats your own."
+                    f"{shown_name(player.display_name)} is an app, not a player: "
+                    "/stats player:@someone shows a person's record, /stats your own."
                 )
             return Command("stats", player_ids=ids)
 
@@ -2078,8 +2079,8 @@ def build_commands() -> list[app_commands.Command[Any, Any, Any]]:
         bot = _bot(interaction)
         await bot._defer(interaction, ephemeral=True)
         db = bot.service.db
-        user = await db.users.upsert_user(
-            PLATFORM, str(interaction.user.id), interaction.user.display_name
+        user = await bot.service.remember(
+            UserRef(PLATFORM, str(interaction.user.id), interaction.user.display_name)
         )
         await db.users.set_dm_allowed(user.id, dm)
         text = (

@@ -88,7 +88,7 @@ from bot.adapters.common import (
 from bot.commands import COMMANDS, MOVE_WORDS, SPECS, CommandError, games_list, parse_command
 from bot.config import Settings
 from bot.core.errors import GameError, Reason
-from bot.core.words import clip
+from bot.core.words import clip, shown_name
 from bot.games import GAMES
 from bot.reminders import Dispatcher
 from bot.replies import ChatTarget, Image, Reply, UserTarget
@@ -557,7 +557,8 @@ def is_secret(reply: Reply) -> bool:
 
 def mention(user: UserTarget) -> str:
     """Return an HTML mention of a player (works without a username)."""
-    return f'<a href="tg://user?id={int(user.platform_user_id)}">{html.escape(user.name)}</a>'
+    name = html.escape(shown_name(user.name))  # a right-to-left name isolated (`isolated`)
+    return f'<a href="tg://user?id={int(user.platform_user_id)}">{name}</a>'
 
 
 def default_rate_limiter() -> AIORateLimiter:
@@ -750,7 +751,8 @@ class TelegramFrontEnd:
             sender = message.sender_chat
             text = ANONYMOUS
             if sender is not None and sender.id != chat.id:  # a channel, not the group itself
-                text = AS_CHANNEL.format(name=sender.title or sender.username or sender.id)
+                name = shown_name(sender.title or "") or sender.username or sender.id
+                text = AS_CHANNEL.format(name=name)
             await self._send_text(
                 chat.id, text, reply_to=message.message_id, thread=topic_of(message)
             )
@@ -923,10 +925,10 @@ class TelegramFrontEnd:
         for entity in sorted(picks, key=lambda e: e.offset):
             if entity.user is None or entity.offset < done:
                 continue
-            name = display_name(entity.user)
-            await self.db.users.upsert_user(
-                PLATFORM, str(entity.user.id), name, handle=entity.user.username
-            )
+            # Stored under the name the others see: the span becomes that name ("player" for
+            # a name of blanks, "bob" for "\u202ebob"), which the command then reads back.
+            stored = await self.service.remember(user_ref(entity.user))
+            name = stored.display_name
             out += units[2 * done : 2 * entity.offset].decode("utf-16-le")
             out += f"{'' if out.endswith('@') else '@'}{name}"
             done = entity.offset + entity.length
@@ -1174,9 +1176,7 @@ class TelegramFrontEnd:
         """Record that a user wrote to the bot privately, so it may write back."""
         if user.id in self._started:
             return
-        stored = await self.db.users.upsert_user(
-            PLATFORM, str(user.id), display_name(user), handle=user.username
-        )
+        stored = await self.service.remember(user_ref(user))
         if not stored.dm_allowed:
             await self.db.users.set_dm_allowed(stored.id, True)
         self._dm[stored.id] = True
@@ -1792,7 +1792,7 @@ class TelegramFrontEnd:
         gdef = GAMES.get(row.game_key) if row is not None else None
         chat = await self.db.chats.get_chat(row.chat_id) if row is not None else None
         title = gdef.title if gdef is not None else ""
-        where = f" in {chat.title}" if title and chat is not None and chat.title else ""
+        where = f" in {shown_name(chat.title)}" if title and chat is not None and chat.title else ""
         missed = gdef.missed_deadline(done=True) if gdef is not None else ""
         said = f", so {missed}." if missed else "."
 

@@ -74,6 +74,9 @@ _INVISIBLE = frozenset({"Cc", "Cf", "Zl", "Zp"})
 _JOINERS = frozenset({"\u200c", "\u200d"})
 _TAGS = frozenset(chr(c) for c in range(0xE0020, 0xE0080))
 _BLACK_FLAG = "\U0001f3f4"  # the emoji a flag's tag sequence follows
+# Letters that draw a blank, chosen for names that look empty ("ㅤ", "⠀"): spaces to the eye.
+# The Hangul fillers (U+115F, U+1160, U+3164, U+FFA0) and the Braille blank (U+2800).
+_BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 
 
 def _shapes(name: str, i: int) -> bool:
@@ -95,14 +98,48 @@ def _shapes(name: str, i: int) -> bool:
 
 
 def visible_name(name: str) -> str:
-    """Return a player's name without invisible characters, its spaces collapsed.
+    """Return a player's name without invisible characters, its spaces collapsed, in NFC.
 
     ``b\u200bob`` would show as "bob" yet be another player, and ``\u202ebob`` reverses the
-    text after it wherever the name is shown; the name is what the others see.
+    text after it wherever the name is shown; the name is what the others see. So a name of
+    blank letters ("ㅤ", a Hangul filler) is no name (the service calls it "player"), and "Zoë"
+    typed with a combining diaeresis is the "Zoë" typed with one letter ë.
     """
+    name = unicodedata.normalize("NFC", name)
     kept = "".join(
-        ch
+        " " if ch in _BLANKS else ch
         for i, ch in enumerate(name)
         if unicodedata.category(ch) not in _INVISIBLE or _shapes(name, i)
     )
     return " ".join(kept.split())
+
+
+FSI, PDI = "\u2068", "\u2069"  # first-strong isolate … pop directional isolate
+
+
+def has_rtl(text: str) -> bool:
+    """Tell whether `text` has a right-to-left letter (Hebrew, Arabic, …)."""
+    return any(unicodedata.bidirectional(ch) in ("R", "AL") for ch in text)
+
+
+def isolated(name: str) -> str:
+    """Return a name as a message shows it: one with right-to-left letters as a bidi isolate.
+
+    Unisolated, the chat's bidi layout pulls what follows a Hebrew or Arabic name into it:
+    "alice 12, דוד 9" shows the 9 before the name, two such names in a list trade places,
+    and a line that starts with one ("דוד: resigned") is laid out right to left whole. In the
+    isolate the name reads right to left and the line around it keeps its order. Other names
+    come back as they are. Applying it twice changes nothing.
+    """
+    if not has_rtl(name) or (name.startswith(FSI) and name.endswith(PDI)):
+        return name
+    return FSI + name + PDI
+
+
+def shown_name(name: str) -> str:
+    """Return a name or a group's title as a message shows it: `visible_name`, `isolated`.
+
+    A title is the group's own choice, whatever it holds: "\u202eclub" would reverse the rest
+    of "Leaderboard of … — all games", a Hebrew one pull " — all games" into its run.
+    """
+    return isolated(visible_name(name))

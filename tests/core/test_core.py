@@ -233,6 +233,9 @@ def test_visible_name_drops_what_draws_nothing_but_keeps_what_shapes() -> None:
     assert visible_name("b\u200dob") == "bob"  # between Latin letters: only a look-alike
     assert visible_name("bo\U000e0062b") == "bob"  # a tag that follows no flag
     assert visible_name("  ann \n lee ") == "ann lee"
+    assert visible_name("\u3164") == visible_name("\u2800\u2800") == ""  # blanks: no name
+    assert visible_name("\u2800ann\u3164lee\uffa0") == "ann lee"
+    assert visible_name("Zoe\u0308") == "Zoë"  # NFC: the one "Zoë"
     persian = "فاطمه\u200cسادات"  # the non-joiner decides how the letters join
     assert visible_name(persian) == persian
     assert visible_name("👨\u200d💻dev") == "👨\u200d💻dev"  # one emoji, not two

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from bot.games.smartfeud import SMARTFEUD
 from renderers import board_png, toolkit
@@ -15,6 +15,7 @@ from renderers.toolkit import (
     NAME_CLOSE,
     NAME_OPEN,
     player_name,
+    raqm_available,
     text,
     text_width,
     use_fallback_fonts,
@@ -101,3 +102,30 @@ def test_a_file_that_is_no_font_is_passed_over(font_file) -> None:
     broken.write_text("not a font\n", encoding="utf-8")
     use_fallback_fonts([str(broken), str(font_file)])
     assert player_name("김민준", 0) == NAME_OPEN + "김민준" + NAME_CLOSE
+
+
+def test_a_devanagari_name_is_shaped_its_vowel_sign_before_the_consonant(tmp_path) -> None:
+    """With a Devanagari font, "कि" (ka, then the vowel sign i) is drawn "ि" first, as it reads.
+
+    Before, the fallback font's runs were laid out BASIC, letter after letter in typed order:
+    every "ि" stood after its consonant and conjuncts fell apart, a name misspelt in the image.
+    """
+    if not raqm_available():
+        pytest.skip("Pillow has no libraqm here: no font is shaped")
+    path = build_font(tmp_path / "deva.ttf", "कि")
+    use_fallback_fonts([str(path)])
+    try:
+        assert player_name("कि", 0) == NAME_OPEN + "कि" + NAME_CLOSE
+        page = Image.new("L", (200, 80), 0)
+        text(ImageDraw.Draw(page), (20, 40), "कि", size=40, fill="#ffffff", anchor="lm")
+
+        def basic(content: str) -> Image.Image:
+            canvas = Image.new("L", (200, 80), 0)
+            face = ImageFont.truetype(str(path), 40, layout_engine=ImageFont.Layout.BASIC)
+            ImageDraw.Draw(canvas).text((20, 40), content, font=face, fill=255, anchor="lm")
+            return canvas
+
+        assert ImageChops.difference(page, basic("िक")).getbbox() is None  # as it reads
+        assert ImageChops.difference(page, basic("कि")).getbbox() is not None
+    finally:
+        use_fallback_fonts(None)

@@ -100,6 +100,54 @@ def test_names_that_only_undrawable_characters_told_apart_stay_apart(drawn: list
     assert any("bob-2" in line for line in drawn)
 
 
+def test_a_name_that_draws_nothing_becomes_its_seat(drawn: list[str]) -> None:
+    """A name of blanks ("⠀⠀", Braille blanks: Telegram allows them) is "player 1", not nothing.
+
+    Such a name left an empty panel, an empty leaderboard row and "last:  played L3 SEND".
+    """
+    for blank in ("\u2800\u2800", "\u200b", "\u2800 \u200d\u2060"):
+        assert shown(player_name(blank, 0)) == "player 1"
+    assert shown(player_name("\u2800ann\u2800lee", 0)) == "ann lee"  # a blank is a space
+    board_png(midgame(), names=["\u2800\u2800", "bob"])
+    assert "player 1" in drawn
+    assert any("last: player 1 played L3 SEND" in line for line in drawn), drawn
+    drawn.clear()
+    renderers.cards.render_leaderboard(
+        [renderers.cards.LeaderRow(1, "\u2800", 2, 2, 4)], title="Webfeud"
+    )
+    assert "player #1" in drawn
+
+
+def test_what_is_left_of_an_emoji_does_not_tell_two_names_apart(drawn: list[str]) -> None:
+    """Two "Ana"s with different emoji (one a ZWJ sequence) are drawn "Ana" and "Ana-2".
+
+    Before, the emoji's zero-width joiner (or a variation selector, a word joiner) stayed
+    after "Ana ": invisible, yet enough for the two names not to be told apart.
+    """
+    pairs = [
+        ("Ana 👩🏽\u200d💻", "Ana 🎲", "Ana"),
+        ("Ana\ufe0f", "Ana", "Ana"),
+        ("bob\u2060", "bob", "bob"),
+    ]
+    for one, two, told in pairs:
+        assert [shown(n) for n in player_names([one, two])] == [told, f"{told}-2"]
+    persian = "فاطمه\u200cسادات"  # the non-joiner between two letters shapes them: kept
+    assert renderers.toolkit._unmark(player_name(persian)) == persian
+    board_png(midgame(), names=["Ana 👩🏽\u200d💻", "Ana 🎲"])
+    assert "Ana-2" in drawn
+
+
+def test_a_right_to_left_override_cannot_turn_a_line_around() -> None:
+    """A title (or name) with "\u202e" is drawn as without it: " — all games" is not reversed."""
+    assert shown(player_name("\u202ebob", 0)) == "bob"
+    if not raqm_available():
+        pytest.skip("Pillow has no libraqm here: every line is laid out left to right")
+    rows = [renderers.cards.LeaderRow(1, "דוד", 2, 2, 4)]
+    plain = renderers.cards.render_leaderboard(rows, title="Leaderboard of חברים — all games")
+    rlo = renderers.cards.render_leaderboard(rows, title="Leaderboard of \u202eחברים — all games")
+    assert rlo == plain
+
+
 def test_the_leaderboard_draws_how_many_more_share_the_places_after_the_rows(
     drawn: list[str],
 ) -> None:

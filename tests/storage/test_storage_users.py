@@ -44,6 +44,20 @@ async def test_find_user_by_name_ignores_case_within_platform(db, t0):
     assert await db.users.find_user_by_name("console", "ALICE") == alice
 
 
+async def test_find_user_by_name_ignores_case_in_every_script(db, t0):
+    """Typed "@дмитрий" finds Дмитрий and "@ZOË" Zoë (SQLite's NOCASE folds only ASCII letters).
+
+    Before, they were "I do not know @дмитрий yet", though Дмитрий had played here. An accent
+    still tells names apart: "Zoe" is not Zoë; "Zoë" typed with a combining diaeresis is.
+    """
+    dima = await db.users.upsert_user("telegram", 1, "Дмитрий", now=t0)
+    zoe = await db.users.upsert_user("telegram", 2, "Zoë", now=t0)
+    for typed, meant in [("дмитрий", dima), ("ДМИТРИЙ", dima), ("ZOË", zoe), ("Zoe\u0308", zoe)]:
+        assert await db.users.find_user_by_name("telegram", typed) == meant, typed
+    assert await db.users.find_user_by_name("telegram", "Zoe") is None
+    assert await db.users.find_user_by_name("discord", "дмитрий") is None
+
+
 async def test_find_user_by_name_prefers_exact_case_then_recent(db, t0):
     """Among equal names an exact-case match wins, then the most recently seen user."""
     older = await db.users.upsert_user("console", "1", "dora", now=t0)
