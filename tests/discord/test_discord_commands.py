@@ -880,12 +880,14 @@ async def test_a_refusal_waits_for_a_server_out_for_long_no_longer_than_a_bound(
     async with clocked(fake, db) as (h, start):
         bot = await _new_session_with_a_hidden_game(fake, h, hidden)
         assert bot.dispatcher is not None
+        available = asyncio.ensure_future(bot.wait_for("guild_available"))
         try:
             fired = await asyncio.wait_for(
                 bot.dispatcher.run_due(now=start + timedelta(hours=48, seconds=1)), 10
             )
         finally:
-            fake.hold_guilds.set()
+            fake.hold_guilds.set()  # the server is listed at last
+            await asyncio.wait_for(available, 10)
         assert [r.kind for r in fired] == ["reminder"]
         assert "403 50001 Missing Access" in fake.errors
         assert await db.chats.away_chats("discord") == []
