@@ -19,11 +19,13 @@ as one line and exits with status 2.
 
 from __future__ import annotations
 
+import io
 import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import timedelta
+from pathlib import Path
 
 DEFAULT_DB = "feudbot.sqlite3"
 DEFAULT_REMINDERS = (timedelta(hours=24), timedelta(hours=1))
@@ -33,6 +35,8 @@ _UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days"}
 # of its due time overflows.
 LONGEST_REMINDER = timedelta(days=365)
 PORTS = range(1, 65536)
+# What a `.env` line that cannot be read may show of itself: the variable's name, never its value.
+_LEADING_NAME = re.compile(r"^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)")
 
 
 class ConfigError(ValueError):
@@ -129,16 +133,52 @@ def _text(env: Mapping[str, str], name: str) -> str | None:
     return value or None
 
 
+def _read_dotenv(path: str) -> str | None:
+    """Return the text of the `.env` file (None: there is none), refusing one it cannot use.
+
+    python-dotenv skips a line it cannot parse with a warning and goes on: the setting of that
+    line would silently fall back to its default (FEUDBOT_DB to a new, empty database).
+    """
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (FileNotFoundError, IsADirectoryError):
+        return None
+    except UnicodeDecodeError as error:
+        raise ConfigError(
+            f"{path}: it is not UTF-8 text (byte {error.object[error.start]:#04x} at offset "
+            f"{error.start}); save it as UTF-8"
+        ) from None
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot read it ({error.strerror or error})") from None
+    from dotenv.parser import parse_stream
+
+    for binding in parse_stream(io.StringIO(text)):
+        if binding.error:
+            # The blank lines before a statement belong to it: its own line comes after them.
+            original = binding.original.string
+            statement = original.lstrip()
+            line = binding.original.line + original[: len(original) - len(statement)].count("\n")
+            name = _LEADING_NAME.match(statement)
+            start = f" (it starts with {name.group(1)})" if name else ""
+            raise ConfigError(
+                f"{path}: line {line}{start} is not NAME=value; write e.g. FEUDBOT_DB=games.sqlite3"
+                ", with any quotes closed on the same line"
+            )
+    return text
+
+
 def load_settings(env: Mapping[str, str] | None = None, *, dotenv: bool = True) -> Settings:
     """Return the settings from `env` (default: `.env` in the current folder, then os.environ).
 
-    Variables already set in the process environment win over `.env`.
+    Variables already set in the process environment win over `.env`. A `.env` that cannot be
+    read, or has a line that is not ``NAME=value``, raises `ConfigError` rather than lose it.
     """
     if env is None:
-        if dotenv:
+        text = _read_dotenv(os.path.join(os.getcwd(), ".env")) if dotenv else None
+        if text is not None:
             from dotenv import load_dotenv
 
-            load_dotenv(dotenv_path=os.path.join(os.getcwd(), ".env"), override=False)
+            load_dotenv(stream=io.StringIO(text), override=False)
         env = os.environ
     _check_fonts(env, "FEUDBOT_FALLBACK_FONTS")
     reminders = env.get("FEUDBOT_REMINDERS")

@@ -235,6 +235,39 @@ def test_settings_out_of_range_are_one_line_naming_the_variable(
     assert not (tmp_path / "g.sqlite3").exists()
 
 
+DOTENVS: dict[str, tuple[bytes, str]] = {
+    # python-dotenv skipped such a line with its own warning: FEUDBOT_DB fell back to
+    # feudbot.sqlite3, a new empty database, and the token line to "TELEGRAM_TOKEN is not set".
+    "a line without =": (
+        b"# my bot\n\nTELEGRAM_TOKEN 123456:SECRET-value\nFEUDBOT_DB=games.sqlite3\n",
+        "line 3 (it starts with TELEGRAM_TOKEN) is not NAME=value",
+    ),
+    "a quote left open": (
+        b'FEUDBOT_DB="games.sqlite3\nFEUDBOT_REMINDERS=1h\n',
+        "line 1 (it starts with FEUDBOT_DB) is not NAME=value",
+    ),
+    "not UTF-8": (b"FEUDBOT_DB=caf\xe9.sqlite3\n", "it is not UTF-8 text (byte 0xe9 at offset 14)"),
+}
+
+
+@pytest.mark.parametrize("problem", list(DOTENVS))
+def test_a_dotenv_that_cannot_be_read_whole_is_one_line_and_changes_nothing(
+    tmp_path, problem
+) -> None:
+    """A `.env` line that is not NAME=value, or a `.env` not in UTF-8: refused, never skipped.
+
+    The line is named by its number and variable, never by its value (a token); no database
+    file is created in its stead.
+    """
+    content, says = DOTENVS[problem]
+    (tmp_path / ".env").write_bytes(content)
+    for args in (("migrate",), ("run",), ("console", "--script", os.devnull)):
+        done = feudbot(tmp_path, *args)
+        line = assert_one_line(done, f"{tmp_path / '.env'}: {says}", "(see .env.example)")
+        assert "SECRET" not in line
+    assert sorted(path.name for path in tmp_path.iterdir()) == [".env"]
+
+
 def test_settings_at_the_edges_of_the_ranges_are_accepted() -> None:
     """365 days of reminder and ports 1 and 65535 are fine."""
     assert load_settings({"FEUDBOT_REMINDERS": "365d,1s"}).reminders[0].days == 365
