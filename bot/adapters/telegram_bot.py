@@ -55,6 +55,7 @@ from telegram.constants import ChatMemberStatus, ChatType, MessageEntityType, Pa
 from telegram.error import (
     BadRequest,
     ChatMigrated,
+    Conflict,
     Forbidden,
     InvalidToken,
     NetworkError,
@@ -2120,7 +2121,10 @@ async def telegram_running(
                 updater = app.updater
                 assert updater is not None
                 await updater.start_polling(
-                    poll_interval=0, timeout=poll_timeout, allowed_updates=allowed
+                    poll_interval=0,
+                    timeout=poll_timeout,
+                    allowed_updates=allowed,
+                    error_callback=_polling_failed,
                 )
                 log.info("feudbot is on Telegram as @%s (polling)", front.username)
                 try:
@@ -2207,6 +2211,24 @@ async def dispatching(
         await stop.wait()
     finally:
         await dispatcher.stop()
+
+
+def _polling_failed(error: TelegramError) -> None:
+    """Log a failed getUpdates in one line; PTB tries again (after 1 s, up to 30 s between).
+
+    PTB's own report is a traceback of some sixty lines at every try — while Telegram is out of
+    reach, or while another process polls with the same token — and never says what to do.
+    """
+    if isinstance(error, Conflict):
+        log.error(
+            "Telegram gave the updates to another process polling with this TELEGRAM_TOKEN "
+            "(%s): stop it, one bot a token; still trying",
+            error.message,
+        )
+    elif isinstance(error, NetworkError):
+        log.warning("cannot reach Telegram's Bot API: %s; still trying", error.message)
+    else:
+        log.error("polling Telegram failed: %s; still trying", error.message)
 
 
 def start_failure(error: BaseException) -> str | None:

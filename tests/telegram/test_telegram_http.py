@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fake_bot_api import FakeBotServer, retry_after  # type: ignore[import-not-found]
+from fake_bot_api import ApiError, FakeBotServer, retry_after  # type: ignore[import-not-found]
 
 from bot.adapters.telegram_bot import Webhook, serve_telegram
 from bot.config import Settings
@@ -274,6 +274,47 @@ async def test_polling_asks_for_my_chat_member_and_welcomes_a_group(
         assert "my_chat_member" in (api.allowed_updates or [])
         [welcome] = api.sent("sendMessage", chat_id=group["id"])
         assert "/new webfeud bot=easy" in welcome.text
+
+
+async def test_polling_that_fails_logs_one_line_a_try_and_goes_on(
+    api, people, tmp_path, limiter, caplog
+) -> None:
+    """GetUpdates refused (409: another process polls with the token) or 502: one line each.
+
+    Before, PTB logged each failed try as "Exception happened while polling for updates." with
+    a traceback of some sixty lines, never saying that a second bot on the token was the cause.
+    """
+    conflict = "Conflict: terminated by other getUpdates request; make sure that only one bot"
+    async with FakeBotServer(api) as base_url:
+        settings = Settings(
+            db_path=str(tmp_path / "conflict.sqlite3"),
+            telegram_token=api.token,
+            telegram_api_base_url=base_url,
+        )
+        async with Bot(settings, limiter):
+            await api.wait_for(lambda: bool(api.sent("getUpdates")), what="polling")
+            api.fail_next("getUpdates", ApiError(409, conflict))
+            api.fail_next("getUpdates", ApiError(502, "Bad Gateway"))
+            await api.wait_for(
+                lambda: (
+                    [c.status for c in api.sent("getUpdates", ok=False) if not c.ok] == [409, 502]
+                ),
+                within=15,
+                what="both failed tries",
+            )
+            api.push(api.message_update(people.group, people.alice, "/rules webfeud"))
+            await api.wait_for(
+                lambda: bool(api.sent("sendMessage", chat_id=people.group["id"])),
+                within=15,
+                what="the answer once polling works again",
+            )
+    failures = [r for r in caplog.records if "still trying" in r.getMessage()]
+    assert [r.levelname for r in failures] == ["ERROR", "WARNING"], caplog.text
+    assert "another process polling with this TELEGRAM_TOKEN" in failures[0].getMessage()
+    assert "stop it, one bot a token" in failures[0].getMessage()
+    assert "cannot reach Telegram's Bot API: Bad Gateway" in failures[1].getMessage()
+    assert not [r for r in caplog.records if r.exc_info], caplog.text
+    assert api.token not in caplog.text
 
 
 def free_port() -> int:
