@@ -145,6 +145,8 @@ class Database:
         """Wrap an open, migrated connection; use `Database.open` instead."""
         self._conn = conn
         self.path = path
+        # The schema version the file had before `open` migrated it (0: a new file).
+        self.found_version = 0
         self._lock = asyncio.Lock()
         self._owner: asyncio.Task[object] | None = None
         self._savepoints = 0
@@ -197,6 +199,7 @@ class Database:
             # WAL + NORMAL never corrupts and survives an app crash; only a power cut may lose
             # the last few commits. It saves an fsync per move.
             await conn.execute("PRAGMA synchronous = NORMAL")
+            found = await user_version(conn)
             await migrate(conn, migrations)
             await _check_writable(conn)
         except (sqlite3.Error, MigrationError) as error:
@@ -205,7 +208,9 @@ class Database:
         except BaseException:
             await _close_quietly(conn)
             raise
-        return cls(conn, name)
+        db = cls(conn, name)
+        db.found_version = found
+        return db
 
     async def close(self) -> None:
         """Wait for the running transaction, then close the connection (idempotent, never raises).

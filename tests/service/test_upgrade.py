@@ -7,8 +7,11 @@ runner applies the first N files when given them — and the file is then opened
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
+import subprocess
+import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -21,6 +24,7 @@ from bot.service import ChatRef, Service, UserRef, load_state
 from storage import Database
 from storage.migrate import latest_version, load_migrations
 from tests.service.conftest import Clock
+from tests.support import clean_env
 
 OLD_ROWS = Path(__file__).with_name("old_databases") / "v1_dc63a9a.sql"
 WRITTEN = datetime.fromtimestamp(1795578876, UTC)  # when dc63a9a wrote every row
@@ -150,3 +154,29 @@ async def test_old_deadlines_fire_after_the_upgrade(upgraded) -> None:
         assert f"The round deadline of game #{game_id} passed" in news
     again = await dispatcher.run_due(now=clock.now)
     assert not again
+
+
+async def test_feudbot_migrate_says_from_which_version_it_upgraded(tmp_path) -> None:
+    """`feudbot migrate` tells a new file, an upgrade (from → to) and one already up to date apart.
+
+    Before, all three printed the same "PATH: schema version 10".
+    """
+    path = await old_database(tmp_path / "old.sqlite3")
+    latest = latest_version()
+    new = tmp_path / "new.sqlite3"
+    for db, says in (
+        (path, f"{path}: upgraded from schema version 1 to {latest}\n"),
+        (path, f"{path}: schema version {latest}, up to date\n"),
+        (new, f"{new}: created at schema version {latest}\n"),
+    ):
+        done = await asyncio.to_thread(
+            subprocess.run,
+            [sys.executable, "-m", "bot", "migrate", "--db", str(db)],
+            cwd=tmp_path,
+            env=clean_env(),
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert (done.returncode, done.stdout, done.stderr) == (0, says, "")
