@@ -128,6 +128,25 @@ def _check_fonts(env: Mapping[str, str], name: str) -> None:
             raise ConfigError(f"{name}: {path!r} is not a font ({error})") from error
 
 
+def _token(env: Mapping[str, str], name: str) -> str | None:
+    """Return a token, refusing quotes or spaces in it (named, never shown: it is a secret).
+
+    `docker run --env-file` keeps the quotes a `.env` may put around a value; the platform would
+    then only say that it refuses the token.
+    """
+    token = _text(env, name)
+    if token is None:
+        return None
+    if token[0] in "\"'" or token[-1] in "\"'":
+        raise ConfigError(
+            f"{name} is in quotes, which are no part of a token: remove them "
+            "(docker run --env-file keeps them)"
+        )
+    if any(char.isspace() for char in token):
+        raise ConfigError(f"{name} holds a space, which no token has: copy the token again")
+    return token
+
+
 def _text(env: Mapping[str, str], name: str) -> str | None:
     value = env.get(name, "").strip()
     return value or None
@@ -188,9 +207,9 @@ def load_settings(env: Mapping[str, str] | None = None, *, dotenv: bool = True) 
         raise ConfigError(f"FEUDBOT_REMINDERS: {error}") from error
     return Settings(
         db_path=_text(env, "FEUDBOT_DB") or DEFAULT_DB,
-        discord_token=_text(env, "DISCORD_TOKEN"),
+        discord_token=_token(env, "DISCORD_TOKEN"),
         discord_dev_guild_id=_number(env, "DISCORD_DEV_GUILD_ID"),
-        telegram_token=_text(env, "TELEGRAM_TOKEN"),
+        telegram_token=_token(env, "TELEGRAM_TOKEN"),
         telegram_api_base_url=_text(env, "TELEGRAM_API_BASE_URL"),
         telegram_webhook_url=_text(env, "TELEGRAM_WEBHOOK_URL"),
         telegram_webhook_listen=_text(env, "TELEGRAM_WEBHOOK_LISTEN"),

@@ -268,6 +268,29 @@ def test_a_dotenv_that_cannot_be_read_whole_is_one_line_and_changes_nothing(
     assert sorted(path.name for path in tmp_path.iterdir()) == [".env"]
 
 
+@pytest.mark.parametrize(
+    ("variable", "value", "says"),
+    [
+        ("TELEGRAM_TOKEN", '"123456:SECRET"', "TELEGRAM_TOKEN is in quotes"),
+        ("DISCORD_TOKEN", "'SECRET.abc'", "DISCORD_TOKEN is in quotes"),
+        ("TELEGRAM_TOKEN", "123456:SECRET 77", "TELEGRAM_TOKEN holds a space"),
+    ],
+)
+def test_a_token_in_quotes_or_with_a_space_is_refused_without_showing_it(
+    tmp_path, variable, value, says
+) -> None:
+    """Quotes kept around a token (docker's --env-file keeps them) or a space in it: one line.
+
+    Before, the bot started and the platform refused the token without saying why; the line
+    names the variable, never the token.
+    """
+    for args in (("run",), ("telegram",), ("discord",)):
+        done = feudbot(tmp_path, *args, **{variable: value})
+        line = assert_one_line(done, says)
+        assert "SECRET" not in line
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_settings_at_the_edges_of_the_ranges_are_accepted() -> None:
     """365 days of reminder and ports 1 and 65535 are fine."""
     assert load_settings({"FEUDBOT_REMINDERS": "365d,1s"}).reminders[0].days == 365
