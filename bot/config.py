@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import urlsplit
 
 DEFAULT_DB = "feudbot.sqlite3"
 DEFAULT_REMINDERS = (timedelta(hours=24), timedelta(hours=1))
@@ -35,6 +36,8 @@ _UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days"}
 # of its due time overflows.
 LONGEST_REMINDER = timedelta(days=365)
 PORTS = range(1, 65536)
+# Telegram's rule for a webhook's secret_token.
+_SECRET = re.compile(r"^[A-Za-z0-9_-]{1,256}$")
 # What a `.env` line that cannot be read may show of itself: the variable's name, never its value.
 _LEADING_NAME = re.compile(r"^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)")
 
@@ -147,6 +150,32 @@ def _token(env: Mapping[str, str], name: str) -> str | None:
     return token
 
 
+def _webhook_url(env: Mapping[str, str], name: str) -> str | None:
+    """Return the address Telegram posts updates to; its path is the one the bot serves.
+
+    The value is not shown in the refusal: such an address often carries a secret path.
+    """
+    url = _text(env, name)
+    if url is None:
+        return None
+    parts = urlsplit(url)
+    if parts.scheme not in ("https", "http") or not parts.hostname:
+        raise ConfigError(
+            f"{name} must be the address Telegram posts updates to, "
+            "like https://bot.example.org/telegram"
+        )
+    return url
+
+
+def _webhook_secret(env: Mapping[str, str], name: str) -> str | None:
+    secret = _text(env, name)
+    if secret is not None and _SECRET.match(secret) is None:
+        raise ConfigError(
+            f"{name} may hold only letters, digits, _ and -, at most 256 of them (Telegram's rule)"
+        )
+    return secret
+
+
 def _text(env: Mapping[str, str], name: str) -> str | None:
     value = env.get(name, "").strip()
     return value or None
@@ -211,10 +240,10 @@ def load_settings(env: Mapping[str, str] | None = None, *, dotenv: bool = True) 
         discord_dev_guild_id=_number(env, "DISCORD_DEV_GUILD_ID"),
         telegram_token=_token(env, "TELEGRAM_TOKEN"),
         telegram_api_base_url=_text(env, "TELEGRAM_API_BASE_URL"),
-        telegram_webhook_url=_text(env, "TELEGRAM_WEBHOOK_URL"),
+        telegram_webhook_url=_webhook_url(env, "TELEGRAM_WEBHOOK_URL"),
         telegram_webhook_listen=_text(env, "TELEGRAM_WEBHOOK_LISTEN"),
         telegram_webhook_port=_port(env, "TELEGRAM_WEBHOOK_PORT"),
-        telegram_webhook_secret=_text(env, "TELEGRAM_WEBHOOK_SECRET"),
+        telegram_webhook_secret=_webhook_secret(env, "TELEGRAM_WEBHOOK_SECRET"),
         allow_seed=_flag(env, "FEUDBOT_ALLOW_SEED"),
         reminders=every,
     )

@@ -214,6 +214,12 @@ def test_a_script_that_cannot_be_read_is_one_line(tmp_path, monkeypatch, capsys,
         # Before, a file that is no font cost every picture a logged traceback, exit 0.
         ("FEUDBOT_FALLBACK_FONTS", str(ROOT / "README.md"), "README.md' is not a font"),
         ("FEUDBOT_FALLBACK_FONTS", "/no/such/font.ttf", "'/no/such/font.ttf' is not a file"),
+        # Before, "not a url" was a ValueError traceback once the webhook server started.
+        ("TELEGRAM_WEBHOOK_URL", "bot.example.org/hook", "the address Telegram posts updates to"),
+        ("TELEGRAM_WEBHOOK_URL", "https:///hook", "like https://bot.example.org/telegram"),
+        # Telegram refuses such a secret_token at setWebhook (400) once the bot is starting.
+        ("TELEGRAM_WEBHOOK_SECRET", "my secret!", "only letters, digits, _ and -"),
+        ("TELEGRAM_WEBHOOK_SECRET", "x" * 257, "at most 256"),
     ],
 )
 def test_settings_out_of_range_are_one_line_naming_the_variable(

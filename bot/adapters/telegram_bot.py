@@ -2238,6 +2238,8 @@ def start_failure(error: BaseException) -> str | None:
     """
     if isinstance(error, InvalidToken):
         return "Telegram refused the token: check TELEGRAM_TOKEN (from @BotFather)."
+    if isinstance(error, BadRequest):  # reached, and refused: e.g. a webhook on plain http
+        return f"Telegram refused to set the bot up: {error.message}"
     if isinstance(error, NetworkError):
         return f"cannot reach Telegram's Bot API: {error.message}"
     if isinstance(error, OSError):  # the webhook's port is taken, or its address is not ours

@@ -423,9 +423,14 @@ async def feudbot(command: str, folder: Path, **settings: str) -> subprocess.Com
 
 
 @pytest.mark.timeout(60)
-@pytest.mark.parametrize("case", ["refused token", "no api"])
+@pytest.mark.parametrize("case", ["refused token", "no api", "refused webhook"])
 async def test_telegram_that_cannot_start_says_why_in_one_line(api, tmp_path, case) -> None:
-    """A refused token or an unreachable Bot API: one line, status 1, never the token shown."""
+    """A refused token, an unreachable Bot API, a refused webhook: one line, status 1.
+
+    Never the token shown. A webhook Telegram refuses (plain http) was said as "cannot reach
+    Telegram's Bot API: Bad webhook: …" — reached it was.
+    """
+    webhook: dict[str, str] = {}
     async with FakeBotServer(api) as base_url:
         token = "999999:not-the-right-token"
         if case == "no api":
@@ -433,8 +438,14 @@ async def test_telegram_that_cannot_start_says_why_in_one_line(api, tmp_path, ca
             with socket.socket() as closed:  # bound, never listening: connections are refused
                 closed.bind(("127.0.0.1", 0))
                 base_url = f"http://127.0.0.1:{closed.getsockname()[1]}/bot"
+        if case == "refused webhook":
+            token = api.token
+            webhook = {
+                "TELEGRAM_WEBHOOK_URL": "http://bot.example.org/hook",
+                "TELEGRAM_WEBHOOK_PORT": str(free_port()),
+            }
         done = await feudbot(
-            "telegram", tmp_path, TELEGRAM_TOKEN=token, TELEGRAM_API_BASE_URL=base_url
+            "telegram", tmp_path, TELEGRAM_TOKEN=token, TELEGRAM_API_BASE_URL=base_url, **webhook
         )
     assert done.returncode == 1, done.stderr
     assert "Traceback" not in done.stderr
@@ -442,6 +453,7 @@ async def test_telegram_that_cannot_start_says_why_in_one_line(api, tmp_path, ca
     expected = {
         "refused token": "Telegram refused the token: check TELEGRAM_TOKEN",
         "no api": "cannot reach Telegram's Bot API",
+        "refused webhook": "Telegram refused to set the bot up: Bad webhook: an https url",
     }[case]
     assert expected in done.stderr
 
