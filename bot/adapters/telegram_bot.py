@@ -83,6 +83,7 @@ from bot.adapters.common import (
     ended_game,
     image_bytes,
     image_name,
+    one_line_retries,
     reply_table,
     short_description,
 )
@@ -2120,6 +2121,8 @@ async def telegram_running(
             else:
                 updater = app.updater
                 assert updater is not None
+                # Stopping, PTB confirms the last updates; failing, it logs a traceback.
+                one_line_retries("telegram.ext.Updater", "Error while calling `get_updates`")
                 await updater.start_polling(
                     poll_interval=0,
                     timeout=poll_timeout,

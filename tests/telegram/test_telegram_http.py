@@ -308,8 +308,13 @@ async def test_polling_that_fails_logs_one_line_a_try_and_goes_on(
                 within=15,
                 what="the answer once polling works again",
             )
+            # Stopping while Telegram is away: PTB's last getUpdates, confirming, fails too.
+            api.fail_next("getUpdates", ApiError(502, "Bad Gateway"), times=50)
     failures = [r for r in caplog.records if "still trying" in r.getMessage()]
-    assert [r.levelname for r in failures] == ["ERROR", "WARNING"], caplog.text
+    assert [r.levelname for r in failures[:2]] == ["ERROR", "WARNING"], caplog.text
+    [confirming] = [r for r in caplog.records if "one more time" in r.getMessage()]
+    assert confirming.levelname == "WARNING"
+    assert "(NetworkError: Bad Gateway)" in confirming.getMessage()
     assert "another process polling with this TELEGRAM_TOKEN" in failures[0].getMessage()
     assert "stop it, one bot a token" in failures[0].getMessage()
     assert "cannot reach Telegram's Bot API: Bad Gateway" in failures[1].getMessage()
