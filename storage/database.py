@@ -44,7 +44,7 @@ import aiosqlite
 from storage.deadlines import DeadlineRepository
 from storage.games import GameRepository
 from storage.messages import MessageRepository
-from storage.migrate import Migration, MigrationError, migrate, user_version
+from storage.migrate import Migration, MigrationError, migrate, refuse_foreign, user_version
 from storage.notices import NoticeRepository
 from storage.results import ResultRepository
 from storage.users import ChatRepository, UserRepository
@@ -193,6 +193,8 @@ class Database:
             conn.row_factory = sqlite3.Row
             # Set first: another process's lock is waited for from the first statement on.
             await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            # Before WAL, which stays in the file: a database refused is left as it was.
+            await refuse_foreign(conn, migrations)
             # journal_mode and foreign_keys cannot change inside a transaction: set them first.
             await _turn_on_wal(conn)
             await conn.execute("PRAGMA foreign_keys = ON")

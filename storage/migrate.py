@@ -30,6 +30,12 @@ _FILE_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
 _FORBIDDEN = re.compile(r"^(BEGIN|COMMIT|END|ROLLBACK|SAVEPOINT|RELEASE|VACUUM)\b", re.IGNORECASE)
 
 
+NOT_OURS = (
+    "it holds tables but no schema version (PRAGMA user_version is 0): not a feudbot database, "
+    "or its version was reset; use a new file"
+)
+
+
 class MigrationError(Exception):
     """The migration files or the database's schema version are inconsistent."""
 
@@ -110,18 +116,44 @@ async def migrate(conn: aiosqlite.Connection, migrations: Sequence[Migration] | 
     """
     chosen = load_migrations() if migrations is None else tuple(migrations)
     _check_numbering(chosen)
-    latest = chosen[-1].version if chosen else 0
     current = await user_version(conn)
-    if current > latest:
-        raise MigrationError(
-            f"it is at schema version {current}, newer than this code ({latest}); "
-            "upgrade feudbot to use it"
-        )
+    _check_not_newer(current, chosen)
     for migration in chosen:
         if migration.version <= current:
             continue
         current = await _apply(conn, migration)
     return current
+
+
+async def refuse_foreign(
+    conn: aiosqlite.Connection, migrations: Sequence[Migration] | None = None
+) -> None:
+    """Raise `MigrationError` for a database that is newer than the code or not ours.
+
+    It only reads: run first, before anything that changes the file (the switch to WAL is kept
+    in the file), a refused database — another program's, say — is left exactly as it was.
+    `migrate` checks again under the write lock.
+    """
+    # One statement, so one snapshot: another opener may be creating the schema meanwhile.
+    rows = list(
+        await conn.execute_fetchall(
+            "SELECT (SELECT user_version FROM pragma_user_version), (SELECT count(*) FROM "
+            "sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite!_%' ESCAPE '!')"
+        )
+    )
+    current, tables = int(rows[0][0]), int(rows[0][1])
+    _check_not_newer(current, load_migrations() if migrations is None else migrations)
+    if current == 0 and tables:
+        raise MigrationError(NOT_OURS)
+
+
+def _check_not_newer(current: int, migrations: Sequence[Migration]) -> None:
+    latest = migrations[-1].version if migrations else 0
+    if current > latest:
+        raise MigrationError(
+            f"it is at schema version {current}, newer than this code ({latest}); "
+            "upgrade feudbot to use it"
+        )
 
 
 async def _apply(conn: aiosqlite.Connection, migration: Migration) -> int:
@@ -142,10 +174,7 @@ async def _apply(conn: aiosqlite.Connection, migration: Migration) -> int:
         if current == 0 and await _table_names(conn):
             # Our own tables at version 0 (a reset user_version) or another program's database:
             # creating the schema over them would fail halfway or mix two programs' data.
-            raise MigrationError(
-                "it holds tables but no schema version (PRAGMA user_version is 0): not a "
-                "feudbot database, or its version was reset; use a new file"
-            )
+            raise MigrationError(NOT_OURS)
         for statement in statements:
             await conn.execute(statement)
         problems = list(await conn.execute_fetchall("PRAGMA foreign_key_check"))

@@ -136,6 +136,24 @@ async def test_tables_at_version_0_are_refused_untouched(db_path):
     assert tables(other) == {"notes"}
 
 
+@pytest.mark.parametrize("version", [0, 99])
+async def test_a_refused_database_is_left_byte_for_byte(tmp_path, version):
+    """Another program's database, or one newer than the code: refused and not touched at all.
+
+    Before, Database.open switched the file to WAL before it looked at the schema: the refused
+    file was left in WAL mode (two header bytes, kept in the file), another program's included.
+    """
+    path = tmp_path / "theirs.sqlite3"
+    with sqlite3.connect(path) as conn:
+        conn.execute("CREATE TABLE notes (x TEXT)")
+        conn.execute(f"PRAGMA user_version = {version}")
+    before = path.read_bytes()
+    with pytest.raises(CannotOpenDatabase, match=r"not a feudbot database|newer than this code"):
+        await Database.open(path)
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["theirs.sqlite3"]
+
+
 async def test_concurrent_openers_migrate_once(db_path):
     """Two processes opening a fresh file at once both succeed; the schema is applied once."""
     first, second = await asyncio.gather(Database.open(db_path), Database.open(db_path))
