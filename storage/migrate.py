@@ -2,10 +2,11 @@
 
 - `load_migrations()` reads `storage/migrations/NNNN_name.sql` with `importlib.resources`; the
   numbers must run 1, 2, 3, … without gaps.
-- `migrate(conn)` applies every file numbered above the database's `user_version`, each in its
-  own explicit `BEGIN IMMEDIATE … COMMIT` that also sets `user_version`, so a failing file
-  leaves the database exactly as it was. sqlite3's `executescript` is not used: it commits
-  whatever transaction is open first, which would break that guarantee. A file that holds
+- `migrate(conn)` applies every file numbered above the database's `user_version` in one
+  explicit `BEGIN IMMEDIATE … COMMIT`, each file setting `user_version` after it, so a failing
+  file leaves the database exactly as it was — at the version the code it came from opens.
+  sqlite3's `executescript` is not used: it commits whatever transaction is open first, which
+  would break that guarantee. A file that holds
   tables at version 0 (another program's database, or ours with its version reset) is refused
   rather than half-migrated; so is a database newer than the code.
 - `split_sql(script)` cuts a script into statements with `sqlite3.complete_statement`, so
@@ -110,18 +111,36 @@ async def user_version(conn: aiosqlite.Connection) -> int:
 
 
 async def migrate(conn: aiosqlite.Connection, migrations: Sequence[Migration] | None = None) -> int:
-    """Apply the migrations above the database's version; return the resulting version.
+    """Apply the migrations above the database's version, all or none; return the version.
 
+    The pending files run in one transaction: one that fails leaves the file at the version it
+    had, which the code it came from still opens, rather than between that code and this one.
     The connection must be in autocommit mode (`isolation_level=None`) with no transaction open.
     """
     chosen = load_migrations() if migrations is None else tuple(migrations)
     _check_numbering(chosen)
     current = await user_version(conn)
     _check_not_newer(current, chosen)
-    for migration in chosen:
-        if migration.version <= current:
-            continue
-        current = await _apply(conn, migration)
+    pending = [(m, _statements(m)) for m in chosen if m.version > current]
+    if not pending:
+        return current
+    await conn.execute("BEGIN IMMEDIATE")
+    try:
+        # Another process may have applied some while we waited for the write lock.
+        current = await user_version(conn)
+        _check_not_newer(current, chosen)
+        if current == 0 and await _table_names(conn):
+            # Our own tables at version 0 (a reset user_version) or another program's database:
+            # creating the schema over them would fail halfway or mix two programs' data.
+            raise MigrationError(NOT_OURS)
+        for migration, statements in pending:
+            if migration.version > current:
+                current = await _apply(conn, migration, statements)
+        await conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            await conn.execute("ROLLBACK")
+        raise
     return current
 
 
@@ -156,7 +175,8 @@ def _check_not_newer(current: int, migrations: Sequence[Migration]) -> None:
         )
 
 
-async def _apply(conn: aiosqlite.Connection, migration: Migration) -> int:
+def _statements(migration: Migration) -> list[str]:
+    """Return the file's statements, refusing one that would open, end or escape the transaction."""
     statements = split_sql(migration.sql)
     for statement in statements:
         if _FORBIDDEN.match(_strip_leading_comments(statement)):
@@ -164,32 +184,23 @@ async def _apply(conn: aiosqlite.Connection, migration: Migration) -> int:
                 f"migration {migration.version:04d}_{migration.name} controls the transaction "
                 f"itself ({statement.split()[0]}); the runner does that"
             )
-    await conn.execute("BEGIN IMMEDIATE")
-    try:
-        # Another process may have applied it while we waited for the write lock.
-        current = await user_version(conn)
-        if current >= migration.version:
-            await conn.execute("ROLLBACK")
-            return current
-        if current == 0 and await _table_names(conn):
-            # Our own tables at version 0 (a reset user_version) or another program's database:
-            # creating the schema over them would fail halfway or mix two programs' data.
-            raise MigrationError(NOT_OURS)
-        for statement in statements:
-            await conn.execute(statement)
-        problems = list(await conn.execute_fetchall("PRAGMA foreign_key_check"))
-        if problems:
-            raise MigrationError(
-                f"migration {migration.version:04d}_{migration.name} leaves "
-                f"{len(problems)} foreign-key violation(s), e.g. {tuple(problems[0])}"
-            )
-        # An int we produced ourselves: PRAGMA takes no parameters.
-        await conn.execute(f"PRAGMA user_version = {int(migration.version)}")
-        await conn.execute("COMMIT")
-    except BaseException:
-        if conn.in_transaction:
-            await conn.execute("ROLLBACK")
-        raise
+    return statements
+
+
+async def _apply(
+    conn: aiosqlite.Connection, migration: Migration, statements: Sequence[str]
+) -> int:
+    """Run one file inside the runner's transaction and set `user_version` to its number."""
+    for statement in statements:
+        await conn.execute(statement)
+    problems = list(await conn.execute_fetchall("PRAGMA foreign_key_check"))
+    if problems:
+        raise MigrationError(
+            f"migration {migration.version:04d}_{migration.name} leaves "
+            f"{len(problems)} foreign-key violation(s), e.g. {tuple(problems[0])}"
+        )
+    # An int we produced ourselves: PRAGMA takes no parameters.
+    await conn.execute(f"PRAGMA user_version = {int(migration.version)}")
     return migration.version
 
 

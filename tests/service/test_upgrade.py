@@ -23,8 +23,9 @@ from bot.replies import Reply
 from bot.service import ChatRef, Service, UserRef, load_state
 from storage import Database
 from storage.migrate import latest_version, load_migrations
-from tests.service.conftest import Clock
 from tests.support import clean_env
+
+from .conftest import Clock
 
 OLD_ROWS = Path(__file__).with_name("old_databases") / "v1_dc63a9a.sql"
 WRITTEN = datetime.fromtimestamp(1795578876, UTC)  # when dc63a9a wrote every row
