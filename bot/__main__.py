@@ -186,19 +186,24 @@ def _migrate(args: argparse.Namespace) -> int:
 
     path = args.db or load_settings().db_path
 
-    async def apply() -> int:
+    async def apply() -> tuple[int, int]:
         from storage import Database
         from storage.migrate import user_version
 
         db = await Database.open(path)
         try:
             async with db.read() as conn:
-                return await user_version(conn)
+                return db.found_version, await user_version(conn)
         finally:
             await db.close()
 
-    version = asyncio.run(apply())
-    print(f"{path}: schema version {version}")
+    found, version = asyncio.run(apply())
+    if not found:
+        print(f"{path}: created at schema version {version}")
+    elif found < version:
+        print(f"{path}: upgraded from schema version {found} to {version}")
+    else:
+        print(f"{path}: schema version {version}, up to date")
     return 0
 
 

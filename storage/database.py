@@ -44,7 +44,7 @@ import aiosqlite
 from storage.deadlines import DeadlineRepository
 from storage.games import GameRepository
 from storage.messages import MessageRepository
-from storage.migrate import Migration, MigrationError, migrate, user_version
+from storage.migrate import Migration, MigrationError, migrate, refuse_foreign, user_version
 from storage.notices import NoticeRepository
 from storage.results import ResultRepository
 from storage.users import ChatRepository, UserRepository, name_key
@@ -145,6 +145,8 @@ class Database:
         """Wrap an open, migrated connection; use `Database.open` instead."""
         self._conn = conn
         self.path = path
+        # The schema version the file had before `open` migrated it (0: a new file).
+        self.found_version = 0
         self._lock = asyncio.Lock()
         self._owner: asyncio.Task[object] | None = None
         self._savepoints = 0
@@ -193,12 +195,15 @@ class Database:
             await conn.create_function("name_key", 1, name_key, deterministic=True)
             # Set first: another process's lock is waited for from the first statement on.
             await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            # Before WAL, which stays in the file: a database refused is left as it was.
+            await refuse_foreign(conn, migrations)
             # journal_mode and foreign_keys cannot change inside a transaction: set them first.
             await _turn_on_wal(conn)
             await conn.execute("PRAGMA foreign_keys = ON")
             # WAL + NORMAL never corrupts and survives an app crash; only a power cut may lose
             # the last few commits. It saves an fsync per move.
             await conn.execute("PRAGMA synchronous = NORMAL")
+            found = await user_version(conn)
             await migrate(conn, migrations)
             await _check_writable(conn)
         except (sqlite3.Error, MigrationError) as error:
@@ -207,7 +212,9 @@ class Database:
         except BaseException:
             await _close_quietly(conn)
             raise
-        return cls(conn, name)
+        db = cls(conn, name)
+        db.found_version = found
+        return db
 
     async def close(self) -> None:
         """Wait for the running transaction, then close the connection (idempotent, never raises).

@@ -2,10 +2,11 @@
 
 - `load_migrations()` reads `storage/migrations/NNNN_name.sql` with `importlib.resources`; the
   numbers must run 1, 2, 3, … without gaps.
-- `migrate(conn)` applies every file numbered above the database's `user_version`, each in its
-  own explicit `BEGIN IMMEDIATE … COMMIT` that also sets `user_version`, so a failing file
-  leaves the database exactly as it was. sqlite3's `executescript` is not used: it commits
-  whatever transaction is open first, which would break that guarantee. A file that holds
+- `migrate(conn)` applies every file numbered above the database's `user_version` in one
+  explicit `BEGIN IMMEDIATE … COMMIT`, each file setting `user_version` after it, so a failing
+  file leaves the database exactly as it was — at the version the code it came from opens.
+  sqlite3's `executescript` is not used: it commits whatever transaction is open first, which
+  would break that guarantee. A file that holds
   tables at version 0 (another program's database, or ours with its version reset) is refused
   rather than half-migrated; so is a database newer than the code.
 - `split_sql(script)` cuts a script into statements with `sqlite3.complete_statement`, so
@@ -28,6 +29,12 @@ MIGRATIONS_PACKAGE = "storage.migrations"
 _FILE_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
 # The runner owns the transaction: a file must not open, end or escape it.
 _FORBIDDEN = re.compile(r"^(BEGIN|COMMIT|END|ROLLBACK|SAVEPOINT|RELEASE|VACUUM)\b", re.IGNORECASE)
+
+
+NOT_OURS = (
+    "it holds tables but no schema version (PRAGMA user_version is 0): not a feudbot database, "
+    "or its version was reset; use a new file"
+)
 
 
 class MigrationError(Exception):
@@ -104,27 +111,72 @@ async def user_version(conn: aiosqlite.Connection) -> int:
 
 
 async def migrate(conn: aiosqlite.Connection, migrations: Sequence[Migration] | None = None) -> int:
-    """Apply the migrations above the database's version; return the resulting version.
+    """Apply the migrations above the database's version, all or none; return the version.
 
+    The pending files run in one transaction: one that fails leaves the file at the version it
+    had, which the code it came from still opens, rather than between that code and this one.
     The connection must be in autocommit mode (`isolation_level=None`) with no transaction open.
     """
     chosen = load_migrations() if migrations is None else tuple(migrations)
     _check_numbering(chosen)
-    latest = chosen[-1].version if chosen else 0
     current = await user_version(conn)
+    _check_not_newer(current, chosen)
+    pending = [(m, _statements(m)) for m in chosen if m.version > current]
+    if not pending:
+        return current
+    await conn.execute("BEGIN IMMEDIATE")
+    try:
+        # Another process may have applied some while we waited for the write lock.
+        current = await user_version(conn)
+        _check_not_newer(current, chosen)
+        if current == 0 and await _table_names(conn):
+            # Our own tables at version 0 (a reset user_version) or another program's database:
+            # creating the schema over them would fail halfway or mix two programs' data.
+            raise MigrationError(NOT_OURS)
+        for migration, statements in pending:
+            if migration.version > current:
+                current = await _apply(conn, migration, statements)
+        await conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            await conn.execute("ROLLBACK")
+        raise
+    return current
+
+
+async def refuse_foreign(
+    conn: aiosqlite.Connection, migrations: Sequence[Migration] | None = None
+) -> None:
+    """Raise `MigrationError` for a database that is newer than the code or not ours.
+
+    It only reads: run first, before anything that changes the file (the switch to WAL is kept
+    in the file), a refused database — another program's, say — is left exactly as it was.
+    `migrate` checks again under the write lock.
+    """
+    # One statement, so one snapshot: another opener may be creating the schema meanwhile.
+    rows = list(
+        await conn.execute_fetchall(
+            "SELECT (SELECT user_version FROM pragma_user_version), (SELECT count(*) FROM "
+            "sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite!_%' ESCAPE '!')"
+        )
+    )
+    current, tables = int(rows[0][0]), int(rows[0][1])
+    _check_not_newer(current, load_migrations() if migrations is None else migrations)
+    if current == 0 and tables:
+        raise MigrationError(NOT_OURS)
+
+
+def _check_not_newer(current: int, migrations: Sequence[Migration]) -> None:
+    latest = migrations[-1].version if migrations else 0
     if current > latest:
         raise MigrationError(
             f"it is at schema version {current}, newer than this code ({latest}); "
             "upgrade feudbot to use it"
         )
-    for migration in chosen:
-        if migration.version <= current:
-            continue
-        current = await _apply(conn, migration)
-    return current
 
 
-async def _apply(conn: aiosqlite.Connection, migration: Migration) -> int:
+def _statements(migration: Migration) -> list[str]:
+    """Return the file's statements, refusing one that would open, end or escape the transaction."""
     statements = split_sql(migration.sql)
     for statement in statements:
         if _FORBIDDEN.match(_strip_leading_comments(statement)):
@@ -132,35 +184,23 @@ async def _apply(conn: aiosqlite.Connection, migration: Migration) -> int:
                 f"migration {migration.version:04d}_{migration.name} controls the transaction "
                 f"itself ({statement.split()[0]}); the runner does that"
             )
-    await conn.execute("BEGIN IMMEDIATE")
-    try:
-        # Another process may have applied it while we waited for the write lock.
-        current = await user_version(conn)
-        if current >= migration.version:
-            await conn.execute("ROLLBACK")
-            return current
-        if current == 0 and await _table_names(conn):
-            # Our own tables at version 0 (a reset user_version) or another program's database:
-            # creating the schema over them would fail halfway or mix two programs' data.
-            raise MigrationError(
-                "it holds tables but no schema version (PRAGMA user_version is 0): not a "
-                "feudbot database, or its version was reset; use a new file"
-            )
-        for statement in statements:
-            await conn.execute(statement)
-        problems = list(await conn.execute_fetchall("PRAGMA foreign_key_check"))
-        if problems:
-            raise MigrationError(
-                f"migration {migration.version:04d}_{migration.name} leaves "
-                f"{len(problems)} foreign-key violation(s), e.g. {tuple(problems[0])}"
-            )
-        # An int we produced ourselves: PRAGMA takes no parameters.
-        await conn.execute(f"PRAGMA user_version = {int(migration.version)}")
-        await conn.execute("COMMIT")
-    except BaseException:
-        if conn.in_transaction:
-            await conn.execute("ROLLBACK")
-        raise
+    return statements
+
+
+async def _apply(
+    conn: aiosqlite.Connection, migration: Migration, statements: Sequence[str]
+) -> int:
+    """Run one file inside the runner's transaction and set `user_version` to its number."""
+    for statement in statements:
+        await conn.execute(statement)
+    problems = list(await conn.execute_fetchall("PRAGMA foreign_key_check"))
+    if problems:
+        raise MigrationError(
+            f"migration {migration.version:04d}_{migration.name} leaves "
+            f"{len(problems)} foreign-key violation(s), e.g. {tuple(problems[0])}"
+        )
+    # An int we produced ourselves: PRAGMA takes no parameters.
+    await conn.execute(f"PRAGMA user_version = {int(migration.version)}")
     return migration.version
 
 

@@ -214,6 +214,12 @@ def test_a_script_that_cannot_be_read_is_one_line(tmp_path, monkeypatch, capsys,
         # Before, a file that is no font cost every picture a logged traceback, exit 0.
         ("FEUDBOT_FALLBACK_FONTS", str(ROOT / "README.md"), "README.md' is not a font"),
         ("FEUDBOT_FALLBACK_FONTS", "/no/such/font.ttf", "'/no/such/font.ttf' is not a file"),
+        # Before, "not a url" was a ValueError traceback once the webhook server started.
+        ("TELEGRAM_WEBHOOK_URL", "bot.example.org/hook", "the address Telegram posts updates to"),
+        ("TELEGRAM_WEBHOOK_URL", "https:///hook", "like https://bot.example.org/telegram"),
+        # Telegram refuses such a secret_token at setWebhook (400) once the bot is starting.
+        ("TELEGRAM_WEBHOOK_SECRET", "my secret!", "only letters, digits, _ and -"),
+        ("TELEGRAM_WEBHOOK_SECRET", "x" * 257, "at most 256"),
     ],
 )
 def test_settings_out_of_range_are_one_line_naming_the_variable(
@@ -233,6 +239,62 @@ def test_settings_out_of_range_are_one_line_naming_the_variable(
     assert says in err
     assert len(err.splitlines()) == 1
     assert not (tmp_path / "g.sqlite3").exists()
+
+
+DOTENVS: dict[str, tuple[bytes, str]] = {
+    # python-dotenv skipped such a line with its own warning: FEUDBOT_DB fell back to
+    # feudbot.sqlite3, a new empty database, and the token line to "TELEGRAM_TOKEN is not set".
+    "a line without =": (
+        b"# my bot\n\nTELEGRAM_TOKEN 123456:SECRET-value\nFEUDBOT_DB=games.sqlite3\n",
+        "line 3 (it starts with TELEGRAM_TOKEN) is not NAME=value",
+    ),
+    "a quote left open": (
+        b'FEUDBOT_DB="games.sqlite3\nFEUDBOT_REMINDERS=1h\n',
+        "line 1 (it starts with FEUDBOT_DB) is not NAME=value",
+    ),
+    "not UTF-8": (b"FEUDBOT_DB=caf\xe9.sqlite3\n", "it is not UTF-8 text (byte 0xe9 at offset 14)"),
+}
+
+
+@pytest.mark.parametrize("problem", list(DOTENVS))
+def test_a_dotenv_that_cannot_be_read_whole_is_one_line_and_changes_nothing(
+    tmp_path, problem
+) -> None:
+    """A `.env` line that is not NAME=value, or a `.env` not in UTF-8: refused, never skipped.
+
+    The line is named by its number and variable, never by its value (a token); no database
+    file is created in its stead.
+    """
+    content, says = DOTENVS[problem]
+    (tmp_path / ".env").write_bytes(content)
+    for args in (("migrate",), ("run",), ("console", "--script", os.devnull)):
+        done = feudbot(tmp_path, *args)
+        line = assert_one_line(done, f"{tmp_path / '.env'}: {says}", "(see .env.example)")
+        assert "SECRET" not in line
+    assert sorted(path.name for path in tmp_path.iterdir()) == [".env"]
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "says"),
+    [
+        ("TELEGRAM_TOKEN", '"123456:SECRET"', "TELEGRAM_TOKEN is in quotes"),
+        ("DISCORD_TOKEN", "'SECRET.abc'", "DISCORD_TOKEN is in quotes"),
+        ("TELEGRAM_TOKEN", "123456:SECRET 77", "TELEGRAM_TOKEN holds a space"),
+    ],
+)
+def test_a_token_in_quotes_or_with_a_space_is_refused_without_showing_it(
+    tmp_path, variable, value, says
+) -> None:
+    """Quotes kept around a token (docker's --env-file keeps them) or a space in it: one line.
+
+    Before, the bot started and the platform refused the token without saying why; the line
+    names the variable, never the token.
+    """
+    for args in (("run",), ("telegram",), ("discord",)):
+        done = feudbot(tmp_path, *args, **{variable: value})
+        line = assert_one_line(done, says)
+        assert "SECRET" not in line
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_settings_at_the_edges_of_the_ranges_are_accepted() -> None:

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import re
 from collections.abc import Callable, Mapping, Sequence
 from datetime import timedelta
@@ -328,3 +329,30 @@ class KeptMessages(Generic[M]):
             if message is not None and self._dump(game_id, self.slot, message).chat_id == chat_id:
                 del self.known[game_id]
         await self.db.messages.delete_chat_messages(platform, chat_id, self.slot)
+
+
+class _OneLineRetry(logging.Filter):
+    """Fold the traceback of a library's report of a failed try into its line, as a warning.
+
+    The libraries retry by themselves; what failed is what the operator needs, not where.
+    """
+
+    def __init__(self, prefix: str) -> None:
+        super().__init__()
+        self.prefix = prefix
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if error is not None and str(record.msg).startswith(self.prefix):
+            record.msg = f"{record.getMessage()} ({type(error).__name__}: {error})"
+            record.args = ()
+            record.exc_info = record.exc_text = None
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
+def one_line_retries(logger: str, prefix: str) -> None:
+    """Log `logger`'s messages that start with `prefix` in one line, without their traceback."""
+    target = logging.getLogger(logger)
+    if not any(isinstance(f, _OneLineRetry) and f.prefix == prefix for f in target.filters):
+        target.addFilter(_OneLineRetry(prefix))

@@ -57,6 +57,7 @@ from bot.adapters.common import (
     ended_game,
     image_bytes,
     image_name,
+    one_line_retries,
     reply_table,
     short_description,
 )
@@ -685,6 +686,8 @@ class FeudBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         """Register buttons and commands, sync the commands (the dispatcher waits for READY)."""
+        # discord.py logs each try to reconnect with a traceback of some thirty lines.
+        one_line_retries("discord.client", "Attempting a reconnect")
         self.add_dynamic_items(GameButton)
         guild = discord.Object(self.dev_guild_id) if self.dev_guild_id else None
         for command in build_commands():

@@ -55,6 +55,7 @@ from telegram.constants import ChatMemberStatus, ChatType, MessageEntityType, Pa
 from telegram.error import (
     BadRequest,
     ChatMigrated,
+    Conflict,
     Forbidden,
     InvalidToken,
     NetworkError,
@@ -82,6 +83,7 @@ from bot.adapters.common import (
     ended_game,
     image_bytes,
     image_name,
+    one_line_retries,
     reply_table,
     short_description,
 )
@@ -2140,8 +2142,13 @@ async def telegram_running(
             else:
                 updater = app.updater
                 assert updater is not None
+                # Stopping, PTB confirms the last updates; failing, it logs a traceback.
+                one_line_retries("telegram.ext.Updater", "Error while calling `get_updates`")
                 await updater.start_polling(
-                    poll_interval=0, timeout=poll_timeout, allowed_updates=allowed
+                    poll_interval=0,
+                    timeout=poll_timeout,
+                    allowed_updates=allowed,
+                    error_callback=_polling_failed,
                 )
                 log.info("feudbot is on Telegram as @%s (polling)", front.username)
                 try:
@@ -2230,6 +2237,24 @@ async def dispatching(
         await dispatcher.stop()
 
 
+def _polling_failed(error: TelegramError) -> None:
+    """Log a failed getUpdates in one line; PTB tries again (after 1 s, up to 30 s between).
+
+    PTB's own report is a traceback of some sixty lines at every try — while Telegram is out of
+    reach, or while another process polls with the same token — and never says what to do.
+    """
+    if isinstance(error, Conflict):
+        log.error(
+            "Telegram gave the updates to another process polling with this TELEGRAM_TOKEN "
+            "(%s): stop it, one bot a token; still trying",
+            error.message,
+        )
+    elif isinstance(error, NetworkError):
+        log.warning("cannot reach Telegram's Bot API: %s; still trying", error.message)
+    else:
+        log.error("polling Telegram failed: %s; still trying", error.message)
+
+
 def start_failure(error: BaseException) -> str | None:
     """Return the one line that says why the Telegram bot could not start, or None.
 
@@ -2237,6 +2262,8 @@ def start_failure(error: BaseException) -> str | None:
     """
     if isinstance(error, InvalidToken):
         return "Telegram refused the token: check TELEGRAM_TOKEN (from @BotFather)."
+    if isinstance(error, BadRequest):  # reached, and refused: e.g. a webhook on plain http
+        return f"Telegram refused to set the bot up: {error.message}"
     if isinstance(error, NetworkError):
         return f"cannot reach Telegram's Bot API: {error.message}"
     if isinstance(error, OSError):  # the webhook's port is taken, or its address is not ours

@@ -8,6 +8,7 @@ errors under the reminders of every muted channel.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from datetime import timedelta
 
@@ -61,3 +62,25 @@ async def test_a_reminder_to_a_channel_deleted_unseen_logs_no_traceback(fake, db
         assert row is not None
         assert row.status == "cancelled"
         assert tracebacks(caplog) == []
+
+
+async def test_discord_out_of_reach_while_running_is_one_warning_a_try(fake, harness, caplog):
+    """Discord gone mid-run: each try to reconnect is one WARNING line saying what failed.
+
+    Before, discord.py logged every try as "Attempting a reconnect in 1.03s" at ERROR with a
+    traceback of some thirty lines (every few seconds, for as long as Discord was away).
+    """
+    with caplog.at_level(logging.INFO, logger="discord"):
+        await fake.stop()  # the gateway closes; nothing listens on its port any more
+        for _ in range(600):
+            tries = [r for r in caplog.records if "Attempting a reconnect" in r.getMessage()]
+            if len(tries) >= 2:
+                break
+            await asyncio.sleep(0.05)
+        await harness.stop()
+    assert len(tries) >= 2, caplog.text
+    for record in tries:
+        assert record.levelname == "WARNING"
+        assert record.exc_info is None
+        assert "Cannot connect to host 127.0.0.1" in record.getMessage(), record.getMessage()
+    assert tracebacks(caplog) == []

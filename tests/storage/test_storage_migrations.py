@@ -8,6 +8,8 @@ from storage import Database, MigrationError
 from storage.database import CannotOpenDatabase
 from storage.migrate import Migration, latest_version, load_migrations
 
+from .conftest import dump
+
 EXPECTED_TABLES = {
     *("users", "chats", "games", "seats", "moves", "deadlines", "results", "game_messages"),
     "game_notices",
@@ -76,9 +78,28 @@ async def test_failing_migration_leaves_database_untouched(db_path):
     with pytest.raises(CannotOpenDatabase, match="missing") as refused:
         await Database.open(db_path, migrations=[good, bad])
     assert isinstance(refused.value.__cause__, sqlite3.OperationalError)
+    assert version_of(db_path) == 0  # the pending files go in whole or not at all
+    assert tables(db_path) == set()
+
+
+async def test_an_upgrade_that_fails_leaves_the_version_the_old_code_opens(db_path):
+    """From version 1, files 2 and 3 pending and 3 failing: the file stays at 1, unchanged.
+
+    Before, each file committed on its own: the file was left at version 2, which the old code
+    refused as "newer than this code" and the new one could not finish — no way back.
+    """
+    first = Migration(1, "first", "CREATE TABLE a (x INTEGER);")
+    second = Migration(2, "second", "ALTER TABLE a ADD COLUMN y TEXT;")
+    broken = Migration(3, "broken", "CREATE TABLE b (x INTEGER);\nINSERT INTO missing VALUES (1);")
+    await (await Database.open(db_path, migrations=[first])).close()
+    with sqlite3.connect(db_path) as conn:
+        conn.execute("INSERT INTO a VALUES (7)")
+    before = dump(db_path)
+    with pytest.raises(CannotOpenDatabase, match="missing"):
+        await Database.open(db_path, migrations=[first, second, broken])
     assert version_of(db_path) == 1
-    assert "a" in tables(db_path)
-    assert "b" not in tables(db_path)
+    assert dump(db_path) == before
+    await (await Database.open(db_path, migrations=[first])).close()  # the old code opens it
 
 
 async def test_later_migrations_apply_on_top(db_path):
@@ -134,6 +155,24 @@ async def test_tables_at_version_0_are_refused_untouched(db_path):
     with pytest.raises(CannotOpenDatabase, match="not a feudbot database"):
         await Database.open(other)
     assert tables(other) == {"notes"}
+
+
+@pytest.mark.parametrize("version", [0, 99])
+async def test_a_refused_database_is_left_byte_for_byte(tmp_path, version):
+    """Another program's database, or one newer than the code: refused and not touched at all.
+
+    Before, Database.open switched the file to WAL before it looked at the schema: the refused
+    file was left in WAL mode (two header bytes, kept in the file), another program's included.
+    """
+    path = tmp_path / "theirs.sqlite3"
+    with sqlite3.connect(path) as conn:
+        conn.execute("CREATE TABLE notes (x TEXT)")
+        conn.execute(f"PRAGMA user_version = {version}")
+    before = path.read_bytes()
+    with pytest.raises(CannotOpenDatabase, match=r"not a feudbot database|newer than this code"):
+        await Database.open(path)
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["theirs.sqlite3"]
 
 
 async def test_concurrent_openers_migrate_once(db_path):

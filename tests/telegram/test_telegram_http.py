@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fake_bot_api import FakeBotServer, retry_after  # type: ignore[import-not-found]
+from fake_bot_api import ApiError, FakeBotServer, retry_after  # type: ignore[import-not-found]
 
 from bot.adapters.telegram_bot import Webhook, serve_telegram
 from bot.config import Settings
@@ -276,6 +276,52 @@ async def test_polling_asks_for_my_chat_member_and_welcomes_a_group(
         assert "/new webfeud bot=easy" in welcome.text
 
 
+async def test_polling_that_fails_logs_one_line_a_try_and_goes_on(
+    api, people, tmp_path, limiter, caplog
+) -> None:
+    """GetUpdates refused (409: another process polls with the token) or 502: one line each.
+
+    Before, PTB logged each failed try as "Exception happened while polling for updates." with
+    a traceback of some sixty lines, never saying that a second bot on the token was the cause.
+    """
+    conflict = "Conflict: terminated by other getUpdates request; make sure that only one bot"
+    async with FakeBotServer(api) as base_url:
+        settings = Settings(
+            db_path=str(tmp_path / "conflict.sqlite3"),
+            telegram_token=api.token,
+            telegram_api_base_url=base_url,
+        )
+        async with Bot(settings, limiter):
+            await api.wait_for(lambda: bool(api.sent("getUpdates")), what="polling")
+            api.fail_next("getUpdates", ApiError(409, conflict))
+            api.fail_next("getUpdates", ApiError(502, "Bad Gateway"))
+            await api.wait_for(
+                lambda: (
+                    [c.status for c in api.sent("getUpdates", ok=False) if not c.ok] == [409, 502]
+                ),
+                within=15,
+                what="both failed tries",
+            )
+            api.push(api.message_update(people.group, people.alice, "/rules webfeud"))
+            await api.wait_for(
+                lambda: bool(api.sent("sendMessage", chat_id=people.group["id"])),
+                within=15,
+                what="the answer once polling works again",
+            )
+            # Stopping while Telegram is away: PTB's last getUpdates, confirming, fails too.
+            api.fail_next("getUpdates", ApiError(502, "Bad Gateway"), times=50)
+    failures = [r for r in caplog.records if "still trying" in r.getMessage()]
+    assert [r.levelname for r in failures[:2]] == ["ERROR", "WARNING"], caplog.text
+    [confirming] = [r for r in caplog.records if "one more time" in r.getMessage()]
+    assert confirming.levelname == "WARNING"
+    assert "(NetworkError: Bad Gateway)" in confirming.getMessage()
+    assert "another process polling with this TELEGRAM_TOKEN" in failures[0].getMessage()
+    assert "stop it, one bot a token" in failures[0].getMessage()
+    assert "cannot reach Telegram's Bot API: Bad Gateway" in failures[1].getMessage()
+    assert not [r for r in caplog.records if r.exc_info], caplog.text
+    assert api.token not in caplog.text
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -382,9 +428,14 @@ async def feudbot(command: str, folder: Path, **settings: str) -> subprocess.Com
 
 
 @pytest.mark.timeout(60)
-@pytest.mark.parametrize("case", ["refused token", "no api"])
+@pytest.mark.parametrize("case", ["refused token", "no api", "refused webhook"])
 async def test_telegram_that_cannot_start_says_why_in_one_line(api, tmp_path, case) -> None:
-    """A refused token or an unreachable Bot API: one line, status 1, never the token shown."""
+    """A refused token, an unreachable Bot API, a refused webhook: one line, status 1.
+
+    Never the token shown. A webhook Telegram refuses (plain http) was said as "cannot reach
+    Telegram's Bot API: Bad webhook: …" — reached it was.
+    """
+    webhook: dict[str, str] = {}
     async with FakeBotServer(api) as base_url:
         token = "999999:not-the-right-token"
         if case == "no api":
@@ -392,8 +443,14 @@ async def test_telegram_that_cannot_start_says_why_in_one_line(api, tmp_path, ca
             with socket.socket() as closed:  # bound, never listening: connections are refused
                 closed.bind(("127.0.0.1", 0))
                 base_url = f"http://127.0.0.1:{closed.getsockname()[1]}/bot"
+        if case == "refused webhook":
+            token = api.token
+            webhook = {
+                "TELEGRAM_WEBHOOK_URL": "http://bot.example.org/hook",
+                "TELEGRAM_WEBHOOK_PORT": str(free_port()),
+            }
         done = await feudbot(
-            "telegram", tmp_path, TELEGRAM_TOKEN=token, TELEGRAM_API_BASE_URL=base_url
+            "telegram", tmp_path, TELEGRAM_TOKEN=token, TELEGRAM_API_BASE_URL=base_url, **webhook
         )
     assert done.returncode == 1, done.stderr
     assert "Traceback" not in done.stderr
@@ -401,6 +458,7 @@ async def test_telegram_that_cannot_start_says_why_in_one_line(api, tmp_path, ca
     expected = {
         "refused token": "Telegram refused the token: check TELEGRAM_TOKEN",
         "no api": "cannot reach Telegram's Bot API",
+        "refused webhook": "Telegram refused to set the bot up: Bad webhook: an https url",
     }[case]
     assert expected in done.stderr
 
