@@ -131,6 +131,41 @@ def test_playing_all_seven_tiles_scores_the_30_bonus() -> None:
     assert s.history[-1].score == 7 * 2 + 30
 
 
+def test_a_letter_on_l3_scores_three_times() -> None:
+    """TAXI down from J5 lays the A on the L3 square J6: 1 + 1×3 + 8 + 1 (the I on the board)."""
+    lexicon = Lexicon.from_words([*WORDS, "TAXI"])
+    s = WEBFEUD.new_game(2, seed=7, options={}, lexicon=lexicon, bag=RIGGED + "RRRRRRR")
+    s = play(s, 0, "8H QUIZ")
+    s = play(s, 1, "J5 TAXI")
+    assert s.layout[5 * 15 + 9] == "t"  # J6 is L3
+    assert s.history[-1].score == 1 + 1 * 3 + 8 + 1
+
+
+def test_a_word_on_w3_scores_three_times_and_a_used_w2_not_again() -> None:
+    """EATEN from the E on the used W2 at K11 reaches the W3 at O11: (1+1+1+1+1)×3."""
+    lexicon = Lexicon.from_words([*WORDS, "EATEN"])
+    bag = RIGGED + "RRRR" + "AA" + "RRRRRRRR"
+    s = WEBFEUD.new_game(2, seed=7, options={}, lexicon=lexicon, bag=bag)
+    s = play(s, 0, "8H QUIZ")
+    s = play(s, 1, "K8 ZAX")
+    s = play(s, 0, "K8 ZAXES")  # E on the W2 at K11
+    s = play(s, 1, "11K EATEN")
+    assert (s.layout[10 * 15 + 10], s.layout[10 * 15 + 14]) == ("D", "T")  # K11 W2, O11 W3
+    assert s.history[-1].score == (1 + 1 + 1 + 1 + 1) * 3
+
+
+def test_a_swapped_tile_can_come_back() -> None:
+    """The swapped tiles go into the bag before the draw: a Q swapped may be drawn again."""
+    came_back = []
+    for seed in range(64):
+        s = WEBFEUD.new_game(2, seed=seed, options={}, lexicon=LEX, bag=RIGGED + "A" * 7)
+        after = play(s, 0, "swap Q")
+        assert sorted(after.racks[0] + after.bag) == sorted(s.racks[0] + s.bag)
+        came_back.append("Q" in after.racks[0])
+    assert any(came_back)  # the Q was drawn back on some seeds …
+    assert not all(came_back)  # … and an A on others
+
+
 def test_blank_scores_nothing() -> None:
     """A lower-case letter is a blank played as that letter and scores 0."""
     s = new(bag="?UIZERS" + "AXETONE")
