@@ -323,6 +323,45 @@ def test_seven_tiles_plus_the_taken_one_score_50() -> None:
     assert s.history[-1].score == 2 * (1 + 1 + 3 + 1 + 1 + 1 + 2 + 1) + (1 + 1 + 1) + 50
 
 
+def test_a_word_on_two_word_premiums_is_multiplied_by_both() -> None:
+    """ISLE down from B7 covers the W2 squares B7 and B10: (1+1+1+1)×2×2."""
+    lexicon = Lexicon.from_words([*WORDS, "ISLE"])
+    s = SMARTFEUD.new_game(2, seed=7, options={}, lexicon=lexicon, bag=rig("SECTION", "ILEEEEE"))
+    s = play(s, 0, "8B SECTION")  # N on the start square H8
+    s = play(s, 1, "B7 ISLE")
+    assert (s.layout[6 * SIZE + 1], s.layout[9 * SIZE + 1]) == ("D", "D")  # B7, B10
+    assert s.history[-1].score == (1 + 1 + 1 + 1) * 2 * 2
+
+
+def test_new_words_add_letters_cross_a_word_or_lie_parallel_to_it() -> None:
+    """After SECTION: SECTIONS adds a letter, AT crosses its T, NO lies parallel under ON.
+
+    A word that neither uses nor touches a board tile is refused.
+    """
+    lexicon = Lexicon.from_words([*WORDS, "NO"])
+    s = SMARTFEUD.new_game(2, seed=7, options={}, lexicon=lexicon, bag=rig("SECTION", "SANOEEE"))
+    s = play(s, 0, "8G SECTION")  # G8-M8; the N on the L3 of M8
+    added = play(s, 1, "8G SECTIONS")  # the S on N8
+    assert (added.history[-1].words, added.history[-1].score) == (("SECTIONS",), 10)
+    crossed = play(s, 1, "J7 AT")  # the A on the L2 of J7, above the T of J8
+    assert (crossed.history[-1].words, crossed.history[-1].score) == (("AT",), 1 * 2 + 1)
+    parallel = play(s, 1, "9L NO")  # N under O (ON), O on the L3 of M9 under N (NO)
+    assert sorted(parallel.history[-1].words) == ["NO", "NO", "ON"]
+    assert parallel.history[-1].score == (1 + 1 * 3) + (1 + 1) + (1 + 1 * 3)
+    assert refusal(s, 1, "2B NO").reason is Reason.NOT_ADJACENT
+
+
+def test_a_swap_of_all_seven_tiles_ends_the_turn() -> None:
+    """Exchanging the whole rack: seven tiles back, seven drawn, the next player moves."""
+    s = section()
+    after = play(s, 1, "swap NZAEEEE")
+    assert after.to_move == 0
+    assert len(after.racks[1]) == 7
+    assert sorted(after.racks[1] + after.bag) == sorted(s.racks[1] + s.bag)
+    assert after.racks[1] != s.racks[1]
+    assert after.scores == s.scores
+
+
 def test_seven_rack_tiles_score_30() -> None:
     """SECTION lays all seven rack tiles: +30."""
     s = section()
