@@ -751,6 +751,7 @@ def test_ending_note_blocked_with_equal_sums_says_nobody_wins() -> None:
     over = play(play(state, "pass"), "pass", 1)
     assert over.outcome is not None
     assert over.outcome.winners == ()
+    assert over.scores == (-12, -12)
     assert NUMFEUD.ending_note(over, NAMES) == (
         "Equal racks, so nobody wins and each loses their own sum: alice 12, bob 12."
     )

@@ -124,6 +124,16 @@ def test_initial_meld_may_be_several_melds() -> None:
     assert len(state.table) == 2
 
 
+def test_an_initial_meld_one_point_short_is_refused() -> None:
+    """R2 R3 R4 (9) and K5 B5 Y5 R5 (20) make 29: one short of 30, so done refuses them."""
+    state = rig([["R2", "R3", "R4", "K5", "B5", "Y5", "R5", "B1"], ["K1", "K2"]])
+    state = play(state, 0, "R2 R3 R4; K5 B5 Y5 R5")
+    error = refusal(state, 0, "done")
+    assert error.reason is Reason.INITIAL_MELD_TOO_LOW
+    assert "29" in error.message
+    assert state.opened == (False, False)
+
+
 def test_initial_meld_joker_counts_as_its_tile() -> None:
     """R9 J R11 is worth 30 (the joker counts as R10) and opens."""
     state = rig([["R9", "J", "R11", "B1"], ["K1", "K2"]])
