@@ -259,6 +259,17 @@ def test_split_word_with_one_half_invalid_is_refused() -> None:
     assert err.message == "SEC is not in the dictionary."
 
 
+def test_a_part_the_new_word_runs_through_is_scored_once() -> None:
+    """C taken from CAT leaves AT; ATTIC lays T, I and that C after it: ATTIC scores once."""
+    lexicon = Lexicon.from_words([*WORDS, "ATTIC"])
+    s = SMARTFEUD.new_game(2, seed=7, options={}, lexicon=lexicon, bag=rig("CATEEEE", "TIEEEEE"))
+    s = play(s, 0, "8G CAT")
+    s = play(s, 1, "8H ATTIC take G8")
+    assert at(s, "G8") == "."
+    assert s.history[-1].words == ("ATTIC",)
+    assert s.history[-1].score == 1 + 1 + 1 + 1 + 3
+
+
 def test_a_part_may_end_up_unconnected() -> None:
     """After taking I, ON touches nothing else on the board, and that is allowed."""
     s = play(section(), 1, "J8 TIN take K8")
@@ -360,6 +371,20 @@ def test_a_swap_of_all_seven_tiles_ends_the_turn() -> None:
     assert sorted(after.racks[1] + after.bag) == sorted(s.racks[1] + s.bag)
     assert after.racks[1] != s.racks[1]
     assert after.scores == s.scores
+
+
+def test_six_rack_tiles_and_the_taken_one_earn_no_bonus() -> None:
+    """ARTICLE lays six rack tiles and the C taken from CAT: seven tiles, but not all 7 of the
+    rack (S stays), so neither +30 nor +50; EAT is formed too.
+    """
+    lexicon = Lexicon.from_words([*WORDS, "ARTICLE", "EAT"])
+    bag = rig("CATEEEE", "REITALS")
+    s = SMARTFEUD.new_game(2, seed=7, options={}, lexicon=lexicon, bag=bag)
+    s = play(s, 0, "8G CAT")
+    s = play(s, 1, "G2 ARTICLE take G8")
+    assert "S" in s.racks[1]
+    # ARTICLE: 10 with L on the L2 of G7, doubled by the W2 of G2; EAT: 3.
+    assert s.history[-1].score == 2 * (1 + 1 + 1 + 1 + 3 + 1 * 2 + 1) + (1 + 1 + 1)
 
 
 def test_seven_rack_tiles_score_30() -> None:
@@ -598,6 +623,23 @@ def test_going_out_ends_the_game_and_nobody_pays_for_their_rack() -> None:
     assert s.outcome.reason == "out"
     assert s.scores == (10 + 1, 0)
     assert s.adjustments == (0, 0)
+    assert s.outcome.winners == (0,)
+
+
+def test_a_player_who_left_cannot_win_when_another_goes_out() -> None:
+    """Seat 2 resigned with the most points; seat 0 goes out: the winner is among those left."""
+    s = replace(
+        new("QI", "ZA", "EE", players=3),
+        racks=("QI", "ZAEEEEE", "EEEEEEE"),
+        bag="",
+        bonus="",
+        scores=(0, 5, 50),
+        left=("", "", "resign"),
+    )
+    s = s.apply(0, SMARTFEUD.parse_move("8H QI"))
+    assert s.outcome is not None
+    assert s.outcome.reason == "out"
+    assert s.outcome.scores == (11, 5, 50)
     assert s.outcome.winners == (0,)
 
 

@@ -174,6 +174,15 @@ def test_blank_scores_nothing() -> None:
     assert s.board[7 * 15 + 7] == "q"
 
 
+def test_a_blank_on_the_board_scores_nothing_in_a_later_word() -> None:
+    """QUIz lays a blank as the Z; ZAX through it scores 0 + 1×2 (A on the L2 of K9) + 8."""
+    s = new(bag="QUI?ERS" + "AXETONE")
+    s = play(s, 0, "8H QUIz")
+    assert s.scores[0] == 10 + 2 + 1 + 0
+    s = play(s, 1, "K8 ZAX")
+    assert s.history[-1].score == 0 + 1 * 2 + 8
+
+
 def test_cross_words_count_too() -> None:
     """A tile that makes a word across and a word down scores both words."""
     s = new(bag="ZAXRRRR" + "OTEAONE" + "RRRRRRRR")
