@@ -134,6 +134,17 @@ def test_an_initial_meld_one_point_short_is_refused() -> None:
     assert state.opened == (False, False)
 
 
+def test_an_initial_meld_counts_only_the_players_new_melds() -> None:
+    """K11 K12 K13 (36) lies on the table already: R5 B5 Y5 (15) still opens with only 15."""
+    state = rig(
+        [["R5", "B5", "Y5", "B1"], ["K1", "K2"]], [["K11", "K12", "K13"]], opened=[False, True]
+    )
+    state = play(state, 0, "R5 B5 Y5")
+    error = refusal(state, 0, "done")
+    assert error.reason is Reason.INITIAL_MELD_TOO_LOW
+    assert "worth 15" in error.message
+
+
 def test_initial_meld_joker_counts_as_its_tile() -> None:
     """R9 J R11 is worth 30 (the joker counts as R10) and opens."""
     state = rig([["R9", "J", "R11", "B1"], ["K1", "K2"]])
