@@ -487,6 +487,18 @@ def test_the_freed_joker_can_be_played_again_in_the_same_turn() -> None:
     assert sorted(after.rack(0)) == ["G10", "R1"]
 
 
+def test_a_freed_jokers_neighbours_may_move_in_the_same_turn() -> None:
+    """Once G5 frees the joker of example 2, the G4 beside it is no longer locked: it moves
+    to H7 (G4 G5 G6 G7 down column H) and G7 ends the run across, all in one turn.
+    """
+    state = rig(JOKER_EXAMPLE_2, [["G5", "G7", "Y1"], ["Y2"]])
+    assert refused(state, "G8>H7") is Reason.TILE_LOCKED
+    after = play(state, "8H G5; G8>H7; 8H G5 G6 G7")
+    assert [after.board[CENTRE + k] for k in (-15, 0, 15, 30)] == ["G4", "G5", "G6", "G7"]
+    assert [after.board[CENTRE + k] for k in (-1, 1, 2)] == ["", "G6", "G7"]
+    assert sorted(after.rack(0)) == ["J", "Y1"]
+
+
 def test_two_jokers_in_one_combination_are_not_allowed() -> None:
     """A line may hold one joker only."""
     state = rig({}, [["J", "J", "R5", "B1"], ["Y1"]])
