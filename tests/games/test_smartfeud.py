@@ -483,6 +483,19 @@ def test_a_move_breaks_a_run_of_passes() -> None:
     assert s.seat_passes == (2, 0)
 
 
+def test_a_word_breaks_a_run_of_passes() -> None:
+    """Bob passes twice, then lays AT: his count starts again, so a pass after it is his first."""
+    s = section()
+    for _ in range(2):
+        s = play(play(s, 1, "pass"), 0, f"swap {s.racks[0][0]}")
+    assert s.seat_passes == (0, 2)
+    s = play(s, 1, "J7 AT")
+    assert s.seat_passes == (0, 0)
+    s = play(play(s, 0, f"swap {s.racks[0][0]}"), 1, "pass")
+    assert s.outcome is None
+    assert s.seat_passes == (0, 1)
+
+
 def test_in_a_three_player_game_the_others_play_on_after_three_passes() -> None:
     """Seat 0 passes three times: it is out, seats 1 and 2 go on; its turns are skipped."""
     s = new("SECTION", "EEEEEEE", "AAAAAAA", players=3)
