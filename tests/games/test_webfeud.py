@@ -52,6 +52,41 @@ def test_tile_set_has_104_tiles_with_two_blanks() -> None:
     assert TILES["Q"][1] == TILES["Z"][1] == 10
 
 
+# The reference file's board (../shared/reference/webfeud.txt), row 1 first.
+REFERENCE_BOARD = """
+L3 .. .. .. W3 .. .. L2 .. .. W3 .. .. .. L3
+.. L2 .. .. .. L3 .. .. .. L3 .. .. .. L2 ..
+.. .. W2 .. .. .. L2 .. L2 .. .. .. W2 .. ..
+.. .. .. L3 .. .. .. W2 .. .. .. L3 .. .. ..
+W3 .. .. .. W2 .. L2 .. L2 .. W2 .. .. .. W3
+.. L3 .. .. .. L3 .. .. .. L3 .. .. .. L3 ..
+.. .. L2 .. L2 .. .. .. .. .. L2 .. L2 .. ..
+L2 .. .. W2 .. .. .. ** .. .. .. W2 .. .. L2
+.. .. L2 .. L2 .. .. .. .. .. L2 .. L2 .. ..
+.. L3 .. .. .. L3 .. .. .. L3 .. .. .. L3 ..
+W3 .. .. .. W2 .. L2 .. L2 .. W2 .. .. .. W3
+.. .. .. L3 .. .. .. W2 .. .. .. L3 .. .. ..
+.. .. W2 .. .. .. L2 .. L2 .. .. .. W2 .. ..
+.. L2 .. .. .. L3 .. .. .. L3 .. .. .. L2 ..
+L3 .. .. .. W3 .. .. L2 .. .. W3 .. .. .. L3
+"""
+# The reference file's English tile set: letter, count, value.
+REFERENCE_TILES = """
+? 2 0  A 10 1  B 2 4  C 2 4  D 5 2  E 12 1  F 2 4  G 3 3  H 3 4  I 9 1  J 1 10  K 1 5  L 4 1
+M 2 3  N 6 1  O 7 1  P 2 4  Q 1 10  R 6 1  S 5 1  T 7 1  U 4 2  V 2 4  W 2 4  X 1 8  Y 2 4
+Z 1 10
+"""
+
+
+def test_board_and_tiles_are_the_reference_files() -> None:
+    """Every square's premium and every letter's count and value are the reference file's."""
+    codes = {"L2": "d", "L3": "t", "W2": "D", "W3": "T", "**": "*", "..": "."}
+    assert "".join(codes[cell] for cell in REFERENCE_BOARD.split()) == LAYOUT
+    tokens = REFERENCE_TILES.split()
+    table = {tokens[i]: (int(tokens[i + 1]), int(tokens[i + 2])) for i in range(0, len(tokens), 3)}
+    assert table == dict(TILES)
+
+
 def test_standard_layout_counts_and_centre() -> None:
     """15×15 with 20 L3, 8 W3, 24 L2, 12 W2 and the start square at H8."""
     assert len(LAYOUT) == 225
