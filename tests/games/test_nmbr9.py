@@ -63,6 +63,21 @@ def test_shapes_match_the_reference_square_counts_and_box() -> None:
         assert all(len(row) == 3 for row in rows)
 
 
+# The reference file's pictures (../shared/reference/nmbr9-tiles.txt), 0 to 9, number upright.
+REFERENCE_SHAPES = """
+### ##. .## ### .## ### ##. ### .## ###
+#.# .#. .## ..# .#. ### #.. .#. .## ###
+#.# .#. ##. .## ### ..# ### ##. ##. ##.
+### .#. ### ### .## ### ### #.. ##. ##.
+"""
+
+
+def test_shapes_are_the_reference_pictures() -> None:
+    """Every square of every tile is where the reference file's picture has it."""
+    rows = [line.split() for line in REFERENCE_SHAPES.split("\n") if line]
+    assert {n: tuple(row[n] for row in rows) for n in NUMBERS} == SHAPES
+
+
 def turned(rows: tuple[str, ...], rotation: int) -> list[str]:
     """Turn a picture clockwise by `rotation` degrees (an independent implementation)."""
     grid = [list(row) for row in rows]
