@@ -85,7 +85,8 @@ def test_the_seed_fixes_the_deal() -> None:
 
 def test_options_time_and_assist() -> None:
     """time=none|15s|30s|60s (none by default) sets the turn deadline; assist=off|on."""
-    assert RUMMIKUB.turn_timeout({}) is None
+    assert RUMMIKUB.turn_timeout(RUMMIKUB.parse_options({})) is None  # a game made without time=
+    assert RUMMIKUB.new_game(2, seed=1, options={}).option("time") == "none"
     assert RUMMIKUB.turn_timeout({"time": "30s"}) == timedelta(seconds=30)
     state = RUMMIKUB.new_game(2, seed=1, options={"time": "15s", "assist": "on"})
     assert state.option("time") == "15s"
