@@ -278,6 +278,19 @@ def test_a_part_may_end_up_unconnected() -> None:
     assert all(at(s, name) == "." for name in ("L7", "L9", "M7", "M9", "N8"))
 
 
+def test_the_vacated_square_is_no_neighbour() -> None:
+    """T taken from CAT's I8 and laid in ATE down J7-J9: ATE touches only the empty I8."""
+    lexicon = Lexicon.from_words([*WORDS, "ATE", "CA"])
+    s = SMARTFEUD.new_game(2, seed=7, options={}, lexicon=lexicon, bag=rig("CATEEEE", "AEEEEEE"))
+    s = play(s, 0, "8G CAT")
+    refused = refusal(s, 1, "J7 ATE take I8")
+    assert refused.reason is Reason.NOT_ADJACENT
+    assert (
+        refused.message
+        == "Your word must touch the tiles on the board or use one of their letters."
+    )
+
+
 def test_taken_tile_must_be_laid_again_this_turn() -> None:
     """A placement that does not use the taken tile is refused."""
     err = refusal(section(), 1, "J8 TEN take K8")
