@@ -459,6 +459,15 @@ def test_joker_example_1_is_not_freed_by_the_wrong_tile() -> None:
         play(state, "8I R9")
 
 
+def test_a_joker_laid_this_turn_may_still_move() -> None:
+    """J=R8 laid after R5 R6 R7 moves on in the same turn, to I9 under the R7 (R7 J=R8 R9)."""
+    state = rig(RUN, [["J", "R9", "B1"], ["Y2"]])
+    after = play(state, "8G R5 R6 R7 J=R8; J8>I9; I8 R7 J=R8 R9")
+    assert [after.board[CENTRE + k] for k in (1, 2, 16, 31)] == ["R7", "", "J=R8", "R9"]
+    assert after.rack(0) == ("B1",)
+    assert after.locked() == cells("I9", "I8", "I10")
+
+
 def test_joker_example_2_green_4_and_both_green_6_are_locked() -> None:
     """G4 J G6 across and J G6 G7 down: the joker, G4, G6 and G6 are locked, G7 is not."""
     state = rig(JOKER_EXAMPLE_2, [["G5", "G8", "Y1"], ["Y2"]])
