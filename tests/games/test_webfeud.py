@@ -244,7 +244,8 @@ def test_not_your_turn() -> None:
 
 def test_not_a_player() -> None:
     """A seat outside the game is refused."""
-    assert refusal(new(), 5, "pass").reason is Reason.NOT_A_PLAYER
+    for seat in (2, -1):  # a game of two has seats 0 and 1
+        assert refusal(new(), seat, "pass").reason is Reason.NOT_A_PLAYER
 
 
 def test_out_of_bounds() -> None:
