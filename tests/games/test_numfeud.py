@@ -297,7 +297,8 @@ def test_out_of_bounds() -> None:
     """Cells past O15 are refused."""
     state = rig(RUN, [["R8", "R9", "R10"], ["Y1"]])
     assert refused(state, "8M R8 R9 R10 R11") is Reason.OUT_OF_BOUNDS
-    assert refused(state, "G8>P8; 8J R8") is Reason.OUT_OF_BOUNDS
+    assert refused(state, "G8>P8; 8J R8") is Reason.OUT_OF_BOUNDS  # column P
+    assert refused(state, "G8>G16; 8J R8") is Reason.OUT_OF_BOUNDS  # row 16
 
 
 # --- rearranging (the three examples) ----------------------------------------------------------
@@ -575,6 +576,14 @@ def test_swap_needs_the_tiles_and_a_bag() -> None:
 
 FULL = ["R1", "R1", "B1", "B1", "R3", "R3", "B3", "B3", "Y1", "Y1"]
 FULL += ["R11", "R11", "B11", "B11", "Y11", "Y11", "G1", "G1", "G3", "G3"]
+
+
+def test_at_19_tiles_a_pass_or_a_swap_fills_the_rack_to_20() -> None:
+    """20 tiles are allowed: from 19, a pass draws the 20th, and so does a swap of one."""
+    state = rig(RUN, [["R8", *FULL[:18]], ["Y2"]])
+    assert len(state.rack(0)) == 19
+    assert len(play(state, "pass").rack(0)) == 20
+    assert len(play(state, "swap R1").rack(0)) == 20
 
 
 def test_at_20_tiles_pass_and_swap_are_refused() -> None:
