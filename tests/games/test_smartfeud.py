@@ -241,6 +241,14 @@ def test_nothing_to_take_on_an_empty_square() -> None:
     assert "A1" in err.message
 
 
+def test_a_take_off_the_board_is_refused() -> None:
+    """Row 17 and column Q lie just past the 16×16 board: taking from them is refused."""
+    for square in ("A17", "Q8"):
+        error = refusal(section(), 1, f"J8 TIN take {square}")
+        assert error.reason is Reason.OUT_OF_BOUNDS
+        assert error.message.startswith(f"There is no square {square}: columns run A–P")
+
+
 def test_split_word_with_both_halves_valid_scores_both() -> None:
     """Taking I from SECTION leaves SECT and ON: TIN (4) + SECT (6) + ON (2) at face value."""
     s = play(section(), 1, "J8 TIN take K8")
