@@ -849,10 +849,10 @@ def test_a_refused_lay_from_a_square_named_like_a_tile_says_how_it_was_read() ->
     assert not str(info.value).endswith("…"), str(info.value)
 
 
-def test_the_search_finds_lays_that_extend_a_cross_line() -> None:
+def test_the_search_finds_lays_through_cross_lines_and_joker_lines() -> None:
     """R5 on H7 starts R5 R6 R7 R8 down column H and sits in the group B5 R5 Y5 across row 7:
     the search offers that lay (its cross line lies after the new tile, not before it), and one
-    that joins the board only through a cross line.
+    that joins the board only through a cross line, or extends a line holding a joker.
     """
     state = rig({"H8": "R6", "H9": "R7", "H10": "R8"}, [["B5", "R5", "Y5", "G13"], ["R1"]])
     plays = {str(play) for play in state.plays(0)}
@@ -861,6 +861,9 @@ def test_the_search_finds_lays_that_extend_a_cross_line() -> None:
     # A lay that joins the board only sideways: R8 under R5 R6 R7, in a group across row 10.
     state = rig({"H7": "R5", "H8": "R6", "H9": "R7"}, [["B8", "R8", "Y8", "G13"], ["R1"]])
     assert "10G B8 R8 Y8" in {str(play) for play in state.plays(0)}
+    # A line that holds a joker may still be extended (one joker a line).
+    state = rig({"G8": "R5", "H8": "J=R6", "I8": "R7"}, [["R8", "G13"], ["R1"]])
+    assert "8G R5 J=R6 R7 R8" in {str(play) for play in state.plays(0)}
     # The same with the lowest number: R1 starts R1 R2 R3.
     state = rig({"H8": "R2", "H9": "R3", "H10": "R4"}, [["B1", "R1", "Y1", "G13"], ["R5"]])
     assert "7G B1 R1 Y1" in {str(play) for play in state.plays(0)}
