@@ -476,6 +476,10 @@ def test_a_timeout_counts_as_a_pass() -> None:
     assert after.to_move == 0
     assert after.seat_passes == (0, 1)
     assert after.history[-1].text == "ran out of time (a pass)"
+    # A deadline of a turn that is over passes nobody: not the seat that already moved.
+    with pytest.raises(RuleError) as info:
+        SMARTFEUD.on_timeout(s, 0)
+    assert info.value.reason is Reason.NOT_YOUR_TURN
 
 
 def test_three_consecutive_passes_lose_that_player_the_game() -> None:
