@@ -852,7 +852,8 @@ def test_a_refused_lay_from_a_square_named_like_a_tile_says_how_it_was_read() ->
 def test_the_search_finds_lays_through_cross_lines_and_joker_lines() -> None:
     """R5 on H7 starts R5 R6 R7 R8 down column H and sits in the group B5 R5 Y5 across row 7:
     the search offers that lay (its cross line lies after the new tile, not before it), and one
-    that joins the board only through a cross line, or extends a line holding a joker.
+    that joins the board only through a cross line, extends a line holding a joker, reaches 13
+    or completes a group of four.
     """
     state = rig({"H8": "R6", "H9": "R7", "H10": "R8"}, [["B5", "R5", "Y5", "G13"], ["R1"]])
     plays = {str(play) for play in state.plays(0)}
@@ -864,6 +865,11 @@ def test_the_search_finds_lays_through_cross_lines_and_joker_lines() -> None:
     # A line that holds a joker may still be extended (one joker a line).
     state = rig({"G8": "R5", "H8": "J=R6", "I8": "R7"}, [["R8", "G13"], ["R1"]])
     assert "8G R5 J=R6 R7 R8" in {str(play) for play in state.plays(0)}
+    # A run may reach 13, and a group take its fourth colour.
+    state = rig({"G8": "R10", "H8": "R11", "I8": "R12"}, [["R13", "G1"], ["R1"]])
+    assert "8G R10 R11 R12 R13" in {str(play) for play in state.plays(0)}
+    state = rig({"G8": "R5", "H8": "B5", "I8": "Y5"}, [["G5", "G1"], ["R1"]])
+    assert "8G R5 B5 Y5 G5" in {str(play) for play in state.plays(0)}
     # The same with the lowest number: R1 starts R1 R2 R3.
     state = rig({"H8": "R2", "H9": "R3", "H10": "R4"}, [["B1", "R1", "Y1", "G13"], ["R5"]])
     assert "7G B1 R1 Y1" in {str(play) for play in state.plays(0)}
