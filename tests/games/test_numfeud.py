@@ -853,7 +853,8 @@ def test_the_search_finds_lays_through_cross_lines_and_joker_lines() -> None:
     """R5 on H7 starts R5 R6 R7 R8 down column H and sits in the group B5 R5 Y5 across row 7:
     the search offers that lay (its cross line lies after the new tile, not before it), and one
     that joins the board only through a cross line, extends a line holding a joker, reaches 13
-    or completes a group of four.
+    or completes a group of four, starts a new run at 1 or ends one at 13, or lays the rack's
+    joker. Each is a play a player at 20 tiles has, so missing one would lose them the game.
     """
     state = rig({"H8": "R6", "H9": "R7", "H10": "R8"}, [["B5", "R5", "Y5", "G13"], ["R1"]])
     plays = {str(play) for play in state.plays(0)}
@@ -870,6 +871,14 @@ def test_the_search_finds_lays_through_cross_lines_and_joker_lines() -> None:
     assert "8G R10 R11 R12 R13" in {str(play) for play in state.plays(0)}
     state = rig({"G8": "R5", "H8": "B5", "I8": "Y5"}, [["G5", "G1"], ["R1"]])
     assert "8G R5 B5 Y5 G5" in {str(play) for play in state.plays(0)}
+    # A new run in an empty row, from 1 or up to 13, joined by its middle tile's cross group.
+    for low, run in ((2, "R1 R2 R3"), (12, "R11 R12 R13")):
+        board = {"H8": f"B{low}", "H9": f"Y{low}", "H10": f"G{low}"}
+        state = rig(board, [[*run.split(), "G5"], ["R5"]])
+        assert f"7G {run}" in {str(play) for play in state.plays(0)}
+    # The rack's joker fills a gap.
+    state = rig(RUN, [["J", "R9", "G13"], ["R1"]])
+    assert "8G R5 R6 R7 J=R8 R9" in {str(play) for play in state.plays(0)}
     # The same with the lowest number: R1 starts R1 R2 R3.
     state = rig({"H8": "R2", "H9": "R3", "H10": "R4"}, [["B1", "R1", "Y1", "G13"], ["R5"]])
     assert "7G B1 R1 Y1" in {str(play) for play in state.plays(0)}
