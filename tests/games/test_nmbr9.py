@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 from datetime import timedelta
 from functools import partial
@@ -62,6 +63,21 @@ def test_shapes_match_the_reference_square_counts_and_box() -> None:
         assert all(len(row) == 3 for row in rows)
 
 
+# The reference file's pictures (../shared/reference/nmbr9-tiles.txt), 0 to 9, number upright.
+REFERENCE_SHAPES = """
+### ##. .## ### .## ### ##. ### .## ###
+#.# .#. .## ..# .#. ### #.. .#. .## ###
+#.# .#. ##. .## ### ..# ### ##. ##. ##.
+### .#. ### ### .## ### ### #.. ##. ##.
+"""
+
+
+def test_shapes_are_the_reference_pictures() -> None:
+    """Every square of every tile is where the reference file's picture has it."""
+    rows = [line.split() for line in REFERENCE_SHAPES.split("\n") if line]
+    assert {n: tuple(row[n] for row in rows) for n in NUMBERS} == SHAPES
+
+
 def turned(rows: tuple[str, ...], rotation: int) -> list[str]:
     """Turn a picture clockwise by `rotation` degrees (an independent implementation)."""
     grid = [list(row) for row in rows]
@@ -118,6 +134,20 @@ def test_one_to_four_players(players: int) -> None:
     assert info.value.reason is Reason.BAD_PLAYER_COUNT
     assert NMBR9.new_game(1, seed=1, options={}).players == 1
     assert NMBR9.new_game(4, seed=1, options={}).players == 4
+
+
+def test_the_box_of_eight_tiles_a_number_never_runs_short() -> None:
+    """The box holds 80 tiles, 8 of each number; the cards name each number twice, so even the
+    most players (4) place at most 8 of a number between them: the tiles need no counting.
+    """
+    state = NMBR9.new_game(NMBR9.max_players, seed=3, options={})
+    for _ in range(ROUNDS):
+        for seat in range(NMBR9.max_players):
+            state = state.auto_place(seat)
+    assert state.outcome is not None
+    placed = Counter(p.number for entries in state.placements for p in entries if p is not None)
+    assert set(placed) == set(NUMBERS)
+    assert max(placed.values()) <= 8
 
 
 # --- notation --------------------------------------------------------------------------------

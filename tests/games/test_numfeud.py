@@ -298,7 +298,8 @@ def test_out_of_bounds() -> None:
     """Cells past O15 are refused."""
     state = rig(RUN, [["R8", "R9", "R10"], ["Y1"]])
     assert refused(state, "8M R8 R9 R10 R11") is Reason.OUT_OF_BOUNDS
-    assert refused(state, "G8>P8; 8J R8") is Reason.OUT_OF_BOUNDS
+    assert refused(state, "G8>P8; 8J R8") is Reason.OUT_OF_BOUNDS  # column P
+    assert refused(state, "G8>G16; 8J R8") is Reason.OUT_OF_BOUNDS  # row 16
 
 
 # --- rearranging (the three examples) ----------------------------------------------------------
@@ -460,6 +461,15 @@ def test_joker_example_1_is_not_freed_by_the_wrong_tile() -> None:
         play(state, "8I R9")
 
 
+def test_a_joker_laid_this_turn_may_still_move() -> None:
+    """J=R8 laid after R5 R6 R7 moves on in the same turn, to I9 under the R7 (R7 J=R8 R9)."""
+    state = rig(RUN, [["J", "R9", "B1"], ["Y2"]])
+    after = play(state, "8G R5 R6 R7 J=R8; J8>I9; I8 R7 J=R8 R9")
+    assert [after.board[CENTRE + k] for k in (1, 2, 16, 31)] == ["R7", "", "J=R8", "R9"]
+    assert after.rack(0) == ("B1",)
+    assert after.locked() == cells("I9", "I8", "I10")
+
+
 def test_joker_example_2_green_4_and_both_green_6_are_locked() -> None:
     """G4 J G6 across and J G6 G7 down: the joker, G4, G6 and G6 are locked, G7 is not."""
     state = rig(JOKER_EXAMPLE_2, [["G5", "G8", "Y1"], ["Y2"]])
@@ -486,6 +496,18 @@ def test_the_freed_joker_can_be_played_again_in_the_same_turn() -> None:
     after = play(state, "8I B9; G8 G9 J=G10 G11")
     assert "J" not in after.rack(0)
     assert sorted(after.rack(0)) == ["G10", "R1"]
+
+
+def test_a_freed_jokers_neighbours_may_move_in_the_same_turn() -> None:
+    """Once G5 frees the joker of example 2, the G4 beside it is no longer locked: it moves
+    to H7 (G4 G5 G6 G7 down column H) and G7 ends the run across, all in one turn.
+    """
+    state = rig(JOKER_EXAMPLE_2, [["G5", "G7", "Y1"], ["Y2"]])
+    assert refused(state, "G8>H7") is Reason.TILE_LOCKED
+    after = play(state, "8H G5; G8>H7; 8H G5 G6 G7")
+    assert [after.board[CENTRE + k] for k in (-15, 0, 15, 30)] == ["G4", "G5", "G6", "G7"]
+    assert [after.board[CENTRE + k] for k in (-1, 1, 2)] == ["", "G6", "G7"]
+    assert sorted(after.rack(0)) == ["J", "Y1"]
 
 
 def test_two_jokers_in_one_combination_are_not_allowed() -> None:
@@ -555,6 +577,14 @@ def test_swap_needs_the_tiles_and_a_bag() -> None:
 
 FULL = ["R1", "R1", "B1", "B1", "R3", "R3", "B3", "B3", "Y1", "Y1"]
 FULL += ["R11", "R11", "B11", "B11", "Y11", "Y11", "G1", "G1", "G3", "G3"]
+
+
+def test_at_19_tiles_a_pass_or_a_swap_fills_the_rack_to_20() -> None:
+    """20 tiles are allowed: from 19, a pass draws the 20th, and so does a swap of one."""
+    state = rig(RUN, [["R8", *FULL[:18]], ["Y2"]])
+    assert len(state.rack(0)) == 19
+    assert len(play(state, "pass").rack(0)) == 20
+    assert len(play(state, "swap R1").rack(0)) == 20
 
 
 def test_at_20_tiles_pass_and_swap_are_refused() -> None:
@@ -836,6 +866,7 @@ def test_ending_note_blocked_with_equal_sums_says_nobody_wins() -> None:
     over = play(play(state, "pass"), "pass", 1)
     assert over.outcome is not None
     assert over.outcome.winners == ()
+    assert over.scores == (-12, -12)
     assert NUMFEUD.ending_note(over, NAMES) == (
         "Equal racks, so nobody wins and each loses their own sum: alice 12, bob 12."
     )
@@ -901,6 +932,41 @@ def test_a_refused_lay_from_a_square_named_like_a_tile_says_how_it_was_read() ->
     with pytest.raises(RuleError) as info:
         play(long, "G10 Y3 Y4 Y5 Y6 Y7 Y8 Y9")
     assert not str(info.value).endswith("…"), str(info.value)
+
+
+def test_the_search_finds_lays_through_cross_lines_and_joker_lines() -> None:
+    """R5 on H7 starts R5 R6 R7 R8 down column H and sits in the group B5 R5 Y5 across row 7:
+    the search offers that lay (its cross line lies after the new tile, not before it), and one
+    that joins the board only through a cross line, extends a line holding a joker, reaches 13
+    or completes a group of four, starts a new run at 1 or ends one at 13, or lays the rack's
+    joker. Each is a play a player at 20 tiles has, so missing one would lose them the game.
+    """
+    state = rig({"H8": "R6", "H9": "R7", "H10": "R8"}, [["B5", "R5", "Y5", "G13"], ["R1"]])
+    plays = {str(play) for play in state.plays(0)}
+    assert "7G B5 R5 Y5" in plays
+    assert "7G Y5 R5 B5" in plays
+    # A lay that joins the board only sideways: R8 under R5 R6 R7, in a group across row 10.
+    state = rig({"H7": "R5", "H8": "R6", "H9": "R7"}, [["B8", "R8", "Y8", "G13"], ["R1"]])
+    assert "10G B8 R8 Y8" in {str(play) for play in state.plays(0)}
+    # A line that holds a joker may still be extended (one joker a line).
+    state = rig({"G8": "R5", "H8": "J=R6", "I8": "R7"}, [["R8", "G13"], ["R1"]])
+    assert "8G R5 J=R6 R7 R8" in {str(play) for play in state.plays(0)}
+    # A run may reach 13, and a group take its fourth colour.
+    state = rig({"G8": "R10", "H8": "R11", "I8": "R12"}, [["R13", "G1"], ["R1"]])
+    assert "8G R10 R11 R12 R13" in {str(play) for play in state.plays(0)}
+    state = rig({"G8": "R5", "H8": "B5", "I8": "Y5"}, [["G5", "G1"], ["R1"]])
+    assert "8G R5 B5 Y5 G5" in {str(play) for play in state.plays(0)}
+    # A new run in an empty row, from 1 or up to 13, joined by its middle tile's cross group.
+    for low, run in ((2, "R1 R2 R3"), (12, "R11 R12 R13")):
+        board = {"H8": f"B{low}", "H9": f"Y{low}", "H10": f"G{low}"}
+        state = rig(board, [[*run.split(), "G5"], ["R5"]])
+        assert f"7G {run}" in {str(play) for play in state.plays(0)}
+    # The rack's joker fills a gap.
+    state = rig(RUN, [["J", "R9", "G13"], ["R1"]])
+    assert "8G R5 R6 R7 J=R8 R9" in {str(play) for play in state.plays(0)}
+    # The same with the lowest number: R1 starts R1 R2 R3.
+    state = rig({"H8": "R2", "H9": "R3", "H10": "R4"}, [["B1", "R1", "Y1", "G13"], ["R5"]])
+    assert "7G B1 R1 Y1" in {str(play) for play in state.plays(0)}
 
 
 def test_the_search_lays_a_groups_colours_in_every_order() -> None:

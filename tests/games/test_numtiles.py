@@ -70,6 +70,16 @@ def test_run_needs_one_colour_and_no_gap() -> None:
     assert check_meld(("R5", "J", "J", "R9")).problem == "has a gap at R6, R7, R8: fill it"
 
 
+def test_a_run_holds_each_number_once_and_at_most_13_tiles() -> None:
+    """R5 R5 R6 is no run (a number twice); R1 … R13 and a joker is none either (no 0 or 14)."""
+    verdict = check_meld(("R5", "R5", "R6"))
+    assert not verdict.valid
+    assert verdict.problem == "has two R5: a run needs each number once"
+    full = tuple(f"R{n}" for n in range(1, 14))
+    assert check_meld(full).kind == "run"
+    assert not check_meld((*full, "J")).valid
+
+
 def test_one_only_at_the_low_end_no_wrap() -> None:
     """R1 R2 R3 is a run; R12 R13 R1 is not (13–1 does not wrap)."""
     assert check_meld(("R1", "R2", "R3")).valid

@@ -85,7 +85,8 @@ def test_the_seed_fixes_the_deal() -> None:
 
 def test_options_time_and_assist() -> None:
     """time=none|15s|30s|60s (none by default) sets the turn deadline; assist=off|on."""
-    assert RUMMIKUB.turn_timeout({}) is None
+    assert RUMMIKUB.turn_timeout(RUMMIKUB.parse_options({})) is None  # a game made without time=
+    assert RUMMIKUB.new_game(2, seed=1, options={}).option("time") == "none"
     assert RUMMIKUB.turn_timeout({"time": "30s"}) == timedelta(seconds=30)
     state = RUMMIKUB.new_game(2, seed=1, options={"time": "15s", "assist": "on"})
     assert state.option("time") == "15s"
@@ -122,6 +123,27 @@ def test_initial_meld_may_be_several_melds() -> None:
     state = rig([["R5", "B5", "Y5", "K4", "K5", "K6", "B1"], ["K1", "K2"]])
     state = play(state, 0, "R5 B5 Y5; K4 K5 K6; done")
     assert len(state.table) == 2
+
+
+def test_an_initial_meld_one_point_short_is_refused() -> None:
+    """R2 R3 R4 (9) and K5 B5 Y5 R5 (20) make 29: one short of 30, so done refuses them."""
+    state = rig([["R2", "R3", "R4", "K5", "B5", "Y5", "R5", "B1"], ["K1", "K2"]])
+    state = play(state, 0, "R2 R3 R4; K5 B5 Y5 R5")
+    error = refusal(state, 0, "done")
+    assert error.reason is Reason.INITIAL_MELD_TOO_LOW
+    assert "29" in error.message
+    assert state.opened == (False, False)
+
+
+def test_an_initial_meld_counts_only_the_players_new_melds() -> None:
+    """K11 K12 K13 (36) lies on the table already: R5 B5 Y5 (15) still opens with only 15."""
+    state = rig(
+        [["R5", "B5", "Y5", "B1"], ["K1", "K2"]], [["K11", "K12", "K13"]], opened=[False, True]
+    )
+    state = play(state, 0, "R5 B5 Y5")
+    error = refusal(state, 0, "done")
+    assert error.reason is Reason.INITIAL_MELD_TOO_LOW
+    assert "worth 15" in error.message
 
 
 def test_initial_meld_joker_counts_as_its_tile() -> None:
@@ -394,7 +416,8 @@ def test_not_your_turn_and_not_a_player() -> None:
     """Only the seat to move may play; unknown seats are refused."""
     state = rig([["R8", "B1"], ["K1", "K2"]], [["R5", "R6", "R7"]])
     assert refusal(state, 1, "draw").reason is Reason.NOT_YOUR_TURN
-    assert refusal(state, 5, "draw").reason is Reason.NOT_A_PLAYER
+    for seat in (2, -1):  # a game of two has seats 0 and 1
+        assert refusal(state, seat, "draw").reason is Reason.NOT_A_PLAYER
 
 
 # --- jokers ---------------------------------------------------------------------------------

@@ -241,6 +241,14 @@ def test_nothing_to_take_on_an_empty_square() -> None:
     assert "A1" in err.message
 
 
+def test_a_take_off_the_board_is_refused() -> None:
+    """Row 17 and column Q lie just past the 16×16 board: taking from them is refused."""
+    for square in ("A17", "Q8"):
+        error = refusal(section(), 1, f"J8 TIN take {square}")
+        assert error.reason is Reason.OUT_OF_BOUNDS
+        assert error.message.startswith(f"There is no square {square}: columns run A–P")
+
+
 def test_split_word_with_both_halves_valid_scores_both() -> None:
     """Taking I from SECTION leaves SECT and ON: TIN (4) + SECT (6) + ON (2) at face value."""
     s = play(section(), 1, "J8 TIN take K8")
@@ -259,12 +267,36 @@ def test_split_word_with_one_half_invalid_is_refused() -> None:
     assert err.message == "SEC is not in the dictionary."
 
 
+def test_a_part_the_new_word_runs_through_is_scored_once() -> None:
+    """C taken from CAT leaves AT; ATTIC lays T, I and that C after it: ATTIC scores once."""
+    lexicon = Lexicon.from_words([*WORDS, "ATTIC"])
+    s = SMARTFEUD.new_game(2, seed=7, options={}, lexicon=lexicon, bag=rig("CATEEEE", "TIEEEEE"))
+    s = play(s, 0, "8G CAT")
+    s = play(s, 1, "8H ATTIC take G8")
+    assert at(s, "G8") == "."
+    assert s.history[-1].words == ("ATTIC",)
+    assert s.history[-1].score == 1 + 1 + 1 + 1 + 3
+
+
 def test_a_part_may_end_up_unconnected() -> None:
     """After taking I, ON touches nothing else on the board, and that is allowed."""
     s = play(section(), 1, "J8 TIN take K8")
     assert at(s, "L8") == "O"
     assert at(s, "K8") == "."
     assert all(at(s, name) == "." for name in ("L7", "L9", "M7", "M9", "N8"))
+
+
+def test_the_vacated_square_is_no_neighbour() -> None:
+    """T taken from CAT's I8 and laid in ATE down J7-J9: ATE touches only the empty I8."""
+    lexicon = Lexicon.from_words([*WORDS, "ATE", "CA"])
+    s = SMARTFEUD.new_game(2, seed=7, options={}, lexicon=lexicon, bag=rig("CATEEEE", "AEEEEEE"))
+    s = play(s, 0, "8G CAT")
+    refused = refusal(s, 1, "J7 ATE take I8")
+    assert refused.reason is Reason.NOT_ADJACENT
+    assert (
+        refused.message
+        == "Your word must touch the tiles on the board or use one of their letters."
+    )
 
 
 def test_taken_tile_must_be_laid_again_this_turn() -> None:
@@ -321,6 +353,59 @@ def test_seven_tiles_plus_the_taken_one_score_50() -> None:
     s = play(s, 1, "G1 RECITALS take G8")
     # RECITALS: 11 with L on the L2 of G7, doubled by the W2 of G2; SAT crosses at G8.
     assert s.history[-1].score == 2 * (1 + 1 + 3 + 1 + 1 + 1 + 2 + 1) + (1 + 1 + 1) + 50
+
+
+def test_a_word_on_two_word_premiums_is_multiplied_by_both() -> None:
+    """ISLE down from B7 covers the W2 squares B7 and B10: (1+1+1+1)×2×2."""
+    lexicon = Lexicon.from_words([*WORDS, "ISLE"])
+    s = SMARTFEUD.new_game(2, seed=7, options={}, lexicon=lexicon, bag=rig("SECTION", "ILEEEEE"))
+    s = play(s, 0, "8B SECTION")  # N on the start square H8
+    s = play(s, 1, "B7 ISLE")
+    assert (s.layout[6 * SIZE + 1], s.layout[9 * SIZE + 1]) == ("D", "D")  # B7, B10
+    assert s.history[-1].score == (1 + 1 + 1 + 1) * 2 * 2
+
+
+def test_new_words_add_letters_cross_a_word_or_lie_parallel_to_it() -> None:
+    """After SECTION: SECTIONS adds a letter, AT crosses its T, NO lies parallel under ON.
+
+    A word that neither uses nor touches a board tile is refused.
+    """
+    lexicon = Lexicon.from_words([*WORDS, "NO"])
+    s = SMARTFEUD.new_game(2, seed=7, options={}, lexicon=lexicon, bag=rig("SECTION", "SANOEEE"))
+    s = play(s, 0, "8G SECTION")  # G8-M8; the N on the L3 of M8
+    added = play(s, 1, "8G SECTIONS")  # the S on N8
+    assert (added.history[-1].words, added.history[-1].score) == (("SECTIONS",), 10)
+    crossed = play(s, 1, "J7 AT")  # the A on the L2 of J7, above the T of J8
+    assert (crossed.history[-1].words, crossed.history[-1].score) == (("AT",), 1 * 2 + 1)
+    parallel = play(s, 1, "9L NO")  # N under O (ON), O on the L3 of M9 under N (NO)
+    assert sorted(parallel.history[-1].words) == ["NO", "NO", "ON"]
+    assert parallel.history[-1].score == (1 + 1 * 3) + (1 + 1) + (1 + 1 * 3)
+    assert refusal(s, 1, "2B NO").reason is Reason.NOT_ADJACENT
+
+
+def test_a_swap_of_all_seven_tiles_ends_the_turn() -> None:
+    """Exchanging the whole rack: seven tiles back, seven drawn, the next player moves."""
+    s = section()
+    after = play(s, 1, "swap NZAEEEE")
+    assert after.to_move == 0
+    assert len(after.racks[1]) == 7
+    assert sorted(after.racks[1] + after.bag) == sorted(s.racks[1] + s.bag)
+    assert after.racks[1] != s.racks[1]
+    assert after.scores == s.scores
+
+
+def test_six_rack_tiles_and_the_taken_one_earn_no_bonus() -> None:
+    """ARTICLE lays six rack tiles and the C taken from CAT: seven tiles, but not all 7 of the
+    rack (S stays), so neither +30 nor +50; EAT is formed too.
+    """
+    lexicon = Lexicon.from_words([*WORDS, "ARTICLE", "EAT"])
+    bag = rig("CATEEEE", "REITALS")
+    s = SMARTFEUD.new_game(2, seed=7, options={}, lexicon=lexicon, bag=bag)
+    s = play(s, 0, "8G CAT")
+    s = play(s, 1, "G2 ARTICLE take G8")
+    assert "S" in s.racks[1]
+    # ARTICLE: 10 with L on the L2 of G7, doubled by the W2 of G2; EAT: 3.
+    assert s.history[-1].score == 2 * (1 + 1 + 1 + 1 + 3 + 1 * 2 + 1) + (1 + 1 + 1)
 
 
 def test_seven_rack_tiles_score_30() -> None:
@@ -391,6 +476,10 @@ def test_a_timeout_counts_as_a_pass() -> None:
     assert after.to_move == 0
     assert after.seat_passes == (0, 1)
     assert after.history[-1].text == "ran out of time (a pass)"
+    # A deadline of a turn that is over passes nobody: not the seat that already moved.
+    with pytest.raises(RuleError) as info:
+        SMARTFEUD.on_timeout(s, 0)
+    assert info.value.reason is Reason.NOT_YOUR_TURN
 
 
 def test_three_consecutive_passes_lose_that_player_the_game() -> None:
@@ -417,6 +506,19 @@ def test_a_move_breaks_a_run_of_passes() -> None:
     assert s.seat_passes == (2, 2)
     s = play(s, 1, "swap E")
     assert s.seat_passes == (2, 0)
+
+
+def test_a_word_breaks_a_run_of_passes() -> None:
+    """Bob passes twice, then lays AT: his count starts again, so a pass after it is his first."""
+    s = section()
+    for _ in range(2):
+        s = play(play(s, 1, "pass"), 0, f"swap {s.racks[0][0]}")
+    assert s.seat_passes == (0, 2)
+    s = play(s, 1, "J7 AT")
+    assert s.seat_passes == (0, 0)
+    s = play(play(s, 0, f"swap {s.racks[0][0]}"), 1, "pass")
+    assert s.outcome is None
+    assert s.seat_passes == (0, 1)
 
 
 def test_in_a_three_player_game_the_others_play_on_after_three_passes() -> None:
@@ -559,6 +661,23 @@ def test_going_out_ends_the_game_and_nobody_pays_for_their_rack() -> None:
     assert s.outcome.reason == "out"
     assert s.scores == (10 + 1, 0)
     assert s.adjustments == (0, 0)
+    assert s.outcome.winners == (0,)
+
+
+def test_a_player_who_left_cannot_win_when_another_goes_out() -> None:
+    """Seat 2 resigned with the most points; seat 0 goes out: the winner is among those left."""
+    s = replace(
+        new("QI", "ZA", "EE", players=3),
+        racks=("QI", "ZAEEEEE", "EEEEEEE"),
+        bag="",
+        bonus="",
+        scores=(0, 5, 50),
+        left=("", "", "resign"),
+    )
+    s = s.apply(0, SMARTFEUD.parse_move("8H QI"))
+    assert s.outcome is not None
+    assert s.outcome.reason == "out"
+    assert s.outcome.scores == (11, 5, 50)
     assert s.outcome.winners == (0,)
 
 

@@ -52,6 +52,41 @@ def test_tile_set_has_104_tiles_with_two_blanks() -> None:
     assert TILES["Q"][1] == TILES["Z"][1] == 10
 
 
+# The reference file's board (../shared/reference/webfeud.txt), row 1 first.
+REFERENCE_BOARD = """
+L3 .. .. .. W3 .. .. L2 .. .. W3 .. .. .. L3
+.. L2 .. .. .. L3 .. .. .. L3 .. .. .. L2 ..
+.. .. W2 .. .. .. L2 .. L2 .. .. .. W2 .. ..
+.. .. .. L3 .. .. .. W2 .. .. .. L3 .. .. ..
+W3 .. .. .. W2 .. L2 .. L2 .. W2 .. .. .. W3
+.. L3 .. .. .. L3 .. .. .. L3 .. .. .. L3 ..
+.. .. L2 .. L2 .. .. .. .. .. L2 .. L2 .. ..
+L2 .. .. W2 .. .. .. ** .. .. .. W2 .. .. L2
+.. .. L2 .. L2 .. .. .. .. .. L2 .. L2 .. ..
+.. L3 .. .. .. L3 .. .. .. L3 .. .. .. L3 ..
+W3 .. .. .. W2 .. L2 .. L2 .. W2 .. .. .. W3
+.. .. .. L3 .. .. .. W2 .. .. .. L3 .. .. ..
+.. .. W2 .. .. .. L2 .. L2 .. .. .. W2 .. ..
+.. L2 .. .. .. L3 .. .. .. L3 .. .. .. L2 ..
+L3 .. .. .. W3 .. .. L2 .. .. W3 .. .. .. L3
+"""
+# The reference file's English tile set: letter, count, value.
+REFERENCE_TILES = """
+? 2 0  A 10 1  B 2 4  C 2 4  D 5 2  E 12 1  F 2 4  G 3 3  H 3 4  I 9 1  J 1 10  K 1 5  L 4 1
+M 2 3  N 6 1  O 7 1  P 2 4  Q 1 10  R 6 1  S 5 1  T 7 1  U 4 2  V 2 4  W 2 4  X 1 8  Y 2 4
+Z 1 10
+"""
+
+
+def test_board_and_tiles_are_the_reference_files() -> None:
+    """Every square's premium and every letter's count and value are the reference file's."""
+    codes = {"L2": "d", "L3": "t", "W2": "D", "W3": "T", "**": "*", "..": "."}
+    assert "".join(codes[cell] for cell in REFERENCE_BOARD.split()) == LAYOUT
+    tokens = REFERENCE_TILES.split()
+    table = {tokens[i]: (int(tokens[i + 1]), int(tokens[i + 2])) for i in range(0, len(tokens), 3)}
+    assert table == dict(TILES)
+
+
 def test_standard_layout_counts_and_centre() -> None:
     """15×15 with 20 L3, 8 W3, 24 L2, 12 W2 and the start square at H8."""
     assert len(LAYOUT) == 225
@@ -131,12 +166,56 @@ def test_playing_all_seven_tiles_scores_the_30_bonus() -> None:
     assert s.history[-1].score == 7 * 2 + 30
 
 
+def test_a_letter_on_l3_scores_three_times() -> None:
+    """TAXI down from J5 lays the A on the L3 square J6: 1 + 1×3 + 8 + 1 (the I on the board)."""
+    lexicon = Lexicon.from_words([*WORDS, "TAXI"])
+    s = WEBFEUD.new_game(2, seed=7, options={}, lexicon=lexicon, bag=RIGGED + "RRRRRRR")
+    s = play(s, 0, "8H QUIZ")
+    s = play(s, 1, "J5 TAXI")
+    assert s.layout[5 * 15 + 9] == "t"  # J6 is L3
+    assert s.history[-1].score == 1 + 1 * 3 + 8 + 1
+
+
+def test_a_word_on_w3_scores_three_times_and_a_used_w2_not_again() -> None:
+    """EATEN from the E on the used W2 at K11 reaches the W3 at O11: (1+1+1+1+1)×3."""
+    lexicon = Lexicon.from_words([*WORDS, "EATEN"])
+    bag = RIGGED + "RRRR" + "AA" + "RRRRRRRR"
+    s = WEBFEUD.new_game(2, seed=7, options={}, lexicon=lexicon, bag=bag)
+    s = play(s, 0, "8H QUIZ")
+    s = play(s, 1, "K8 ZAX")
+    s = play(s, 0, "K8 ZAXES")  # E on the W2 at K11
+    s = play(s, 1, "11K EATEN")
+    assert (s.layout[10 * 15 + 10], s.layout[10 * 15 + 14]) == ("D", "T")  # K11 W2, O11 W3
+    assert s.history[-1].score == (1 + 1 + 1 + 1 + 1) * 3
+
+
+def test_a_swapped_tile_can_come_back() -> None:
+    """The swapped tiles go into the bag before the draw: a Q swapped may be drawn again."""
+    came_back = []
+    for seed in range(64):
+        s = WEBFEUD.new_game(2, seed=seed, options={}, lexicon=LEX, bag=RIGGED + "A" * 7)
+        after = play(s, 0, "swap Q")
+        assert sorted(after.racks[0] + after.bag) == sorted(s.racks[0] + s.bag)
+        came_back.append("Q" in after.racks[0])
+    assert any(came_back)  # the Q was drawn back on some seeds …
+    assert not all(came_back)  # … and an A on others
+
+
 def test_blank_scores_nothing() -> None:
     """A lower-case letter is a blank played as that letter and scores 0."""
     s = new(bag="?UIZERS" + "AXETONE")
     s = play(s, 0, "8H qUIZ")
     assert s.scores[0] == 0 + 2 + 1 + 10
     assert s.board[7 * 15 + 7] == "q"
+
+
+def test_a_blank_on_the_board_scores_nothing_in_a_later_word() -> None:
+    """QUIz lays a blank as the Z; ZAX through it scores 0 + 1×2 (A on the L2 of K9) + 8."""
+    s = new(bag="QUI?ERS" + "AXETONE")
+    s = play(s, 0, "8H QUIz")
+    assert s.scores[0] == 10 + 2 + 1 + 0
+    s = play(s, 1, "K8 ZAX")
+    assert s.history[-1].score == 0 + 1 * 2 + 8
 
 
 def test_cross_words_count_too() -> None:
@@ -165,7 +244,8 @@ def test_not_your_turn() -> None:
 
 def test_not_a_player() -> None:
     """A seat outside the game is refused."""
-    assert refusal(new(), 5, "pass").reason is Reason.NOT_A_PLAYER
+    for seat in (2, -1):  # a game of two has seats 0 and 1
+        assert refusal(new(), seat, "pass").reason is Reason.NOT_A_PLAYER
 
 
 def test_out_of_bounds() -> None:

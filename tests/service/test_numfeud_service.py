@@ -116,6 +116,24 @@ async def test_world_ranking_sums_points_per_utc_year_and_resets(service, clock)
     assert START.year == 2026
 
 
+async def test_the_world_ranking_orders_by_points_not_wins(service) -> None:
+    """Bob resigns twice before moving (alice wins 0 points twice), then alice resigns after a
+    move (-50): alice has the wins, bob the points, and the ranking is built upon the points.
+    """
+    for seed in (4, 5):
+        await new_game(service, seed=seed)
+        await send(service, "bob", "/resign")
+    await new_game(service, seed=6)
+    await send(service, "alice", "/pass")
+    await send(service, "bob", "/pass")
+    await send(service, "alice", "/resign")
+    [board] = await send(service, "alice", "/leaderboard numfeud")
+    assert [(row["player"], row["wins"], row["points"]) for row in board.event["rows"]] == [
+        ("bob", 1, 0),
+        ("alice", 2, -50),
+    ]
+
+
 async def test_the_game_over_place_is_the_world_ranking_place(service, clock) -> None:
     """A Numfeud game's end tells each place on this year's World Ranking, by points — the one
     /leaderboard numfeud shows — not the all-time wins (alice's two wins of 2026).
