@@ -67,6 +67,7 @@ from bot.core.words import (
     isolated,
     plural,
     shown_name,
+    told_apart,
     visible_name,
     wrap_steps,
 )
@@ -4058,16 +4059,18 @@ def _told_apart(names: Sequence[str]) -> tuple[str, ...]:
     full name): "Sam vs Sam" would leave nobody knowing whose turn it is, and two "1. Sam" rows
     nobody knowing whose record is whose. A game's seats and a leaderboard's rows (its text and
     its image alike) are named through it. Names are the same when they look the same
-    (`name_key`: "Дмитрий" and "ДМИТРИЙ"). A right-to-left name comes back `isolated`, its
-    number after the isolate ("⁨דוד⁩-2"), as every message shows a name.
+    (`name_key`: "Дмитрий" and "ДМИТРИЙ"), and a number never makes the name of another
+    (`told_apart`: "Sam", "Sam", "Sam-2" are "Sam", "Sam-3", "Sam-2"). A right-to-left name
+    comes back `isolated`, its number after the isolate ("⁨דוד⁩-2"), as every message shows a
+    name.
     """
-    seen: dict[str, int] = {}
-    out = []
-    for name in names:
-        count = seen[name_key(name)] = seen.get(name_key(name), 0) + 1
-        shown = isolated(name)
-        out.append(shown if count == 1 else f"{shown}-{count}")
-    return tuple(out)
+    return tuple(
+        told_apart(
+            [isolated(name) for name in names],
+            key=lambda shown: name_key(visible_name(shown)),  # the isolate is no part of it
+            numbered=lambda shown, n: f"{shown}-{n}",
+        )
+    )
 
 
 def _leader_line(rank: int, name: str, row: LeaderboardRow) -> str:

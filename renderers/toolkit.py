@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw, ImageFont, features
 
+from bot.core import words
 from bot.core.words import FSI, PDI, has_rtl
 
 __all__ = [
@@ -437,23 +438,22 @@ def told_apart(shown: Sequence[str]) -> list[str]:
     """Return drawn names (`player_name`'s) with a repeat numbered: "bob", "bob-2".
 
     The chat's names are unique, but dropping undrawable characters (emoji, CJK) can make two
-    of them one ("山田 Ken" and "田中 Ken" both "Ken"). Letter case does not tell names apart,
-    as in the chat. Applying it twice changes nothing.
+    of them one ("山田 Ken" and "田中 Ken" both "Ken"). Names are compared as drawn, and letter
+    case does not tell them apart, as in the chat; a number never makes another's name, and a
+    numbered name is cut to `NAME_CHARS` with its number (`bot.core.words.told_apart`).
+    Applying it twice changes nothing.
     """
-    out: list[str] = []
-    taken: set[str] = set()
-    for name in shown:
-        plain = _unmark(name)
-        candidate, n = plain, 1
-        while candidate.casefold() in taken:
-            n += 1
-            suffix = f"-{n}"
-            room = NAME_CHARS - len(suffix)
-            base = plain if len(plain) <= room else plain[: room - 1].rstrip(" …") + "…"
-            candidate = base + suffix
-        taken.add(candidate.casefold())
-        out.append(name if candidate == plain else player_name(candidate))
-    return out
+    return words.told_apart(
+        shown, key=lambda name: _unmark(name).casefold(), numbered=_numbered_name
+    )
+
+
+def _numbered_name(name: str, n: int) -> str:
+    """Return a drawn name with its number ("bob-2"), cut so that the number still shows."""
+    plain, suffix = _unmark(name), f"-{n}"
+    room = NAME_CHARS - len(suffix)
+    base = plain if len(plain) <= room else plain[: room - 1].rstrip(" …") + "…"
+    return player_name(base + suffix)
 
 
 def _cut(content: str, max_width: float, *, size: int, bold: bool) -> str:

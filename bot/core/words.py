@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 
 def plural(count: int, word: str) -> str:
@@ -20,6 +20,31 @@ def and_list(items: Iterable[str], word: str = "and") -> str:
     if len(names) <= 1:
         return "".join(names)
     return ", ".join(names[:-1]) + f" {word} " + names[-1]
+
+
+def told_apart(
+    names: Sequence[str], *, key: Callable[[str], str], numbered: Callable[[str, int], str]
+) -> list[str]:
+    """Return names with a repeat numbered ("Sam", "Sam-2"), every name distinct by `key`.
+
+    The first of a name keeps it; a repeat takes the lowest number that makes a name nobody
+    has, not even someone really called "Sam-2": "Sam", "Sam", "Sam-2" are "Sam", "Sam-3",
+    "Sam-2". `key` says which names look the same, `numbered(name, n)` writes a name with its
+    number. Applying it twice (with the same `key`) changes nothing.
+    """
+    taken = {key(name) for name in names}
+    kept: set[str] = set()
+    out = []
+    for name in names:
+        candidate, n = name, 1
+        if key(name) in kept:
+            while key(candidate) in taken:
+                n += 1
+                candidate = numbered(name, n)
+        kept.add(key(name))
+        taken.add(key(candidate))
+        out.append(candidate)
+    return out
 
 
 def clip(text: str, limit: int = 20) -> str:

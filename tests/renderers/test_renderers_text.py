@@ -88,6 +88,12 @@ def test_names_that_only_undrawable_characters_told_apart_stay_apart(drawn: list
         "Ken-2",
     ]
     assert player_names(player_names(["bob🎲", "Bob🎉"])) == player_names(["bob🎲", "Bob🎉"])
+    # A number never takes another's name: the real "bob-2" keeps his, the second bob is "bob-3".
+    assert [shown(n) for n in player_names(["bob🎲", "bob🎉", "bob-2"])] == [
+        "bob",
+        "bob-3",
+        "bob-2",
+    ]
     long = [("W" * NAME_CHARS) + "🎲", ("W" * NAME_CHARS) + "🎉"]
     assert [len(shown(n)) for n in player_names(long)] == [NAME_CHARS, NAME_CHARS]
     rows = [

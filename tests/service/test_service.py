@@ -1048,6 +1048,22 @@ async def test_two_players_showing_the_same_name_are_told_apart(service) -> None
     assert started.text.startswith("Game #1 (Webfeud) has started: Sam vs Sam-2. Sam to move.")
 
 
+async def test_a_number_never_makes_the_name_of_another_player(service) -> None:
+    """Sam, Sam and a real "Sam-2" play as "Sam vs Sam-3 vs Sam-2": three names, not two Sam-2s.
+
+    Before: "Sam vs Sam-2 vs Sam-2" — the second Sam was numbered into the third player's name.
+    """
+    group = ChatRef("telegram", "-100")
+    one, two = UserRef("telegram", "1", "Sam"), UserRef("telegram", "2", "Sam")
+    three = UserRef("telegram", "3", "Sam-2")
+    await service.handle(group, one, "/new smartfeud")
+    await service.handle(group, two, "/join")
+    await service.handle(group, three, "/join")
+    replies = await service.handle(group, one, "/start")
+    started = next(r for r in replies if r.kind == "game_started")
+    assert "has started: Sam vs Sam-3 vs Sam-2. Sam to move." in started.text, started.text
+
+
 async def test_stats_head_to_head_tells_apart_two_players_showing_one_name(service) -> None:
     """One Sam's /stats of the other: "Against Sam-2: …, Sam won 1, Sam-2 won 0", not Sam, Sam."""
     group = ChatRef("telegram", "-100")
