@@ -126,32 +126,41 @@ def _settings(args: argparse.Namespace) -> Settings:
 
 
 def _discord(args: argparse.Namespace) -> int:
-    settings = _settings(args)
-    if settings.discord_token:  # without one, main_discord says so and creates no file
-        _check_database(settings.db_path)
-    from bot.adapters.discord_bot import main_discord
+    from bot.adapters.common import noting_stops
 
-    return main_discord(args.db)
+    settings = _settings(args)
+    with noting_stops():  # a Ctrl-C from here on stops the bot once it has started up
+        if settings.discord_token:  # without one, main_discord says so and creates no file
+            _check_database(settings.db_path)
+        from bot.adapters.discord_bot import main_discord
+
+        return main_discord(args.db)
 
 
 def _telegram(args: argparse.Namespace) -> int:
+    from bot.adapters.common import noting_stops
+
     settings = _settings(args)
     if not settings.telegram_token:
         print("TELEGRAM_TOKEN is not set (see .env.example).", file=sys.stderr)
         return 2
-    _check_database(settings.db_path)
-    from bot.adapters.telegram_bot import run_telegram
+    with noting_stops():  # a Ctrl-C from here on stops the bot once it has started up
+        _check_database(settings.db_path)
+        from bot.adapters.telegram_bot import run_telegram
 
-    return run_telegram(settings)
+        return run_telegram(settings)
 
 
 def _run(args: argparse.Namespace) -> int:
     settings = _settings(args)
     if settings.discord_token and settings.telegram_token:
-        _check_database(settings.db_path)
-        from bot.adapters.platforms import run_platforms
+        from bot.adapters.common import noting_stops
 
-        return run_platforms(settings)
+        with noting_stops():  # a Ctrl-C from here on stops the bots once they have started up
+            _check_database(settings.db_path)
+            from bot.adapters.platforms import run_platforms
+
+            return run_platforms(settings)
     if settings.discord_token:
         return _discord(args)
     if settings.telegram_token:

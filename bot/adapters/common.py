@@ -1,14 +1,19 @@
 """What every adapter shares: text boards, reply headers, JSON lines, image files, kept messages.
 
-`KeptMessages` keeps each game's chat message in one role (a board, a draft) in storage.
+`KeptMessages` keeps each game's chat message in one role (a board, a draft) in storage;
+`noting_stops` and `serve_until_stopped` stop a bot on SIGINT or SIGTERM, even during start-up.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import logging
 import re
-from collections.abc import Callable, Mapping, Sequence
+import signal
+import threading
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from datetime import timedelta
 from pathlib import Path
 from typing import Any, Generic, TypeVar
@@ -19,6 +24,8 @@ from bot.games.nmbr9 import SIZE as NMBR9_SIZE
 from bot.games.numfeud import SIZE as NUMFEUD_SIZE
 from bot.replies import ChatTarget, Image, Reply
 from storage import Database, GameMessage
+
+log = logging.getLogger(__name__)
 
 APOLOGY = "Sorry, something went wrong on my side; please try again in a moment."
 # Board pressed under the game's newest message, posted less than `BOARD_AGAIN_AFTER` ago: it
@@ -356,3 +363,57 @@ def one_line_retries(logger: str, prefix: str) -> None:
     target = logging.getLogger(logger)
     if not any(isinstance(f, _OneLineRetry) and f.prefix == prefix for f in target.filters):
         target.addFilter(_OneLineRetry(prefix))
+
+
+# What stops a bot run in the foreground: Ctrl-C, and a supervisor's stop.
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+# The stop signals that came while a bot started up, before it had a stop event to set.
+_early_stops: list[int] = []
+
+
+def _note_stop(signum: int, _frame: object) -> None:
+    _early_stops.append(signum)
+
+
+@contextlib.contextmanager
+def noting_stops() -> Iterator[None]:
+    """Have SIGINT and SIGTERM only noted while a bot starts up; `serve_until_stopped` acts on it.
+
+    A Ctrl-C raised `KeyboardInterrupt` wherever the start-up was; inside an aiosqlite
+    connection's ``__del__`` (the database being opened) Python only prints "Exception
+    ignored", and the bot went on to start and ran until a second Ctrl-C. A noted stop cannot
+    be lost: the bot stops where it would start serving. The handlers before are put back on
+    leaving. Outside the main thread (tests run the command line in one) no signal comes:
+    nothing is changed.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    _early_stops.clear()
+    before = {sig: signal.getsignal(sig) for sig in STOP_SIGNALS}
+    for sig in STOP_SIGNALS:
+        signal.signal(sig, _note_stop)
+    try:
+        yield
+    finally:
+        for sig, handler in before.items():
+            if handler is not None:  # None: not set from Python, nothing to put back
+                signal.signal(sig, handler)
+        _early_stops.clear()
+
+
+async def serve_until_stopped(serve: Callable[[asyncio.Event], Awaitable[None]]) -> None:
+    """Run `serve(stop)` until SIGINT or SIGTERM sets `stop`; not at all after a noted one.
+
+    A stop noted during start-up (`noting_stops`) ends the run before it serves anything.
+    """
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in STOP_SIGNALS:
+        # Not available on Windows, nor outside the main thread (tests run it in a thread).
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            loop.add_signal_handler(sig, stop.set)
+    if _early_stops:  # came before the handlers above took over from `noting_stops`
+        log.info("Stopped during start-up (%s).", signal.Signals(_early_stops[0]).name)
+        return
+    await serve(stop)

@@ -37,7 +37,6 @@ import inspect
 import io
 import logging
 import re
-import signal
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -59,6 +58,7 @@ from bot.adapters.common import (
     image_name,
     one_line_retries,
     reply_table,
+    serve_until_stopped,
     short_description,
 )
 from bot.adapters.discord_syntax import option_name, translator
@@ -2291,18 +2291,8 @@ def run_foreground(serve: Callable[[asyncio.Event], Awaitable[None]]) -> int:
     Status 0 for a clean stop; 1, after one logged line, when Discord refused the token, closed
     the gateway or could not be reached.
     """
-
-    async def main() -> None:
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            # Not available on Windows, nor outside the main thread (tests run it in a thread).
-            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-                loop.add_signal_handler(sig, stop.set)
-        await serve(stop)
-
     try:
-        asyncio.run(main())
+        asyncio.run(serve_until_stopped(serve))
     except KeyboardInterrupt:
         return 0
     except DISCORD_DOWN as error:

@@ -30,7 +30,6 @@ import functools
 import html
 import logging
 import re
-import signal
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
@@ -85,6 +84,7 @@ from bot.adapters.common import (
     image_name,
     one_line_retries,
     reply_table,
+    serve_until_stopped,
     short_description,
 )
 from bot.commands import COMMANDS, MOVE_WORDS, SPECS, CommandError, games_list, parse_command
@@ -2282,16 +2282,8 @@ def run_telegram(settings: Settings) -> int:
         )
     logging.getLogger("httpx").setLevel(logging.WARNING)  # one INFO line per request otherwise
 
-    async def main() -> None:
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            with contextlib.suppress(NotImplementedError):  # Windows
-                loop.add_signal_handler(sig, stop.set)
-        await serve_telegram(settings, stop=stop)
-
     try:
-        asyncio.run(main())
+        asyncio.run(serve_until_stopped(lambda stop: serve_telegram(settings, stop=stop)))
     except KeyboardInterrupt:
         return 0
     except (InvalidToken, NetworkError, OSError) as error:
