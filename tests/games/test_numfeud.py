@@ -22,8 +22,12 @@ from bot.games.numfeud import (
     Swap,
     Turn,
     board_from,
+    board_problem,
     check_line,
+    check_whole_line,
+    connected,
     inventory_value,
+    locked_cells,
     may_lay,
     parse_numfeud_move,
     physical,
@@ -300,6 +304,71 @@ def test_out_of_bounds() -> None:
     assert refused(state, "8M R8 R9 R10 R11") is Reason.OUT_OF_BOUNDS
     assert refused(state, "G8>P8; 8J R8") is Reason.OUT_OF_BOUNDS  # column P
     assert refused(state, "G8>G16; 8J R8") is Reason.OUT_OF_BOUNDS  # row 16
+
+
+def square(name: str) -> int:
+    """Return the board index of a square named like ``A1``."""
+    return board_from({name: "R1"}).index("R1")
+
+
+def test_a_tile_at_a1_is_written_with_the_line_it_joins() -> None:
+    """Row 1 and column A are read to their first square: A1 starts the lines through it."""
+    state = rig({"A1": "R1", "B1": "R2", "C1": "R3"}, [["R4", "B1", "Y1", "G13"], ["Y2"]])
+    for text, whole in (("1D R4", "1A R1 R2 R3 R4"), ("A2 B1 Y1", "A1 R1 B1 Y1")):
+        with pytest.raises(RuleError) as info:
+            play(state, text)
+        assert info.value.reason is Reason.WORD_NOT_COMPLETE
+        assert str(info.value).endswith(f"write it whole, as {whole}."), str(info.value)
+        play(state, whole).check_invariants()
+
+
+def test_lines_end_at_the_boards_edges() -> None:
+    """A line read to the edge stops there: it neither runs on into the next row nor wraps round.
+
+    These boards are no positions of a game (their tiles stand apart): only their lines are read.
+    """
+    assert board_problem(board_from({"A1": "R1", "B1": "R2", "C1": "R3"})) is None
+    for names, where in ((("M15", "N15", "O15"), "15M"), (("O13", "O14", "O15"), "O13")):
+        problem = board_problem(board_from(dict(zip(names, ("R1", "R2", "R4"), strict=True))))
+        assert problem is not None
+        assert f"The line {where} R1 R2 R4 is not in order" in str(problem)
+    # O1 ends row 1 and A2 starts row 2; A15 is the far end of column A from A1.
+    board = board_from({"O1": "G5", "A2": "B1", "A15": "Y7"})
+    for names, across in (
+        (("A2", "B2", "C2"), True),
+        (("M1", "N1", "O1"), True),
+        (("A1", "A2", "A3"), False),
+        (("O13", "O14", "O15"), False),
+    ):
+        assert check_whole_line(board, [square(name) for name in names], across) is None
+    assert not connected(board_from({"O1": "G5", "A2": "B1"}))
+    assert not connected(board_from({"A1": "G5", "A15": "B1"}))
+    assert connected(board_from({"O14": "G5", "O15": "B5", "N15": "R5"}))
+    # A joker on row 1 or column A locks its neighbour on A1; one on O1 or A2 locks only itself.
+    for cells in ({"A1": "R1", "A2": "J=B1", "A3": "Y1"}, {"A1": "R1", "B1": "J=R2", "C1": "R3"}):
+        assert locked_cells(board_from(cells)) == {square(name) for name in cells}
+    for joker, other in (("A2", "O1"), ("O1", "A2")):
+        assert locked_cells(board_from({joker: "J=R5", other: "B5"})) == {square(joker)}
+
+
+def test_the_search_finds_lays_from_and_to_the_boards_edges() -> None:
+    """A lay may start on row 1 or column A and end on row 15 or column O.
+
+    A player at 20 tiles may depend on it; a tile at the far end of the row (O8) hides none.
+    """
+    # G2 R2 B2 Y2 from A8, where row 8 ends in R13 on O8 (linked by G2 … G13 across row 10).
+    linked = {"B8": "R2", "C8": "B2", "D8": "Y2", "D9": "R2", "D10": "G2"}
+    linked |= {"O8": "R13", "O9": "B13"}
+    linked |= {f"{'EFGHIJKLMNO'[n - 3]}10": f"G{n}" for n in range(3, 14)}
+    for lay, tile, cells in (
+        ("H1 R1 R2 R3 R4", "R1", {"H2": "R2", "H3": "R3", "H4": "R4"}),
+        ("H12 R10 R11 R12 R13", "R13", {"H12": "R10", "H13": "R11", "H14": "R12"}),
+        ("8L R10 R11 R12 R13", "R13", {"L8": "R10", "M8": "R11", "N8": "R12"}),
+        ("8A G2 R2 B2 Y2", "G2", linked),
+    ):
+        state = rig(cells, [[tile, "Y5"], ["B5"]])
+        state.check_invariants()
+        assert lay in {str(turn) for turn in state.plays(0)}, lay
 
 
 # --- rearranging (the three examples) ----------------------------------------------------------
@@ -676,6 +745,24 @@ def test_a_player_at_20_whose_only_play_moves_two_board_tiles_goes_on() -> None:
     laid = play(after, "D6>H6; F8>H8; H6 R9 R10 R11")
     laid.check_invariants()
     assert len(laid.rack(1)) == 19
+
+
+# R9 ends the group on H8-K8; R10 fits nowhere (below R9, B10 on I9 makes a line of two), but
+# moved to L8 R9 ends B9 Y9 G9 R9 and starts a run down to the R11 that ends the group of 11s.
+SPARE_INTO_RUN = {"H8": "R9", "I8": "B9", "J8": "Y9", "K8": "G9", "I9": "B10"}
+SPARE_INTO_RUN |= {"I10": "B11", "J10": "Y11", "K10": "G11", "L10": "R11"}
+
+
+def test_a_player_at_20_whose_only_play_moves_a_board_tile_into_a_run_goes_on() -> None:
+    """The moved spare tile may start a run too, through a board tile: R9 R10 R11 down L8-L10."""
+    state = rig(SPARE_INTO_RUN, [["Y2"], ["R10", *UNPLAYABLE]])
+    assert len(state.rack(1)) == 20
+    assert next(state.plays(1), None) is None
+    assert [str(t) for t in state.rearranged_plays(1)] == ["H8>L8; L8 R9 R10 R11"]
+    assert state.has_legal_play(1)
+    after = play(state, "pass")
+    assert after.outcome is None
+    play(after, "H8>L8; L8 R9 R10 R11").check_invariants()
 
 
 def test_a_player_at_20_the_search_finds_nothing_for_plays_on_and_may_give_up() -> None:

@@ -27,7 +27,7 @@ from bot.games.wordgame import (
     taken_cell,
 )
 from bot.lexicon import Lexicon
-from tests.games.moves import play_text, refusal_of
+from tests.games.moves import laid, play_text, refusal_of
 
 play = partial(play_text, SMARTFEUD)
 refusal = partial(refusal_of, SMARTFEUD)
@@ -297,6 +297,25 @@ def test_the_vacated_square_is_no_neighbour() -> None:
         refused.message
         == "Your word must touch the tiles on the board or use one of their letters."
     )
+
+
+@pytest.mark.parametrize(
+    ("board", "text", "left"),
+    [
+        (("5A CAT", "4O IT"), "B4 CAT take A5", "AT"),  # IT ends row 4 on P4, before A5
+        (("5N CAT", "6A IT"), "O4 SAT take P5", "CA"),  # IT starts row 6 on A6, after P5
+        (("H1 CAT", "H15 IT"), "2G CAT take H1", "AT"),  # IT ends column H on H16
+        (("H14 CAT",), "15G SAT take H16", "CA"),  # row 16 has nothing below it
+    ],
+)
+def test_taking_on_the_edge_leaves_only_the_part_beside_it(
+    board: tuple[str, ...], text: str, left: str
+) -> None:
+    """Taking C or T at the end of CAT on the board's edge leaves AT or CA, nothing across it."""
+    lexicon = Lexicon.from_words([*WORDS, "CA"])
+    state = SMARTFEUD.new_game(2, seed=7, options={}, lexicon=lexicon, bag=rig("STEEEEE"))
+    after = play_text(SMARTFEUD, laid(state, *board), 0, text, invariants=False)
+    assert after.history[-1].words == (text.split()[1], left)
 
 
 def test_taken_tile_must_be_laid_again_this_turn() -> None:

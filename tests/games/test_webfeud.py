@@ -16,7 +16,7 @@ from bot.games import GAMES
 from bot.games.webfeud import LAYOUT, TILES, WEBFEUD
 from bot.games.wordgame import Place, Resign, Swap, WordState, parse_word_move
 from bot.lexicon import Lexicon
-from tests.games.moves import play_text, refusal_of
+from tests.games.moves import laid, play_text, refusal_of
 
 # The tests deal from rigged short bags, so tile conservation is not checked here.
 play = partial(play_text, WEBFEUD, invariants=False)
@@ -307,6 +307,38 @@ def test_later_words_must_touch_the_board() -> None:
     """A word that neither uses nor touches a board tile is refused."""
     s = play(new(), 0, "8H QUIZ")
     assert refusal(s, 1, "1A AXE").reason is Reason.NOT_ADJACENT
+
+
+@pytest.mark.parametrize(
+    ("board", "text"),
+    [
+        ("15A TOE", "1A AX"),  # row 15 is no neighbour of row 1
+        ("O1 TO", "A2 AX"),  # nor column O of the next row's A
+        ("A2 TO", "O1 AX"),  # nor column A of the row before's O
+        ("1A TO", "15A AX"),  # row 15 has nothing below it
+    ],
+)
+def test_a_word_on_the_edge_touches_only_the_squares_beside_it(board: str, text: str) -> None:
+    """The board does not wrap round: a word on its edge touches nothing across the edge."""
+    state = laid(new(bag="AXTOEEE" + "QUIZERS"), board)
+    assert refusal(state, 0, text).reason is Reason.NOT_ADJACENT
+
+
+@pytest.mark.parametrize(
+    ("board", "text"),
+    [
+        (("B2 XI", "O1 E"), "2A AX"),  # E on O1 ends row 1: it does not run on into A2
+        (("2H XI", "H15 E"), "H1 AX"),  # E on H15 is the other end of column H
+        (("O1 XI", "A2 E"), "1N AX"),  # E on A2 starts row 2: AX ends on O1
+        (("15N XI",), "N14 AX"),  # AX ends on N15, the last row
+    ],
+)
+def test_a_word_from_or_to_the_edge_is_read_whole_and_no_further(
+    board: tuple[str, ...], text: str
+) -> None:
+    """A word written from or to the board's edge is whole: no other row's letters continue it."""
+    after = play(laid(new(bag="AXTOEEE" + "QUIZERS"), *board), 0, text)
+    assert after.history[-1].words == ("AX",)
 
 
 def test_word_not_in_lexicon_names_the_word() -> None:
