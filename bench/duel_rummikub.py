@@ -4,7 +4,7 @@ Plays `--decks` decks (seeds `--first`, `--first` + 1, …); each deck is played
 measured in seat 0 and then in seat 1, so the luck of the deal and of moving first cancels out.
 A game counts 1 for a win, 1/2 for a shared win (equal racks when the pool ran out), 0 for a loss.
 Prints a line a deck and the share won with its binomial standard error; asserts nothing. Not in
-`feudbot bench`: 200 games take several minutes (≈ 2 s a game for hard against medium).
+`feudbot bench`: 200 games take several minutes (≈ 2–4 s a game for hard against medium).
 
 Run: python bench/duel_rummikub.py --level hard --against medium --first 2000 --decks 100
 """
