@@ -5,8 +5,11 @@ from __future__ import annotations
 import importlib.util
 import os
 import sys
+import unicodedata
 from pathlib import Path
 from types import ModuleType
+
+from bot.core.words import FSI, PDI
 
 
 def load_module(name: str, path: object) -> ModuleType:
@@ -33,3 +36,20 @@ def clean_env(**extra: str) -> dict[str, str]:
         if not key.startswith(("FEUDBOT_", "DISCORD_", "TELEGRAM_"))
     }
     return {**env, "PYTHONPATH": str(ROOT), **extra}
+
+
+def rtl_outside_isolates(text: str) -> str:
+    """Return the right-to-left letters of `text` that stand outside a bidi isolate.
+
+    Such a letter takes the neutral characters and numbers next to it into its run ("alice 12,
+    דוד 9" shows "9 דוד"), or makes a line that starts with it read right to left whole.
+    """
+    depth, outside = 0, []
+    for ch in text:
+        if ch == FSI:
+            depth += 1
+        elif ch == PDI:
+            depth = max(0, depth - 1)
+        elif depth == 0 and unicodedata.bidirectional(ch) in ("R", "AL"):
+            outside.append(ch)
+    return "".join(outside)

@@ -8,7 +8,9 @@ holds back its answer to the command sync, or READY, until the test lets it go.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +36,35 @@ async def telegram_overdue(path: Path) -> int:
         ChatRef("telegram", str(GROUP_ID), "Feud club"),
         UserRef("telegram", str(ALICE_TG), "alice"),
     )
+
+
+@contextlib.asynccontextmanager
+async def serving_both(
+    path: Path, discord_fake: Any, held: asyncio.Event, before: str
+) -> AsyncIterator[None]:
+    """Serve both platforms over `path` while the block runs, Discord held back by `held`.
+
+    The block starts once the Telegram game's overdue timeout was told (`before`: while what
+    Discord holds back); on leaving, `held` is let go and the process stopped.
+    """
+    tg_game = await telegram_overdue(path)
+    api = fake_bot_api.FakeBotAPI()
+    api.group(GROUP_ID, "Feud club")
+    async with fake_bot_api.FakeBotServer(api) as base_url:
+        settings = both_settings(path, discord_fake, api, base_url)
+        stop = asyncio.Event()
+        task = asyncio.create_task(serve_platforms(settings, stop=stop))
+        try:
+            await api.wait_for(
+                lambda: any(f"Game #{tg_game} is over" in c.text for c in api.sent()),
+                within=20,
+                what=f"the Telegram game's end {before}",
+            )
+            yield
+        finally:
+            held.set()
+            stop.set()
+            await asyncio.wait_for(task, 20)
 
 
 async def bot_owing_a_move(path: Path, chat: ChatRef, person: UserRef) -> int:
@@ -74,27 +105,11 @@ async def test_telegrams_deadlines_do_not_wait_for_discords_command_sync(
     Before, the process's one dispatcher started only once Discord's commands were synced (a
     rate-limited sync can take minutes), so Telegram's groups waited for Discord.
     """
-    path = tmp_path / "both.sqlite3"
-    tg_game = await telegram_overdue(path)
-    api = fake_bot_api.FakeBotAPI()
-    api.group(GROUP_ID, "Feud club")
     discord_fake.hold_sync = asyncio.Event()
-    async with fake_bot_api.FakeBotServer(api) as base_url:
-        settings = both_settings(path, discord_fake, api, base_url)
-        stop = asyncio.Event()
-        task = asyncio.create_task(serve_platforms(settings, stop=stop))
-        try:
-            await api.wait_for(
-                lambda: any(f"Game #{tg_game} is over" in c.text for c in api.sent()),
-                within=20,
-                what="the Telegram game's end while Discord's commands are being synced",
-            )
-            assert discord_fake.commands == {}  # not synced yet
-            assert discord_fake.identifies == 0
-        finally:
-            discord_fake.hold_sync.set()
-            stop.set()
-            await asyncio.wait_for(task, 20)
+    held = discord_fake.hold_sync
+    async with serving_both(tmp_path / "both.sqlite3", discord_fake, held, "during the sync"):
+        assert discord_fake.commands == {}  # not synced yet
+        assert discord_fake.identifies == 0
 
 
 async def test_discords_news_waits_for_ready_so_a_refusal_holds_nothing_it_should_not(
@@ -122,33 +137,17 @@ async def test_discords_news_waits_for_ready_so_a_refusal_holds_nothing_it_shoul
         ChatRef("discord", str(discord_fake.channel_id), "#games"),
         UserRef("discord", str(bob), "bob"),
     )
-    tg_game = await telegram_overdue(path)
-    api = fake_bot_api.FakeBotAPI()
-    api.group(GROUP_ID, "Feud club")
     discord_fake.hold_ready = asyncio.Event()
-    async with fake_bot_api.FakeBotServer(api) as base_url:
-        settings = both_settings(path, discord_fake, api, base_url)
-        stop = asyncio.Event()
-        task = asyncio.create_task(serve_platforms(settings, stop=stop))
-        try:
-            await api.wait_for(
-                lambda: any(f"Game #{tg_game} is over" in c.text for c in api.sent()),
-                within=20,
-                what="the Telegram game's end before Discord's READY",
-            )
-            discord_fake.hold_ready.set()
+    async with serving_both(path, discord_fake, discord_fake.hold_ready, "before READY"):
+        discord_fake.hold_ready.set()
 
-            # Discord's deadlines fire after the bots' moves are sent: #games's timeout news
-            # comes once the post in #hidden was refused and its refusal weighed.
-            def over(message: Any) -> bool:
-                return message.public and f"Game #{games_game} is over" in message.text
+        # Discord's deadlines fire after the bots' moves are sent: #games's timeout news
+        # comes once the post in #hidden was refused and its refusal weighed.
+        def over(message: Any) -> bool:
+            return message.public and f"Game #{games_game} is over" in message.text
 
-            if not any(over(m) for m in discord_fake.messages.values()):  # (before, it was)
-                await discord_fake.wait_message(over, seconds=20)
-        finally:
-            discord_fake.hold_ready.set()
-            stop.set()
-            await asyncio.wait_for(task, 20)
+        if not any(over(m) for m in discord_fake.messages.values()):  # (before, it was)
+            await discord_fake.wait_message(over, seconds=20)
     assert "403 50001 Missing Access" in discord_fake.errors  # the bot's move, refused
     assert not [m.text for m in discord_fake.dms_to(alice) if "I was removed" in m.text]
     db = await Database.open(str(path))

@@ -71,17 +71,24 @@ async def test_numbers_past_what_sqlite_holds_are_refused_plainly(service: Servi
     assert table_rows() == before
 
 
-async def test_bots_resume_after_a_crash(service: Service, db) -> None:
-    """A game left with a bot to move (a crash between commits) is moved on at start-up."""
-    replies = await service.handle(ROOM, ALICE, "/new webfeud bot=easy seed=6")
+async def bot_left_to_move(service: Service, db, room: ChatRef, person: UserRef) -> int:
+    """Start a Webfeud game of `person` against the easy bot and store their pass, but not the
+    bot's answer (a crash between the two commits); return the game's id.
+    """
+    replies = await service.handle(room, person, "/new webfeud bot=easy")
     game_id = next(r for r in replies if r.kind == "game_started").event["game_id"]
     row = await db.games.get_game(game_id)
     assert row is not None
-    # Simulate the crash: alice's pass is stored, but the bot's answer never was.
     state = load_state(row).apply(0, GAMES["webfeud"].parse_move("pass"))
     assert await db.games.commit_move(
         game_id, row.version, 0, "pass", {"kind": "move"}, json.dumps(state.to_json()), state.turn
     )
+    return game_id
+
+
+async def test_bots_resume_after_a_crash(service: Service, db) -> None:
+    """A game left with a bot to move (a crash between commits) is moved on at start-up."""
+    await bot_left_to_move(service, db, ROOM, ALICE)
     resumed = await service.resume_bots()
     assert [r.event["player"] for r in resumed if r.kind == "move_played"] == ["bot-easy"]
     assert await service.resume_bots() == []
@@ -99,15 +106,8 @@ async def test_a_stalled_bot_is_left_to_its_own_platforms_loop(
 
     room = ChatRef("discord", "42", "#games")
     alice = UserRef("discord", "7", "alice")
-    replies = await service.handle(room, alice, "/new webfeud bot=easy")
-    game_id = next(r for r in replies if r.kind == "game_started").event["game_id"]
-    row = await db.games.get_game(game_id)
-    assert row is not None
-    # A crash left the bot to move (see above); another process holds the database meanwhile.
-    state = load_state(row).apply(0, GAMES["webfeud"].parse_move("pass"))
-    assert await db.games.commit_move(
-        game_id, row.version, 0, "pass", {"kind": "move"}, json.dumps(state.to_json()), state.turn
-    )
+    # A crash left the bot to move; another process holds the database meanwhile.
+    await bot_left_to_move(service, db, room, alice)
     other = sqlite3.connect(db_path, isolation_level=None)
     try:
         other.execute("BEGIN IMMEDIATE")
@@ -127,13 +127,7 @@ async def test_the_deadline_loop_lets_bots_owing_a_move_make_it_at_start_up(
     service: Service, db
 ) -> None:
     """Every platform starts the deadline loop: it moves on a game a crash left at a bot's turn."""
-    replies = await service.handle(ROOM, ALICE, "/new webfeud bot=easy seed=6")
-    game_id = next(r for r in replies if r.kind == "game_started").event["game_id"]
-    row = await db.games.get_game(game_id)
-    state = load_state(row).apply(0, GAMES["webfeud"].parse_move("pass"))
-    assert await db.games.commit_move(
-        game_id, row.version, 0, "pass", {"kind": "move"}, json.dumps(state.to_json()), state.turn
-    )
+    game_id = await bot_left_to_move(service, db, ROOM, ALICE)
     sent: list[list[Reply]] = []
     arrived = asyncio.Event()
 

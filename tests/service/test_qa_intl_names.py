@@ -6,30 +6,12 @@ same must be told apart, and two that differ only in an accent must not be.
 
 from __future__ import annotations
 
-import unicodedata
-
+from bot.core.words import FSI, PDI
 from bot.replies import Reply
 from bot.service import ChatRef, UserRef
+from tests.support import rtl_outside_isolates
 
 TG = "telegram"
-FSI, PDI = "\u2068", "\u2069"  # first-strong isolate … pop directional isolate
-
-
-def rtl_outside_isolates(text: str) -> str:
-    """Return the right-to-left letters of `text` that stand outside a bidi isolate.
-
-    Such a letter takes the neutral characters and numbers next to it into its run ("alice 12,
-    דוד 9" shows "9 דוד"), or makes a line that starts with it read right to left whole.
-    """
-    depth, outside = 0, []
-    for ch in text:
-        if ch == FSI:
-            depth += 1
-        elif ch == PDI:
-            depth = max(0, depth - 1)
-        elif depth == 0 and unicodedata.bidirectional(ch) in ("R", "AL"):
-            outside.append(ch)
-    return "".join(outside)
 
 
 def texts(replies: list[Reply]) -> list[str]:

@@ -8,27 +8,14 @@ from __future__ import annotations
 
 import html
 import re
-import unicodedata
 from typing import Any
 
 import pytest
 
+from bot.core.words import FSI, PDI
+from tests.support import rtl_outside_isolates
+
 pytestmark = pytest.mark.timeout(30)
-
-FSI, PDI = "\u2068", "\u2069"  # first-strong isolate … pop directional isolate
-
-
-def rtl_outside_isolates(text: str) -> str:
-    """Return the right-to-left letters of `text` that stand outside a bidi isolate."""
-    depth, outside = 0, []
-    for ch in text:
-        if ch == FSI:
-            depth += 1
-        elif ch == PDI:
-            depth = max(0, depth - 1)
-        elif depth == 0 and unicodedata.bidirectional(ch) in ("R", "AL"):
-            outside.append(ch)
-    return "".join(outside)
 
 
 def shown_lines(tg: Any, group_id: int) -> list[str]:
