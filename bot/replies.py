@@ -42,10 +42,14 @@ Target = ChatTarget | UserTarget
 
 @dataclass(frozen=True, slots=True)
 class Image:
-    """A picture to attach, with a file name that says what it shows."""
+    """A picture to attach, with a file name that says what it shows.
+
+    `alt` says in words what it shows, for a screen reader (Discord's attachment description).
+    """
 
     name: str
     data: bytes
+    alt: str = ""
 
 
 @dataclass(frozen=True, slots=True)

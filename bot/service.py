@@ -3556,7 +3556,7 @@ class Service:
         data = await asyncio.to_thread(
             make, leader_rows, title=title, viewer_row=viewer, more=more, solo=records
         )
-        return (Image("leaderboard.png", data),)
+        return (Image("leaderboard.png", data, alt=f"{title}: the ranking the message lists"),)
 
     async def _render(
         self,
@@ -3598,7 +3598,7 @@ class Service:
         except Exception:
             log.exception("drawing the %s of a %s game failed; sent without", kind, state.game_key)
             return ()
-        return (Image(name, bytes(data)),)
+        return (Image(name, bytes(data), alt=picture_alt(kind, state, names, seat)),)
 
     async def _reload(self, row: GameRow) -> GameRow:
         fresh = await self.db.games.get_game(row.id)
@@ -3685,6 +3685,33 @@ def _public_scores(gdef: GameDef, state: GameState) -> Sequence[int]:
     if gdef.round_of(state) is None:
         return state.scores
     return cast(Sequence[int], state.view(None).get("scores", state.scores))
+
+
+ALT_CHARS = 1024  # Discord's limit on an attachment's description
+
+
+def picture_alt(kind: str, state: GameState, names: Sequence[str], seat: int | None) -> str:
+    """Say in words what a board, rack or game-over picture shows, for a screen reader.
+
+    The game, who is to move (or who won) and the scores the picture shows — the public ones:
+    a game that scores only at the end shows none before it; a rack's tiles stay unsaid.
+    """
+    gdef = GAMES[state.game_key]
+    title = gdef.title
+    if kind == "rack" and seat is not None:
+        turn = ", your turn" if seat in state.waiting_for() else ""
+        return f"{title}: the rack of {names[seat]}{turn}"[:ALT_CHARS]
+    what = "board" if kind == "board" else "game over"
+    outcome = state.outcome
+    if outcome is not None:
+        won = and_list(names[s] for s in outcome.winners)
+        status = f"{won} {'win' if len(outcome.winners) > 1 else 'wins'}"
+    else:
+        status = f"{and_list(names[s] for s in state.waiting_for())} to move"
+    scores = outcome.scores if outcome is not None else _public_scores(gdef, state)
+    counted = outcome is not None or gdef.scores_as_played
+    points = "; scores: " + ", ".join(f"{n} {p}" for n, p in zip(names, scores, strict=True))
+    return f"{title} {what}: {status}{points if counted else ''}"[:ALT_CHARS]
 
 
 def _advanced(row: GameRow, state: GameState) -> GameRow:

@@ -182,6 +182,11 @@ def image_bytes(image: bytes | Image) -> bytes:
     return image.data if isinstance(image, Image) else image
 
 
+def image_alt(image: bytes | Image) -> str:
+    """Return what an attachment shows in words ("" when nobody said)."""
+    return image.alt if isinstance(image, Image) else ""
+
+
 def image_name(image: bytes | Image, fallback: str) -> str:
     """Return the file name of an attachment."""
     return image.name if isinstance(image, Image) else fallback

@@ -54,6 +54,7 @@ from bot.adapters.common import (
     JUST_POSTED,
     KeptMessages,
     ended_game,
+    image_alt,
     image_bytes,
     image_name,
     one_line_retries,
@@ -596,7 +597,8 @@ def message_parts(reply: Reply, *, mention: str | None = None) -> list[Parts]:
     embeds: list[discord.Embed] = []
     for n, image in enumerate(reply.images[:10]):
         name = _safe_name(image_name(image, f"image-{n}.png"))
-        files.append(discord.File(io.BytesIO(image_bytes(image)), filename=name))
+        data = io.BytesIO(image_bytes(image))
+        files.append(discord.File(data, filename=name, description=image_alt(image) or None))
         embeds.append(discord.Embed(colour=COLOUR).set_image(url=f"attachment://{name}"))
     whole = f"{lead}: {text}" if lead and text else lead or text
     if len(whole) <= MAX_CONTENT:

@@ -53,12 +53,24 @@ def _now_iso() -> str:
     return datetime.now(UTC).isoformat()
 
 
+def _describe(files: list[Attachment], payload: Any) -> None:
+    """Give the uploaded `files` the descriptions (alt text) the payload lists by their index."""
+    if isinstance(payload, dict) and isinstance(payload.get("data"), dict):
+        payload = payload["data"]  # an interaction's response carries the message in "data"
+    listed = payload.get("attachments", []) if isinstance(payload, dict) else []
+    for entry in listed:
+        index = entry.get("id")
+        if "filename" in entry and isinstance(index, int) and 0 <= index < len(files):
+            files[index].description = entry.get("description")
+
+
 @dataclass
 class Attachment:
     """A file uploaded with a message."""
 
     filename: str
     data: bytes
+    description: str | None = None  # the alt text the sender gave it
 
 
 @dataclass
@@ -739,6 +751,7 @@ class FakeDiscord:
                 else:
                     data = await part.read()  # type: ignore[union-attr]
                     files.append(Attachment(part.filename or "file", bytes(data)))  # type: ignore[union-attr]
+            _describe(files, payload)
             return payload, files
         if request.can_read_body:
             text = await request.text()

@@ -364,3 +364,27 @@ async def test_board_posts_the_board_again_but_not_under_one_just_posted(
     assert board.text.startswith("Game #1 (Webfeud)"), board.text
     assert board.custom_ids()[:2] == ["fb:rack:1:0", "fb:board:1:0"]
     assert fake.last_with_buttons("fb:board:") is board
+
+
+async def test_every_picture_carries_alt_text_a_screen_reader_reads(harness):
+    """The board, the rack and the leaderboard go out with a description (Discord's alt text).
+
+    The board's says the game, who is to move and the scores; the rack's never lists its tiles.
+    """
+    inter = await harness.slash(harness.alice, "new", game="webfeud", seed=SEED)
+    lobby = harness.replies(inter)
+    inter = await harness.click(harness.bob, lobby[0], "fb:join:1:0")
+    msgs = harness.replies(inter)
+    _row, state = await state_of(harness, 1)
+    mover = ("alice", "bob")[state.to_move]
+    board = [a for m in msgs if m.public for a in m.attachments]
+    rack = [a for m in msgs if m.ephemeral for a in m.attachments]
+    assert [a.description for a in board] == [
+        f"Webfeud board: {mover} to move; scores: alice 0, bob 0"
+    ]
+    assert [a.description for a in rack] == ["Webfeud: the rack of bob"]
+
+    inter = await harness.slash(harness.alice, "leaderboard")
+    shown = [a for m in harness.replies(inter) for a in m.attachments]
+    assert shown, [m.text for m in harness.replies(inter)]
+    assert all(a.description and "ranking" in a.description for a in shown)
