@@ -50,7 +50,7 @@ __all__ = [
 ]
 
 # Level 0 (the table) pale; each level up darker and warmer. Ink: dark on pale, white on dark.
-LEVEL_SHADES = ("#efe6cf", "#f2c76b", "#e8913f", "#c95a3a", "#8e3b5e", "#5b3a84", "#2f3f8f")
+LEVEL_SHADES = ("#efe6cf", "#f2c76b", "#e8913f", "#bf5334", "#8e3b5e", "#5b3a84", "#2f3f8f")
 LEVEL_INKS = ("#2b2118", "#2b2118", "#2b2118", "#ffffff", "#ffffff", "#ffffff", "#ffffff")
 EDGE = "#151a23"  # the line between two tiles
 FRESH = "#4fc3f7"  # the outline of each display's newest tile

@@ -73,8 +73,8 @@ class NumfeudInks:
 
     red: str = "#c62828"
     blue: str = "#1f5fbf"
-    yellow: str = "#b86e00"  # amber: readable on the ivory face
-    green: str = "#2e7d32"
+    yellow: str = "#9c5d00"  # amber: readable on the ivory face
+    green: str = "#2b7a30"
     joker: str = "#7b2fa8"
     face: str = "#fbf5e6"
     edge: str = "#c9b98f"

@@ -67,14 +67,14 @@ class TileInks:
 
     black: str = "#1f2329"
     blue: str = "#1f5fbf"
-    yellow: str = "#b86e00"  # amber: readable on the ivory face
+    yellow: str = "#9c5d00"  # amber: readable on the ivory face
     red: str = "#c62828"
     joker: str = "#7b2fa8"
     face: str = "#fbf5e6"
     edge: str = "#c9b98f"
     fresh_face: str = "#fff0b3"  # tiles of a meld the draft changed
     fresh_edge: str = "#d9a521"
-    invalid: str = "#ef5350"
+    invalid: str = "#f27371"
     changed: str = "#4fc3f7"
     meld_panel: str = "#2a3140"
     empty_panel: str = "#242a36"

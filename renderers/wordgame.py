@@ -69,7 +69,7 @@ __all__ = [
 # two times letter value / Blue: three times letter value / Pink: two times word value / Red:
 # three times word value"; Webfeud's centre cell "is marked with a green star".
 GAME_COLOURS: Mapping[str, Mapping[str, Any]] = {  # Theme field -> "#rrggbb"
-    "smartfeud": {"l2": "#2f9e4f", "l3": "#3d7fb8", "w2": "#d0609a", "w3": "#c2413b"},
+    "smartfeud": {"l2": "#278442", "l3": "#3a78ae", "w2": "#c74287", "w3": "#c2413b"},
     "webfeud": {"star": "#5fd068"},
 }
 

@@ -305,5 +305,7 @@ def test_a_custom_theme_changes_the_colours(middle, names) -> None:
     default_png = render_board(middle, names=names)
     light_png = render_board(middle, names=names, theme=light)
     assert light_png != default_png
-    assert image(light_png).getpixel((2, 2)) == (0xF4, 0xF1, 0xEA)
+    # The 256-colour palette may move a colour by a step.
+    background = image(light_png).getpixel((2, 2))
+    assert all(abs(a - b) <= 1 for a, b in zip(background, (0xF4, 0xF1, 0xEA), strict=True))
     assert render_board(middle, names=names) == default_png

@@ -72,7 +72,8 @@ def test_premium_squares_have_the_rule_documents_colours() -> None:
     state = SMARTFEUD.new_game(2, seed=1, options={}, lexicon=LEX)
     img = image(board_png(state, names=NAMES))
     grid = _grid(SIZE, DEFAULT, top=header_height(DEFAULT, 2))
-    expected = {"L2": (0x2F, 0x9E, 0x4F), "L3": (0x3D, 0x7F, 0xB8), "W2": (0xD0, 0x60, 0x9A)}
+    # Dark enough for their white labels (test_renderers_contrast.py).
+    expected = {"L2": (0x27, 0x84, 0x42), "L3": (0x3A, 0x78, 0xAE), "W2": (0xC7, 0x42, 0x87)}
     expected["W3"] = (0xC2, 0x41, 0x3B)
     for code, (row, col) in {"L2": (1, 1), "L3": (0, 0), "W2": (1, 6), "W3": (0, 3)}.items():
         assert state.layout[row * SIZE + col] == PREMIUM_CODES[code], code
