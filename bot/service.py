@@ -3694,13 +3694,14 @@ def picture_alt(kind: str, state: GameState, names: Sequence[str], seat: int | N
     """Say in words what a board, rack or game-over picture shows, for a screen reader.
 
     The game, who is to move (or who won) and the scores the picture shows — the public ones:
-    a game that scores only at the end shows none before it; a rack's tiles stay unsaid.
+    a game that scores only at the end shows none before it; a rack's tiles stay unsaid (its
+    message lists them).
     """
     gdef = GAMES[state.game_key]
     title = gdef.title
     if kind == "rack" and seat is not None:
         turn = ", your turn" if seat in state.waiting_for() else ""
-        return f"{title}: the rack of {names[seat]}{turn}"[:ALT_CHARS]
+        return f"{title}: the {gdef.private} of {names[seat]}{turn}"[:ALT_CHARS]
     what = "board" if kind == "board" else "game over"
     outcome = state.outcome
     if outcome is not None:

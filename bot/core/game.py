@@ -385,6 +385,7 @@ class GameDef(ABC):
         return state.apply(seat, move)
 
     pile: ClassVar[str] = "bag"  # where the tiles not dealt yet wait (Rummikub: the pool)
+    private: ClassVar[str] = "rack"  # what a player's own picture shows (NMBR 9: their display)
     # Whether `/try` previews a move's points: games whose laid tiles score at once, one seat at
     # a time (Rummikub's draft is its own preview; NMBR 9 has /moves).
     previews: ClassVar[bool] = False

@@ -906,6 +906,7 @@ class Nmbr9Def(GameDef):
         return state.playing
 
     deadline_task: ClassVar[str] = "Each round's tile must be placed"
+    private: ClassVar[str] = "display"
 
     def missed_deadline(self, *, done: bool = False) -> str:
         """Say what a missed round deadline does (`done`: did): the easy rule places the tile."""

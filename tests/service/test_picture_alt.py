@@ -34,3 +34,8 @@ def test_a_rack_picture_names_its_owner_and_never_its_tiles():
     alt = picture_alt("rack", state, NAMES, seat)
     assert alt == f"Webfeud: the rack of {NAMES[seat]}, your turn"
     assert picture_alt("rack", state, NAMES, 1 - seat) == f"Webfeud: the rack of {NAMES[1 - seat]}"
+
+
+def test_an_nmbr9_players_picture_is_their_display():
+    state = GAMES["nmbr9"].new_game(2, seed=1, options={})
+    assert picture_alt("rack", state, NAMES, 1) == "NMBR 9: the display of bob, your turn"
