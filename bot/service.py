@@ -3705,7 +3705,7 @@ def picture_alt(kind: str, state: GameState, names: Sequence[str], seat: int | N
     what = "board" if kind == "board" else "game over"
     outcome = state.outcome
     if outcome is not None:
-        won = and_list(names[s] for s in outcome.winners)
+        won = and_list(names[s] for s in outcome.winners) or "nobody"
         status = f"{won} {'win' if len(outcome.winners) > 1 else 'wins'}"
     else:
         status = f"{and_list(names[s] for s in state.waiting_for())} to move"

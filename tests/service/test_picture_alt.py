@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from bot.core.game import Outcome
 from bot.games import GAMES
 from bot.service import picture_alt
 
@@ -39,3 +42,12 @@ def test_a_rack_picture_names_its_owner_and_never_its_tiles():
 def test_an_nmbr9_players_picture_is_their_display():
     state = GAMES["nmbr9"].new_game(2, seed=1, options={})
     assert picture_alt("rack", state, NAMES, 1) == "NMBR 9: the display of bob, your turn"
+
+
+def test_a_game_nobody_won_says_so():
+    """Equal racks in a blocked Numfeud game: no winner (before, the alt text read " wins")."""
+    state = GAMES["numfeud"].new_game(2, seed=1, options={})
+    over = replace(state, outcome=Outcome((-12, -12), (), "blocked"), scores=(-12, -12))
+    assert picture_alt("game over", over, NAMES, None) == (
+        "Numfeud game over: nobody wins; scores: ann -12, bob -12"
+    )
