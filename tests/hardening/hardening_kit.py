@@ -103,6 +103,8 @@ def secrets_of(state: GameState) -> Secrets:
         # A move the others may not see yet (NMBR 9 placements until the round ends).
         hidden = [r for r in state.view(seat).get("history", []) if r not in public["history"]]
         moves |= {r["text"] for r in hidden if any(ch.isdigit() for ch in r["text"])}
+    # A hidden placement written as one already public ("M8 90" in an earlier round) is no tell.
+    moves -= {r["text"] for r in public.get("history", [])}
     return Secrets(frozenset(racks), frozenset(moves), frozenset(codes))
 
 
