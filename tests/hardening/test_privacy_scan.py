@@ -36,6 +36,7 @@ PLAYERS = {
     "webfeud": "@bob",
     "numfeud": "@bob",
     "rummikub": "@bob @carol bot=easy time=60s assist=on",
+    "smartfeud": "@bob @carol bot=easy mode=pro",  # a word not in the dictionary loses the turn
 }
 STEPS = 400
 SEED = 7
@@ -70,6 +71,7 @@ class Scan:
         self.example = GAMES[game_key].how_to_move()
         self.kinds: Counter[str] = Counter()
         self.swaps = 0
+        self.lost = 0
         self.every_rack: set[str] = set()  # for the log
 
     async def secrets(self) -> Secrets:
@@ -156,6 +158,15 @@ async def _play(service: Service, clock: Clock, key: str, scan: Scan) -> None:
             await say(who, "/resign")
             continue
         rack = state.rack(seat)
+        if key == "smartfeud" and not state.history:
+            # The whole rack as one word on the start square (a blank as an e): the chat reads
+            # only that a turn was lost, the player alone which word.
+            word = "".join("e" if tile == "?" else tile for tile in rack)
+            replies = await say(who, f"/play 8H {word}")
+            told = [r.text for r in replies if not r.private]
+            scan.lost += any("lost the turn" in text for text in told)
+            assert not [text for text in told if word.upper() in text.upper()], told
+            continue
         if step % 5 == 2 and key not in ("nmbr9", "rummikub") and len(rack) >= 2:
             replies = await say(who, f"/swap {''.join(rack[:2])}")
             scan.swaps += any(": swapped " in r.text for r in replies if not r.private)
@@ -198,6 +209,8 @@ async def test_a_whole_game_never_shows_a_rack_to_the_chat_or_the_log(
         assert scan.kinds[{"nmbr9": "hint", "rummikub": "hint"}.get(key, "preview")], scan.kinds
         if key != "nmbr9" and key != "rummikub":
             assert scan.swaps, "no swap was made"
+        if key == "smartfeud":
+            assert scan.lost, "no turn was lost"
         if key == "rummikub":
             assert scan.kinds["draft"], "no draft was shown"
         racks = scan.every_rack
