@@ -137,6 +137,9 @@ class Driver(Protocol):
     async def press(self, who: str, action: str, game_id: int) -> list[Shown]:
         """`who` presses a game's newest `action` button; return what was shown."""
 
+    def close_dms(self, who: str) -> None:
+        """`who` stops taking private messages (closes DMs, blocks the bot), unknown to the bot."""
+
     def everything(self) -> list[Shown]:
         """Return every message shown so far, oldest first."""
 
@@ -238,6 +241,9 @@ class DiscordDriver:
             )
         return self._new(before)
 
+    def close_dms(self, who: str) -> None:
+        self.fake.closed_dms.add(self.users[who])
+
     def everything(self) -> list[Shown]:
         return [self._shown(m) for m in self.fake.messages.values() if not m.deleted]
 
@@ -310,6 +316,9 @@ class TelegramDriver:
             return self._shown(await self.tg.pass_turn(self.users[who], board))
         return self._shown(await self.tg.press(self.users[who], board, label))
 
+    def close_dms(self, who: str) -> None:
+        self.api.blocked.add(self.users[who]["id"])
+
     def everything(self) -> list[Shown]:
         return self._shown(self.api.calls)
 
@@ -364,6 +373,9 @@ class ConsoleDriver:
 
     async def press(self, who: str, action: str, game_id: int) -> list[Shown]:
         raise NotImplementedError("the console has no buttons")
+
+    def close_dms(self, who: str) -> None:
+        return None  # one terminal: its private section always reaches its player
 
     def everything(self) -> list[Shown]:
         return self._lines() + self._elsewhere

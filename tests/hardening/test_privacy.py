@@ -125,8 +125,9 @@ async def test_secrets_asked_in_the_group_are_answered_privately(
 ) -> None:
     """/rack, /bag, /hint, /moves, /try, a swap and a move the rules refuse after finding its
     tiles on the rack ("DEIRTSO is not in the dictionary"), all typed in the group, by a player
-    with private messages (alice) and one without (bob): the group sees none of the tiles, and
-    no log line at INFO or above lists a rack.
+    with private messages (alice), one without (bob), and alice again once she has closed them
+    (the bot learns it from a refused message): the group sees none of the tiles, and no log
+    line at INFO or above lists a rack.
     """
     caplog.set_level(logging.INFO)
     await driver.prepare()
@@ -134,7 +135,9 @@ async def test_secrets_asked_in_the_group_are_answered_privately(
     check = PrivacyCheck(driver, game_id)
     await check.after("the start")
     every_rack: set[str] = set()
-    for _turn in range(2):
+    for turn in range(3):
+        if turn == 2:  # alice closes her private messages: her tiles must not fall back here
+            driver.close_dms("alice")
         state = await state_of(driver.db, game_id)
         every_rack |= secrets_of(state).racks
         seat = state.waiting_for()[0]
