@@ -278,7 +278,9 @@ ASK_MOVES = ": it is played in this game just the same, and nobody sees your til
 PRIVATE_WHAT = {
     "my_games": "lists your games in other chats",
     "error": "would tell about your tiles",
-    "preview": "shows a move with your tiles",  # /try
+    # /try: the same words for a legal move as for a refusal ("shows a move with your tiles"
+    # would tell the group, which saw the /try typed, that those tiles are on the rack).
+    "preview": "would tell about your tiles",
     "hint": "shows moves for your tiles",  # /hint, NMBR 9's /moves
     "unseen": "would tell about your tiles",  # /bag: the rack, by what the list lacks
 }

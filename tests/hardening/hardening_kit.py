@@ -103,6 +103,8 @@ def secrets_of(state: GameState) -> Secrets:
         # A move the others may not see yet (NMBR 9 placements until the round ends).
         hidden = [r for r in state.view(seat).get("history", []) if r not in public["history"]]
         moves |= {r["text"] for r in hidden if any(ch.isdigit() for ch in r["text"])}
+    # A hidden placement written as one already public ("M8 90" in an earlier round) is no tell.
+    moves -= {r["text"] for r in public.get("history", [])}
     return Secrets(frozenset(racks), frozenset(moves), frozenset(codes))
 
 
@@ -134,6 +136,9 @@ class Driver(Protocol):
 
     async def press(self, who: str, action: str, game_id: int) -> list[Shown]:
         """`who` presses a game's newest `action` button; return what was shown."""
+
+    def close_dms(self, who: str) -> None:
+        """`who` stops taking private messages (closes DMs, blocks the bot), unknown to the bot."""
 
     def everything(self) -> list[Shown]:
         """Return every message shown so far, oldest first."""
@@ -236,6 +241,9 @@ class DiscordDriver:
             )
         return self._new(before)
 
+    def close_dms(self, who: str) -> None:
+        self.fake.closed_dms.add(self.users[who])
+
     def everything(self) -> list[Shown]:
         return [self._shown(m) for m in self.fake.messages.values() if not m.deleted]
 
@@ -308,6 +316,9 @@ class TelegramDriver:
             return self._shown(await self.tg.pass_turn(self.users[who], board))
         return self._shown(await self.tg.press(self.users[who], board, label))
 
+    def close_dms(self, who: str) -> None:
+        self.api.blocked.add(self.users[who]["id"])
+
     def everything(self) -> list[Shown]:
         return self._shown(self.api.calls)
 
@@ -362,6 +373,9 @@ class ConsoleDriver:
 
     async def press(self, who: str, action: str, game_id: int) -> list[Shown]:
         raise NotImplementedError("the console has no buttons")
+
+    def close_dms(self, who: str) -> None:
+        return None  # one terminal: its private section always reaches its player
 
     def everything(self) -> list[Shown]:
         return self._lines() + self._elsewhere

@@ -11,6 +11,8 @@ they must have reached their owners privately at least once.
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 from hardening_kit import Driver, Secrets, Shown, move_command, new_game, secrets_of, state_of
 
@@ -36,11 +38,13 @@ class PrivacyCheck:
         self.checkpoints = 0
         self.with_secrets = 0
 
-    async def after(self, action: str) -> None:
+    async def after(self, action: str, *, tried: str = "") -> None:
+        """Check what the chat saw since the last check; `tried`: a move only tried (/try)."""
         state = await state_of(self.driver.db, self.game_id)
         now = secrets_of(state)
         # The racks before this action too: announcing a move must not list the old rack.
-        check = Secrets(now.racks | self.racks, now.moves, now.codes)
+        moves = now.moves | ({tried} if tried else set())
+        check = Secrets(now.racks | self.racks, moves, now.codes)
         shown = self.driver.everything()
         fresh, self.seen = shown[self.seen :], len(shown)
         # The line that shows newcomers how a move is written ("/play R5 R6 R7") is the same
@@ -109,3 +113,54 @@ async def test_the_chat_never_sees_a_rack_or_a_hidden_move(driver: Driver, key: 
             await check.after(f"{who} pressed My rack")
     assert check.checkpoints >= 2 + TURNS
     check.finish()
+
+
+# Asked in the group by mistake: each answer names the asker's tiles, so it goes privately.
+ASKED_IN_THE_GROUP = ("/rack", "/bag", "/hint", "/moves")
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+async def test_secrets_asked_in_the_group_are_answered_privately(
+    driver: Driver, key: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """/rack, /bag, /hint, /moves, /try, a swap and a move the rules refuse after finding its
+    tiles on the rack ("DEIRTSO is not in the dictionary"), all typed in the group, by a player
+    with private messages (alice), one without (bob), and alice again once she has closed them
+    (the bot learns it from a refused message): the group sees none of the tiles, and no log
+    line at INFO or above lists a rack.
+    """
+    caplog.set_level(logging.INFO)
+    await driver.prepare()
+    game_id = await new_game(driver, key, SEED)
+    check = PrivacyCheck(driver, game_id)
+    await check.after("the start")
+    every_rack: set[str] = set()
+    for turn in range(3):
+        if turn == 2:  # alice closes her private messages: her tiles must not fall back here
+            driver.close_dms("alice")
+        state = await state_of(driver.db, game_id)
+        every_rack |= secrets_of(state).racks
+        seat = state.waiting_for()[0]
+        who = NAMES[seat]
+        move = move_command(state, seat, SEED + state.turn)
+        lines = list(ASKED_IN_THE_GROUP)
+        if not move.endswith(" pass"):  # /try checks a move that lays tiles
+            lines.append(f"/try {move.split(' ', 1)[1]}")
+        rack = state.rack(seat)
+        if key == "numfeud":  # three of its tiles that are no meld (or not at the start)
+            lines += [f"/play 8H {' '.join(rack[:3])}", f"/swap {''.join(rack[:2])}"]
+        elif key != "nmbr9" and key != "rummikub":
+            # The whole rack as one word: refused by the dictionary (or the board), tiles found.
+            lines += [f"/play 8H {''.join(rack).replace('?', '')}", f"/swap {''.join(rack[:2])}"]
+        for line in lines:
+            await driver.say(who, line)
+            tried = line.removeprefix("/try ") if line.startswith("/try ") else ""
+            await check.after(f"{who} {line}", tried=tried)
+        state = await state_of(driver.db, game_id)
+        if seat in state.waiting_for():  # the swap did not end the turn: play
+            await driver.say(who, move_command(state, seat, SEED + state.turn))
+            await check.after(f"{who} played")
+    check.finish()
+    logged = [r.getMessage() for r in caplog.records if r.levelno >= logging.INFO]
+    assert every_rack or key == "nmbr9"
+    assert not [line for line in logged if any(rack in line for rack in every_rack)]

@@ -108,12 +108,36 @@ async def test_try_in_a_group_never_shows_the_move_there(tg, people) -> None:
     move = str(choose_move(load_state(await tg.db.games.get_game(1)), 0, "easy", 1))
     calls = await tg.say(people.alice, f"/try {move}")
     assert [c.chat_id for c in calls] == [people.group["id"]]
-    assert "my answer to /try shows a move with your tiles" in calls[0].text
+    assert "my answer to /try would tell about your tiles" in calls[0].text
     await tg.say(people.alice, "/start", chat=tg.api.private(people.alice))
     calls = await tg.say(people.alice, f"/try {move}")
     assert [(c.method, c.chat_id) for c in calls] == [("sendMessage", people.alice["id"])]
     assert "would score" in calls[0].text
     assert not [c for c in in_group(tg.api.calls, people.group) if "would score" in c.text]
+    assert tg.errors == []
+
+
+async def test_a_try_notice_in_the_group_reads_the_same_for_a_legal_move_and_a_refused_one(
+    tg, people
+) -> None:
+    """Without a private chat, /try's notice in the group does not say whether the move is legal.
+
+    The group sees the /try typed there; a notice that said "shows a move with your tiles" for a
+    legal move alone would confirm that its tiles are on the rack.
+    """
+    from bot.ai import choose_move
+    from bot.service import load_state
+
+    await tg.say(people.bob, "/help")
+    await tg.say(people.alice, "/new webfeud @bob seed=9")
+    state = load_state(await tg.db.games.get_game(1))
+    legal = await tg.say(people.alice, f"/try {choose_move(state, 0, 'easy', 1)}")
+    # The whole rack as one word: refused by the dictionary once its tiles were found.
+    refused = await tg.say(people.alice, f"/try 8H {''.join(state.rack(0)).replace('?', 'e')}")
+    [told_legal] = in_group(legal, people.group)
+    [told_refused] = in_group(refused, people.group)
+    assert told_legal.text == told_refused.text
+    assert "my answer to /try would tell about your tiles" in told_legal.text
     assert tg.errors == []
 
 

@@ -370,7 +370,7 @@ async def test_after_the_end_the_rack_notice_offers_no_button(tg, people) -> Non
 @pytest.mark.parametrize(
     ("game", "command", "what"),
     [
-        ("numfeud @alice seed=4", "/try 8G R8 B8 Y8", "shows a move with your tiles"),
+        ("numfeud @alice seed=4", "/try 8G R8 B8 Y8", "would tell about your tiles"),
         ("rummikub @alice seed=4 assist=on", "/hint", "shows moves for your tiles"),
     ],
 )
